@@ -1,0 +1,110 @@
+"""Scoring: the single source of truth for every constant and formula of the methodology.
+
+The public API::
+
+    from scoring import build_report, score_outcome_lines, pass_hat_k
+
+- :func:`build_report` reads run records (JSON Lines bytes) once and returns a
+  :class:`Report`: per agent the headline composite, the fitness radar and repeatability.
+- :func:`score_outcome_lines` scores outcome records with outcome score v1.
+- :func:`report_to_json` and :func:`outcome_to_json` give the CLI's JSON shapes.
+- Every formula is a pure function, registered with its LaTeX in :data:`FORMULAS`;
+  every constant is listed by :func:`constants`.
+
+Bad input raises :class:`InputError`; a formula called outside its domain raises
+:class:`ScoringError`. Nothing in this package prints, except the CLI.
+"""
+
+from scoring.composite import (
+    CompositeResult,
+    composite_score,
+    outcome_consistency,
+    score_composite,
+    success_rate,
+)
+from scoring.constants import METHODOLOGY_VERSION, Anchor, Axis, ConstantInfo, Meta, constants
+from scoring.curves import cost_score, latency_score, piecewise_linear
+from scoring.errors import InputError, Problem
+from scoring.models import OutcomeRecord, RunRecord, RunStatus, VerificationEntry
+from scoring.outcome import (
+    OutcomeScore,
+    catastrophic_gate,
+    combine,
+    correctness,
+    recoverable_safety_raw,
+    recoverable_with_floor,
+    score_outcome,
+    score_outcome_lines,
+)
+from scoring.radar import (
+    RadarResult,
+    correctness_axis,
+    cost_axis,
+    determinism,
+    latency_axis,
+    profile,
+    robustness_axis,
+    tool_efficiency_axis,
+)
+from scoring.registry import FORMULAS, Formula, ScoringError
+from scoring.repeatability import (
+    RepeatabilityResult,
+    aggregate_pass_hat_k,
+    pass_hat_k,
+    score_repeatability,
+)
+from scoring.report import AgentReport, Report, ReportBuilder, build_report, score_window
+from scoring.serialize import outcome_to_json, report_to_json
+
+__all__ = [
+    "FORMULAS",
+    "METHODOLOGY_VERSION",
+    "AgentReport",
+    "Anchor",
+    "Axis",
+    "CompositeResult",
+    "ConstantInfo",
+    "Formula",
+    "InputError",
+    "Meta",
+    "OutcomeRecord",
+    "OutcomeScore",
+    "Problem",
+    "RadarResult",
+    "RepeatabilityResult",
+    "Report",
+    "ReportBuilder",
+    "RunRecord",
+    "RunStatus",
+    "ScoringError",
+    "VerificationEntry",
+    "aggregate_pass_hat_k",
+    "build_report",
+    "catastrophic_gate",
+    "combine",
+    "composite_score",
+    "constants",
+    "correctness",
+    "correctness_axis",
+    "cost_axis",
+    "cost_score",
+    "determinism",
+    "latency_axis",
+    "latency_score",
+    "outcome_consistency",
+    "outcome_to_json",
+    "pass_hat_k",
+    "piecewise_linear",
+    "profile",
+    "recoverable_safety_raw",
+    "recoverable_with_floor",
+    "report_to_json",
+    "robustness_axis",
+    "score_composite",
+    "score_outcome",
+    "score_outcome_lines",
+    "score_repeatability",
+    "score_window",
+    "success_rate",
+    "tool_efficiency_axis",
+]

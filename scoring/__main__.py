@@ -1,0 +1,5 @@
+"""``python -m scoring``."""
+
+from scoring.cli import main
+
+main()

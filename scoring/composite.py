@@ -1,0 +1,136 @@
+"""The headline composite: 40% success, 30% consistency × latency, 30% cost."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scoring.constants import (
+    COMPOSITE_WEIGHT_COST,
+    COMPOSITE_WEIGHT_RELIABILITY,
+    COMPOSITE_WEIGHT_SUCCESS,
+    CONSISTENCY_MIN_RUNS,
+    NEUTRAL_CONSISTENCY,
+    SCORE_SCALE,
+)
+from scoring.curves import cost_score, latency_score
+from scoring.numeric import Number, exact
+from scoring.registry import ScoringError, formula
+
+
+@formula(
+    "composite.success_rate",
+    title="Success rate",
+    latex=r"p = \dfrac{\text{successful completed runs}}{\text{all completed runs}}",
+)
+def success_rate(successes: int, completed_runs: int) -> Fraction:
+    """Share of completed runs whose outcome is a success; unknown counts as not.
+
+    Returns a value in [0, 1]; 1 is best.
+
+    >>> success_rate(3, 4)
+    Fraction(3, 4)
+    """
+    if completed_runs <= 0:
+        raise ScoringError("success rate needs at least one completed run")
+    if not 0 <= successes <= completed_runs:
+        raise ScoringError("successes must lie between 0 and the completed runs")
+    return Fraction(successes, completed_runs)
+
+
+@formula(
+    "composite.outcome_consistency",
+    title="Outcome consistency",
+    latex=(
+        r"\mathrm{consistency} = \begin{cases} 1 - 4p(1 - p) & n \ge n_{\min} \\"
+        r" 1 & n < n_{\min} \end{cases}"
+    ),
+)
+def outcome_consistency(p: Number, completed_runs: int) -> Fraction:
+    """``1 − 4p(1 − p)`` with at least ``CONSISTENCY_MIN_RUNS`` completed runs, else neutral.
+
+    Returns a value in [0, 1]: 1 for all-success or all-failure, 0 at p = 0.5.
+
+    >>> outcome_consistency(Fraction(1, 2), 5), outcome_consistency(Fraction(1, 2), 4)
+    (Fraction(0, 1), Fraction(1, 1))
+    """
+    rate = exact(p)
+    if not 0 <= rate <= 1:
+        raise ScoringError("the success rate p must lie in [0, 1]")
+    if completed_runs < CONSISTENCY_MIN_RUNS:
+        return exact(NEUTRAL_CONSISTENCY)
+    return 1 - 4 * rate * (1 - rate)
+
+
+@formula(
+    "composite.score",
+    title="Headline composite",
+    latex=(
+        r"\mathrm{composite} = \begin{cases} 0 & p = 0 \\"
+        r" 100\left(w_s\,p + w_r\,\mathrm{consistency}\,\dfrac{\mathrm{latency}}{100}"
+        r" + w_c\,\dfrac{\mathrm{cost}}{100}\right) & p > 0 \end{cases}"
+    ),
+)
+def composite_score(p: Number, consistency: Number, latency: Number, cost: Number) -> Fraction:
+    """The weighted composite on 0–100, with the zero-success floor.
+
+    ``latency`` and ``cost`` are curve scores on 0–100, ``p`` and ``consistency`` in
+    [0, 1]. A cohort with no success (``p = 0``) scores 0 whatever its latency and cost.
+
+    Returns a value in [0, 100]; 100 is best.
+
+    >>> composite_score(Fraction(1), Fraction(1), Fraction(100), Fraction(100))
+    Fraction(100, 1)
+    >>> composite_score(Fraction(0), Fraction(1), Fraction(100), Fraction(100))
+    Fraction(0, 1)
+    """
+    rate = exact(p)
+    if rate == 0:
+        return Fraction(0)
+    scale = exact(SCORE_SCALE)
+    return scale * (
+        exact(COMPOSITE_WEIGHT_SUCCESS) * rate
+        + exact(COMPOSITE_WEIGHT_RELIABILITY) * exact(consistency) * exact(latency) / scale
+        + exact(COMPOSITE_WEIGHT_COST) * exact(cost) / scale
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CompositeResult:
+    """The composite of one agent and every input it was built from (exact values)."""
+
+    score: Fraction | None
+    success_rate: Fraction | None
+    consistency: Fraction | None
+    latency_score: Fraction | None
+    cost_score: Fraction | None
+    completed_runs: int
+    zero_success_floor: bool
+
+
+def score_composite(
+    completed_runs: int, successes: int, mean_latency_ms: Number, mean_cost_usd: Number
+) -> CompositeResult:
+    """Build the composite from the cohort's counts and means.
+
+    With no completed run every field is ``None`` and the composite is ``null``.
+
+    >>> from decimal import Decimal
+    >>> score_composite(4, 3, 2000, Decimal("0.010")).score
+    Fraction(78, 1)
+    """
+    if completed_runs == 0:
+        return CompositeResult(None, None, None, None, None, 0, False)
+    p = success_rate(successes, completed_runs)
+    consistency = outcome_consistency(p, completed_runs)
+    latency = latency_score(mean_latency_ms)
+    cost = cost_score(mean_cost_usd)
+    return CompositeResult(
+        score=composite_score(p, consistency, latency, cost),
+        success_rate=p,
+        consistency=consistency,
+        latency_score=latency,
+        cost_score=cost,
+        completed_runs=completed_runs,
+        zero_success_floor=successes == 0,
+    )

@@ -1,0 +1,78 @@
+"""The piecewise-linear curves of the headline composite."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from fractions import Fraction
+
+from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, Anchor
+from scoring.numeric import Number, exact
+from scoring.registry import ScoringError, formula
+
+
+@formula(
+    "curve.piecewise_linear",
+    title="Piecewise-linear curve",
+    latex=(
+        r"f(x) = \begin{cases} s_1 & x \le x_1 \\"
+        r" s_i + (s_{i+1} - s_i)\,\dfrac{x - x_i}{x_{i+1} - x_i} & x_i < x \le x_{i+1} \\"
+        r" s_m & x \ge x_m \end{cases}"
+    ),
+)
+def piecewise_linear(x: Number, anchors: Sequence[Anchor]) -> Fraction:
+    """Interpolate ``x`` linearly between adjacent anchors ``(x_i, s_i)``.
+
+    At or below the first anchor the score is ``s_1``; at or above the last it is ``s_m``.
+    Anchors must have strictly increasing ``x``.
+
+    >>> from decimal import Decimal as D
+    >>> piecewise_linear(1250, [Anchor(D(500), D(100)), Anchor(D(2000), D(80))])
+    Fraction(90, 1)
+    """
+    if not anchors:
+        raise ScoringError("a curve needs at least one anchor")
+    points = [(exact(a.x), exact(a.score)) for a in anchors]
+    for (x0, _), (x1, _) in itertools.pairwise(points):
+        if x1 <= x0:
+            raise ScoringError("curve anchors must have strictly increasing x")
+    value = exact(x)
+    if value <= points[0][0]:
+        return points[0][1]
+    for (x0, s0), (x1, s1) in itertools.pairwise(points):
+        if value <= x1:
+            return s0 + (s1 - s0) * (value - x0) / (x1 - x0)
+    return points[-1][1]
+
+
+@formula(
+    "composite.latency_score",
+    title="Latency score",
+    latex=r"\mathrm{latency} = f_{\mathrm{latency}}\!\left(\overline{\mathrm{latency\_ms}}\right)",
+)
+def latency_score(mean_latency_ms: Number) -> Fraction:
+    """Latency score (0–100) of a mean latency in ms, on ``LATENCY_ANCHORS_MS``.
+
+    Returns a value in [0, 100]; 100 is best.
+
+    >>> latency_score(500), latency_score(3500), latency_score(12000)
+    (Fraction(100, 1), Fraction(65, 1), Fraction(0, 1))
+    """
+    return piecewise_linear(mean_latency_ms, LATENCY_ANCHORS_MS)
+
+
+@formula(
+    "composite.cost_score",
+    title="Cost score",
+    latex=r"\mathrm{cost} = f_{\mathrm{cost}}\!\left(\overline{\mathrm{cost\_usd}}\right)",
+)
+def cost_score(mean_cost_usd: Number) -> Fraction:
+    """Cost score (0–100) of a mean cost per run in USD, on ``COST_ANCHORS_USD``.
+
+    Returns a value in [0, 100]; 100 is best.
+
+    >>> from decimal import Decimal as D
+    >>> cost_score(D("0.001")), cost_score(D("0.03")), cost_score(D("0.5"))
+    (Fraction(100, 1), Fraction(65, 1), Fraction(0, 1))
+    """
+    return piecewise_linear(mean_cost_usd, COST_ANCHORS_USD)

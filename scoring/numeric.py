@@ -1,0 +1,73 @@
+"""Exact arithmetic helpers: every formula computes in ``Fraction`` and rounds at the edge."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+
+Number = int | float | Decimal | Fraction
+
+
+def exact(value: Number) -> Fraction:
+    """The exact rational value of ``value`` (a float keeps its binary value).
+
+    >>> exact(Decimal("0.40"))
+    Fraction(2, 5)
+    """
+    return Fraction(value)
+
+
+def as_written(value: float | int) -> Fraction:
+    """The exact value of a JSON number as it was written: the shortest decimal of a float.
+
+    JSON parsers hand over binary floats; ``repr`` recovers the decimal the input wrote
+    (for up to 17 significant digits), so ``0.6`` counts as 6/10, not as the nearest double.
+
+    >>> as_written(0.6), Fraction(0.6) == Fraction(3, 5)
+    (Fraction(3, 5), False)
+    """
+    if isinstance(value, int):
+        return Fraction(value)
+    return Fraction(repr(value))
+
+
+def decimal_half_up(value: Fraction, places: int) -> Decimal:
+    """``value`` rounded to ``places`` decimals, halves rounded up (towards +infinity).
+
+    >>> decimal_half_up(Fraction(1, 8), 2), decimal_half_up(Fraction(2, 3), 3)
+    (Decimal('0.13'), Decimal('0.667'))
+    """
+    units = math.floor(value * 10**places + Fraction(1, 2))
+    return Decimal(units).scaleb(-places)
+
+
+def round_half_up(value: Fraction, places: int) -> float:
+    """``decimal_half_up`` as a float, for output at the edge.
+
+    >>> round_half_up(Fraction(1, 8), 2)
+    0.13
+    """
+    return float(decimal_half_up(value, places))
+
+
+def clamp(value: Fraction, low: Fraction, high: Fraction) -> Fraction:
+    """``value`` limited to ``[low, high]``.
+
+    >>> clamp(Fraction(120), Fraction(0), Fraction(100))
+    Fraction(100, 1)
+    """
+    return max(low, min(high, value))
+
+
+def median(values: list[Fraction]) -> Fraction:
+    """Median of a non-empty list; an even count takes the mean of the two middle values.
+
+    >>> median([Fraction(1), Fraction(4), Fraction(2), Fraction(3)])
+    Fraction(5, 2)
+    """
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return ordered[middle]
+    return (ordered[middle - 1] + ordered[middle]) / 2

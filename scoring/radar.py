@@ -1,0 +1,212 @@
+"""The five-axis fitness radar and its weighted profile (a diagnostic, never the composite)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scoring.constants import (
+    RADAR_COST_FULL_USD,
+    RADAR_COST_ZERO_USD,
+    RADAR_DEFAULT_WEIGHTS,
+    RADAR_LATENCY_FULL_MS,
+    RADAR_LATENCY_MIN_RUNS,
+    RADAR_LATENCY_POINTS_PER_STEP,
+    RADAR_LATENCY_STEP_MS,
+    RADAR_POINTS_PER_EXTRA_STEP,
+    RADAR_STEPS_FREE,
+    ROBUSTNESS_MIN_OUTCOMES,
+    SCORE_SCALE,
+    Axis,
+)
+from scoring.numeric import Number, clamp, exact
+from scoring.registry import ScoringError, formula
+
+_ZERO = Fraction(0)
+
+
+def _on_scale(value: Fraction) -> Fraction:
+    return clamp(value, _ZERO, exact(SCORE_SCALE))
+
+
+@formula(
+    "radar.correctness",
+    title="Correctness axis",
+    latex=(
+        r"\mathrm{correctness} = 100 \cdot "
+        r"\dfrac{\text{passes}}{\text{window runs with a known outcome}}"
+    ),
+)
+def correctness_axis(passes: int, known_outcomes: int) -> Fraction | None:
+    """Pass rate × 100 over window runs with a known outcome; ``None`` if there are none.
+
+    Returns a value in [0, 100] or ``None``; 100 is best.
+
+    >>> correctness_axis(3, 4), correctness_axis(0, 0)
+    (Fraction(75, 1), None)
+    """
+    if known_outcomes == 0:
+        return None
+    if not 0 <= passes <= known_outcomes:
+        raise ScoringError("passes must lie between 0 and the known outcomes")
+    return exact(SCORE_SCALE) * Fraction(passes, known_outcomes)
+
+
+@formula(
+    "radar.latency",
+    title="Latency axis",
+    latex=(
+        r"\mathrm{latency} = \operatorname{clamp}_{[0,100]}\!\left(100 - "
+        r"\Delta \cdot \dfrac{\tilde{t} - t_{\mathrm{full}}}{\mathrm{step}}\right)"
+    ),
+)
+def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fraction | None:
+    """From the median latency: 100 at 500 ms, minus 2 points per 100 ms; clamped.
+
+    ``None`` until ``RADAR_LATENCY_MIN_RUNS`` window runs have a latency.
+
+    Returns a value in [0, 100] or ``None``; 100 is best.
+
+    >>> latency_axis(1000, 5), latency_axis(1000, 4)
+    (Fraction(90, 1), None)
+    """
+    if median_latency_ms is None or runs_with_latency < RADAR_LATENCY_MIN_RUNS:
+        return None
+    over = exact(median_latency_ms) - exact(RADAR_LATENCY_FULL_MS)
+    lost = exact(RADAR_LATENCY_POINTS_PER_STEP) * over / exact(RADAR_LATENCY_STEP_MS)
+    return _on_scale(exact(SCORE_SCALE) - lost)
+
+
+@formula(
+    "radar.cost",
+    title="Cost axis",
+    latex=(
+        r"\mathrm{cost} = \operatorname{clamp}_{[0,100]}\!\left(100 \cdot "
+        r"\dfrac{c_{\mathrm{zero}} - \tilde{c}}{c_{\mathrm{zero}} - c_{\mathrm{full}}}\right)"
+    ),
+)
+def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
+    """From the median cost: 100 at $0.01 or less, linearly to 0 at $0.11; ``None`` if absent.
+
+    Returns a value in [0, 100] or ``None``; 100 is best.
+
+    >>> from decimal import Decimal
+    >>> cost_axis(Decimal("0.06")), cost_axis(None)
+    (Fraction(50, 1), None)
+    """
+    if median_cost_usd is None:
+        return None
+    full, zero = exact(RADAR_COST_FULL_USD), exact(RADAR_COST_ZERO_USD)
+    return _on_scale(exact(SCORE_SCALE) * (zero - exact(median_cost_usd)) / (zero - full))
+
+
+@formula(
+    "radar.tool_efficiency",
+    title="Tool-efficiency axis",
+    latex=(
+        r"\mathrm{tool} = \operatorname{clamp}_{[0,100]}\!\left(100 - "
+        r"\delta \cdot \max\!\left(0,\ \tilde{s} - s_{\mathrm{free}}\right)\right)"
+    ),
+)
+def tool_efficiency_axis(median_steps: Number | None) -> Fraction | None:
+    """From the median step count: 100 at 3 or fewer, minus 10 per extra step; clamped.
+
+    Returns a value in [0, 100] or ``None``; 100 is best.
+
+    >>> tool_efficiency_axis(5), tool_efficiency_axis(None)
+    (Fraction(80, 1), None)
+    """
+    if median_steps is None:
+        return None
+    extra = max(_ZERO, exact(median_steps) - RADAR_STEPS_FREE)
+    return _on_scale(exact(SCORE_SCALE) - exact(RADAR_POINTS_PER_EXTRA_STEP) * extra)
+
+
+@formula(
+    "radar.determinism",
+    title="Task determinism",
+    latex=r"d(q) = (2q - 1)^2",
+)
+def determinism(q: Number) -> Fraction:
+    """Determinism of one task with pass rate ``q``: 1 at all-pass or all-fail, 0 at 50/50.
+
+    Returns a value in [0, 1]; 1 is best.
+
+    >>> determinism(Fraction(1, 2)), determinism(1), determinism(Fraction(1, 4))
+    (Fraction(0, 1), Fraction(1, 1), Fraction(1, 4))
+    """
+    rate = exact(q)
+    if not 0 <= rate <= 1:
+        raise ScoringError("a pass rate q must lie in [0, 1]")
+    return (2 * rate - 1) ** 2
+
+
+@formula(
+    "radar.robustness",
+    title="Robustness axis",
+    latex=r"\mathrm{robustness} = \dfrac{100}{|T|} \sum_{t \in T} (2q_t - 1)^2",
+)
+def robustness_axis(tasks: Iterable[tuple[int, int]]) -> Fraction | None:
+    """Mean determinism × 100 over tasks with enough known outcomes in the window.
+
+    ``tasks`` holds ``(passes, known_outcomes)`` per task; tasks with fewer than
+    ``ROBUSTNESS_MIN_OUTCOMES`` known outcomes are left out; ``None`` if none remain.
+
+    Returns a value in [0, 100] or ``None``; 100 is best.
+
+    >>> robustness_axis([(2, 2), (1, 2), (1, 1)])
+    Fraction(50, 1)
+    """
+    values = [
+        determinism(Fraction(passes, known))
+        for passes, known in tasks
+        if known >= ROBUSTNESS_MIN_OUTCOMES
+    ]
+    if not values:
+        return None
+    return exact(SCORE_SCALE) * sum(values, _ZERO) / len(values)
+
+
+@formula(
+    "radar.profile",
+    title="Radar profile",
+    latex=r"\mathrm{profile} = \dfrac{\sum_{a \in A} w_a\, x_a}{\sum_{a \in A} w_a}",
+)
+def profile(
+    axes: Mapping[Axis, Fraction | None], weights: Mapping[Axis, Number] | None = None
+) -> Fraction | None:
+    """Weighted mean of the available axes, weights re-normalised over them.
+
+    ``weights`` defaults to ``RADAR_DEFAULT_WEIGHTS``. ``None`` if every axis is ``None``
+    or the available axes carry no weight.
+
+    Returns a value in [0, 100] or ``None``; 100 is best.
+
+    >>> profile({Axis.CORRECTNESS: Fraction(80), Axis.LATENCY: None, Axis.COST: Fraction(40)})
+    Fraction(60, 1)
+    """
+    chosen = RADAR_DEFAULT_WEIGHTS if weights is None else weights
+    total = _ZERO
+    weighted = _ZERO
+    for axis, value in axes.items():
+        if value is None:
+            continue
+        weight = exact(chosen.get(axis, 0))
+        if weight < 0:
+            raise ScoringError(f"the weight of axis {axis!s} must not be negative")
+        total += weight
+        weighted += weight * value
+    if total == 0:
+        return None
+    return weighted / total
+
+
+@dataclass(frozen=True, slots=True)
+class RadarResult:
+    """The five axes, the profile, the window size and the raw median latency (exact)."""
+
+    axes: dict[Axis, Fraction | None]
+    profile: Fraction | None
+    window_runs: int
+    median_latency_ms: Fraction | None

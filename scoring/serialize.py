@@ -1,0 +1,221 @@
+"""Results as JSON-ready data and as tables for people. Pure: nothing here prints."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from scoring.constants import (
+    FRACTION_DECIMALS,
+    PASS_K_LEVELS,
+    REASON_DECIMALS,
+    SCORE_DECIMALS,
+    Axis,
+)
+from scoring.numeric import round_half_up
+from scoring.outcome import OutcomeScore
+from scoring.report import AgentReport, Report
+
+_NONE = "—"
+
+
+def _score(value: Fraction | None) -> float | None:
+    return None if value is None else round_half_up(value, SCORE_DECIMALS)
+
+
+def _fraction(value: Fraction | None) -> float | None:
+    return None if value is None else round_half_up(value, FRACTION_DECIMALS)
+
+
+def _raw(value: Fraction | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def pass_key(k: int) -> str:
+    """The JSON key of pass^k at level ``k``."""
+    return f"pass^{k}"
+
+
+def agent_to_json(agent: AgentReport) -> dict[str, Any]:
+    """One agent's scores with the published scales and rounding."""
+    composite, radar, rep = agent.composite, agent.radar, agent.repeatability
+    return {
+        "agent_id": agent.agent_id,
+        "composite": {
+            "score": _score(composite.score),
+            "success_rate": _fraction(composite.success_rate),
+            "consistency": _fraction(composite.consistency),
+            "latency_score": _score(composite.latency_score),
+            "cost_score": _score(composite.cost_score),
+            "completed_runs": composite.completed_runs,
+            "zero_success_floor": composite.zero_success_floor,
+        },
+        "radar": {
+            "axes": {axis.value: _score(radar.axes[axis]) for axis in Axis},
+            "profile": _score(radar.profile),
+            "window_runs": radar.window_runs,
+            "median_latency_ms": _raw(radar.median_latency_ms),
+        },
+        "repeatability": {
+            **{pass_key(k): _fraction(v) for k, v in rep.pass_hat.items()},
+            "tasks": rep.tasks,
+        },
+    }
+
+
+def report_to_json(report: Report) -> dict[str, Any]:
+    """The ``report --format json`` document."""
+    return {
+        "methodology_version": report.methodology_version,
+        "agents": [agent_to_json(agent) for agent in report.agents],
+    }
+
+
+def outcome_to_json(score: OutcomeScore) -> dict[str, Any]:
+    """One ``outcome --format json`` object; readings unrounded in [0, 1]."""
+    efficiency = score.efficiency
+    return {
+        "run_id": score.run_id,
+        "outcome_score": score.outcome_score,
+        "correctness": _raw(score.correctness),
+        "correctness_source": score.correctness_source,
+        "recoverable_safety_raw": _raw(score.recoverable_safety_raw),
+        "recoverable_safety": _raw(score.recoverable_safety),
+        "catastrophic_gate": score.catastrophic_gate,
+        "scoring_version": score.scoring_version,
+        "reason": score.reason,
+        "efficiency": None if efficiency is None else efficiency.model_dump(exclude_unset=True),
+    }
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return _NONE
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.{FRACTION_DECIMALS}f}" if value <= 1 else f"{value:.{SCORE_DECIMALS}f}"
+    return str(value)
+
+
+def _numeric(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return cell == _NONE
+    return True
+
+
+def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain-text table; columns of numbers are right-aligned, the others left-aligned."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    right = [bool(rows) and all(_numeric(r[i]) for r in rows) for i in range(len(headers))]
+
+    def line(cells: Sequence[str]) -> str:
+        padded = [
+            c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right, strict=True)
+        ]
+        return "  ".join(padded).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(headers), rule, *(line(r) for r in rows)])
+
+
+def _fixed(value: float | None, places: int) -> str:
+    return _NONE if value is None else f"{value:.{places}f}"
+
+
+def report_to_table(report: Report) -> str:
+    """The ``report`` tables for a terminal: composite, radar, repeatability."""
+    data = [agent_to_json(a) for a in report.agents]
+    s, f = SCORE_DECIMALS, FRACTION_DECIMALS
+    composite = render_table(
+        ["agent", "composite", "success", "consistency", "latency", "cost", "completed", "floor"],
+        [
+            [
+                a["agent_id"],
+                _fixed(c["score"], s),
+                _fixed(c["success_rate"], f),
+                _fixed(c["consistency"], f),
+                _fixed(c["latency_score"], s),
+                _fixed(c["cost_score"], s),
+                str(c["completed_runs"]),
+                _cell(c["zero_success_floor"]),
+            ]
+            for a in data
+            for c in [a["composite"]]
+        ],
+    )
+    radar = render_table(
+        ["agent", *(axis.value for axis in Axis), "profile", "window", "p50 latency ms"],
+        [
+            [
+                a["agent_id"],
+                *(_fixed(r["axes"][axis.value], s) for axis in Axis),
+                _fixed(r["profile"], s),
+                str(r["window_runs"]),
+                _cell(r["median_latency_ms"])
+                if r["median_latency_ms"] is None
+                else f"{r['median_latency_ms']:g}",
+            ]
+            for a in data
+            for r in [a["radar"]]
+        ],
+    )
+    repeat = render_table(
+        ["agent", *(pass_key(k) for k in PASS_K_LEVELS), "tasks"],
+        [
+            [
+                a["agent_id"],
+                *(_fixed(a["repeatability"][pass_key(k)], f) for k in PASS_K_LEVELS),
+                str(a["repeatability"]["tasks"]),
+            ]
+            for a in data
+        ],
+    )
+    return "\n".join(
+        [
+            f"methodology {report.methodology_version}",
+            "",
+            "Headline composite (0-100)",
+            composite,
+            "",
+            "Fitness radar (0-100, diagnostic only)",
+            radar,
+            "",
+            "Repeatability (pass^k, fractions)",
+            repeat,
+        ]
+    )
+
+
+def outcomes_to_table(scores: Sequence[OutcomeScore]) -> str:
+    """The ``outcome`` table for a terminal."""
+    places = REASON_DECIMALS
+    rows = [
+        [
+            o.run_id,
+            _fixed(o.outcome_score, places),
+            _fixed(_raw(o.correctness), places),
+            o.correctness_source or _NONE,
+            _fixed(_raw(o.recoverable_safety), places),
+            str(o.catastrophic_gate),
+            o.scoring_version,
+            o.reason,
+        ]
+        for o in scores
+    ]
+    headers = ["run_id", "score", "c", "source", "rec_v", "cat_v", "version", "reason"]
+    return render_table(headers, rows) if rows else "no records"
+
+
+__all__ = [
+    "agent_to_json",
+    "outcome_to_json",
+    "outcomes_to_table",
+    "pass_key",
+    "render_table",
+    "report_to_json",
+    "report_to_table",
+]
