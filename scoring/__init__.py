@@ -9,7 +9,7 @@ The public API::
 - :func:`score_outcome_lines` scores outcome records with outcome score v1.
 - :func:`report_to_json` and :func:`outcome_to_json` give the CLI's JSON shapes.
 - Every formula is a pure function, registered with its LaTeX in :data:`FORMULAS`;
-  every constant is listed by :func:`constants`.
+  every constant is listed by :func:`scoring.constants.constants`.
 
 Bad input raises :class:`InputError`; a formula called outside its domain raises
 :class:`ScoringError`. Nothing in this package prints, except the CLI.
@@ -22,7 +22,7 @@ from scoring.composite import (
     score_composite,
     success_rate,
 )
-from scoring.constants import METHODOLOGY_VERSION, Anchor, Axis, ConstantInfo, Meta, constants
+from scoring.constants import METHODOLOGY_VERSION, Anchor, Axis, ConstantInfo, Meta
 from scoring.curves import cost_score, latency_score, piecewise_linear
 from scoring.errors import InputError, Problem
 from scoring.models import OutcomeRecord, RunRecord, RunStatus, VerificationEntry
@@ -83,7 +83,6 @@ __all__ = [
     "catastrophic_gate",
     "combine",
     "composite_score",
-    "constants",
     "correctness",
     "correctness_axis",
     "cost_axis",

@@ -1,0 +1,1 @@
+"""The typed methodology snapshot, its committed versions and the drift check."""

@@ -1,0 +1,119 @@
+"""The typed methodology snapshot: everything a reader needs to reproduce the scores.
+
+A snapshot is plain, stable data. Exact values (results of formulas) are written as
+``{"exact": "170/3", "approx": 56.666...}``: the exact rational as a terminating decimal or
+``numerator/denominator``, and its float for reading. Where a constant or formula is defined
+is recorded as file and symbol; its line is resolved live (``contracts.build.locate``), so
+that a harmless edit such as a new comment does not change a released snapshot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+
+_FROZEN = ConfigDict(extra="forbid", frozen=True)
+
+
+class Location(BaseModel):
+    """Where something is defined: a file relative to the repository root and a symbol."""
+
+    model_config = _FROZEN
+
+    file: str = Field(description="Path relative to the repository root.")
+    symbol: str = Field(description="Name of the constant or function in that file.")
+
+
+class ExactValue(BaseModel):
+    """An exact rational result and its float approximation."""
+
+    model_config = _FROZEN
+
+    exact: str = Field(description="Terminating decimal, or numerator/denominator.")
+    approx: float = Field(description="The nearest float, for reading only.")
+
+
+class ConstantEntry(BaseModel):
+    """One constant of the methodology."""
+
+    model_config = _FROZEN
+
+    name: str = Field(description="Stable dotted name, e.g. composite.weight.success.")
+    python_name: str = Field(description="Name of the constant in scoring.constants.")
+    value: Any = Field(description="The value as JSON data.")
+    unit: str
+    description: str
+    defined_in: Location
+
+
+class FormulaEntry(BaseModel):
+    """One formula: its LaTeX, owned next to the function that computes it."""
+
+    model_config = _FROZEN
+
+    name: str = Field(description="Stable dotted name, e.g. composite.score.")
+    title: str
+    latex: str
+    function: str = Field(description="Importable name of the function.")
+    defined_in: Location
+
+
+class Evaluation(BaseModel):
+    """One golden evaluation: a formula computed by the live code on fixed inputs."""
+
+    model_config = _FROZEN
+
+    name: str = Field(description="Stable name, e.g. composite.latency_score@2000.")
+    formula: str = Field(description="Name of the formula evaluated.")
+    inputs: dict[str, Any]
+    result: Any = Field(description="ExactValue, number, string, boolean or null.")
+
+
+class ExampleEntry(BaseModel):
+    """One worked example shown on the site: inputs and the computed result."""
+
+    model_config = _FROZEN
+
+    name: str
+    title: str
+    inputs: dict[str, Any]
+    result: dict[str, Any]
+
+
+class Methodology(BaseModel):
+    """A complete methodology snapshot at one version."""
+
+    model_config = _FROZEN
+
+    schema_version: int = Field(default=SCHEMA_VERSION)
+    methodology_version: str
+    zero_success_policy: str
+    outcome_score_version: str
+    constants: list[ConstantEntry]
+    formulas: list[FormulaEntry]
+    golden: list[Evaluation]
+    examples: list[ExampleEntry]
+
+    def constant(self, name: str) -> ConstantEntry:
+        """The constant with dotted ``name``."""
+        for entry in self.constants:
+            if entry.name == name:
+                return entry
+        raise KeyError(name)
+
+    def formula(self, name: str) -> FormulaEntry:
+        """The formula with dotted ``name``."""
+        for entry in self.formulas:
+            if entry.name == name:
+                return entry
+        raise KeyError(name)
+
+    def example(self, name: str) -> ExampleEntry:
+        """The worked example called ``name``."""
+        for entry in self.examples:
+            if entry.name == name:
+                return entry
+        raise KeyError(name)
