@@ -15,6 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 SCHEMA_VERSION = 1
 
+#: The note written as the first key (``_generated``) of every committed contracts file.
+GENERATED_NOTE = "by python -m contracts update; do not edit by hand"
+
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
 
 
@@ -117,3 +120,17 @@ class Methodology(BaseModel):
             if entry.name == name:
                 return entry
         raise KeyError(name)
+
+
+class SnapshotFile(Methodology):
+    """A committed snapshot file: a :class:`Methodology` and, first, a note that the file is
+    generated. The note is not methodology content: it is stripped on load and not hashed.
+    This model exists to generate the file's JSON Schema."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, title="Methodology snapshot file")
+
+    generated: str = Field(
+        default=GENERATED_NOTE,
+        alias="_generated",
+        description="Written by python -m contracts update; not part of the methodology.",
+    )

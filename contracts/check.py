@@ -1,0 +1,530 @@
+"""The drift check: the live methodology against the committed contracts.
+
+:func:`run_check` returns a :class:`CheckResult` (``ok``, the lines to print, the exit
+status); :func:`diff_snapshots` names every path at which two snapshots disagree. Nothing
+here prints: ``python -m contracts check`` (:mod:`contracts.cli`) does.
+
+Exit status: 0 when everything agrees; 1 when the code and the contracts disagree (drift,
+an edited released snapshot, a missing snapshot or changelog entry, a stale schema); 2 when
+a contracts file is missing or cannot be read or parsed (lock, changelog, a snapshot), or
+the live methodology cannot be built at all.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from contracts.build import REPO_ROOT, build_snapshot, locate
+from contracts.model import Location, Methodology
+from contracts.store import (
+    CHANGELOG_PATH,
+    EXIT_FAILED,
+    EXIT_UNUSABLE,
+    LOCK_FILENAME,
+    SCHEMA_FILENAME,
+    SNAPSHOT_DIR,
+    UPDATE_COMMAND,
+    ChangelogEntry,
+    ContractsError,
+    SnapshotRead,
+    canonical_json,
+    display_path,
+    read_changelog,
+    read_lock,
+    read_snapshot,
+    schema_text,
+    snapshot_content,
+    snapshot_path,
+    snapshot_versions,
+    version_key,
+)
+
+#: Top-level snapshot fields that mirror a constant: where to point the reader.
+_FIELD_CONSTANTS = {
+    "methodology_version": "methodology.version",
+    "zero_success_policy": "composite.zero_success_policy",
+    "outcome_score_version": "outcome.version",
+}
+_NAMED_LISTS = ("constants", "formulas", "golden", "examples")
+_EXAMPLES_FILE = "scoring/examples.py"
+_VALUE_WIDTH = 160
+
+
+class Kind:
+    """How a path differs: changed in place, only in the live code, only in the snapshot."""
+
+    CHANGED = "changed"
+    ADDED = "added"
+    REMOVED = "removed"
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One disagreement between a committed and a live snapshot.
+
+    ``path`` is dotted, e.g. ``constants[composite.weight.success].value``; ``committed``
+    and ``live`` are JSON data (``None`` on the side where the entry is absent, see
+    ``kind``); ``location`` is ``file:line`` where the constant, formula or example is
+    defined now, or ``None``.
+    """
+
+    path: str
+    committed: Any
+    live: Any
+    location: str | None
+    kind: str = Kind.CHANGED
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """The outcome of the check: ``problems`` are the lines to print (empty when ``ok``)."""
+
+    ok: bool
+    problems: list[str]
+    exit_code: int = 0
+    differences: list[Difference] = field(default_factory=list)
+    summary: str = ""
+
+    def lines(self) -> list[str]:
+        """Everything the CLI prints: the problems, then the one-line summary."""
+        return [*self.problems, self.summary] if self.summary else list(self.problems)
+
+
+# --- Diff -------------------------------------------------------------------------------------
+
+
+def _where(location: Location | None) -> str | None:
+    if location is None:
+        return None
+    line = locate(location)
+    return f"{location.file}:{line}" if line else None
+
+
+@functools.lru_cache(maxsize=8)
+def _string_lines(path: Path, mtime_ns: int) -> dict[str, int]:
+    lines: dict[str, int] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            lines.setdefault(node.value, node.lineno)
+    return lines
+
+
+def example_location(name: str) -> str | None:
+    """``file:line`` of the worked example called ``name`` in ``scoring/examples.py``."""
+    path = REPO_ROOT / _EXAMPLES_FILE
+    try:
+        mtime = path.stat().st_mtime_ns
+        line = _string_lines(path, mtime).get(name)
+    except (OSError, SyntaxError):
+        return None
+    return f"{_EXAMPLES_FILE}:{line}" if line else None
+
+
+def _is_exact(value: Any) -> bool:
+    return isinstance(value, dict) and set(value) == {"exact", "approx"}
+
+
+def _same(committed: Any, live: Any) -> bool:
+    """Equal as JSON text: ``1`` and ``1.0`` differ, as they do in the file."""
+    return committed == live and canonical_json(committed) == canonical_json(live)
+
+
+def _leaves(path: str, committed: Any, live: Any) -> Iterator[tuple[str, Any, Any, str]]:
+    """Paths under which ``committed`` and ``live`` differ, down to the smallest part."""
+    if _same(committed, live):
+        return
+    exact = _is_exact(committed) or _is_exact(live)
+    if isinstance(committed, dict) and isinstance(live, dict) and not exact:
+        for key in [*committed, *(k for k in live if k not in committed)]:
+            if key not in live:
+                yield f"{path}.{key}", committed[key], None, Kind.REMOVED
+            elif key not in committed:
+                yield f"{path}.{key}", None, live[key], Kind.ADDED
+            else:
+                yield from _leaves(f"{path}.{key}", committed[key], live[key])
+        return
+    if isinstance(committed, list) and isinstance(live, list) and len(committed) == len(live):
+        for index, (old, new) in enumerate(zip(committed, live, strict=True)):
+            yield from _leaves(f"{path}[{index}]", old, new)
+        return
+    yield path, committed, live, Kind.CHANGED
+
+
+def _entry_location(kind: str, entry: dict[str, Any], live: Methodology) -> str | None:
+    if kind in ("constants", "formulas"):
+        return _where(Location.model_validate(entry["defined_in"]))
+    if kind == "golden":
+        try:
+            return _where(live.formula(entry["formula"]).defined_in)
+        except KeyError:
+            return None
+    return example_location(entry["name"])
+
+
+def diff_snapshots(committed: Methodology, live: Methodology) -> list[Difference]:
+    """Every path at which ``committed`` and ``live`` disagree, in snapshot order.
+
+    Lists of named entries (constants, formulas, golden, examples) are matched by name: an
+    entry only on one side is one ``added``/``removed`` difference, a changed entry one
+    difference per changed field (an exact value ``{exact, approx}`` counts as one field),
+    and a new order of the same names one difference ``<list>[*].order``.
+    """
+    old, new = snapshot_content(committed), snapshot_content(live)
+    found: list[Difference] = []
+    for key in [*old, *(k for k in new if k not in old)]:
+        if key in _NAMED_LISTS:
+            found += _diff_named(key, old.get(key, []), new.get(key, []), live)
+            continue
+        constant = _FIELD_CONSTANTS.get(key)
+        location = None
+        if constant is not None:
+            try:
+                location = _where(live.constant(constant).defined_in)
+            except KeyError:
+                location = None
+        for path, a, b, kind in _leaves(key, old.get(key), new.get(key)):
+            found.append(Difference(path, a, b, location, kind))
+    return found
+
+
+def _diff_named(
+    key: str, old: list[dict[str, Any]], new: list[dict[str, Any]], live: Methodology
+) -> list[Difference]:
+    before = {entry["name"]: entry for entry in old}
+    after = {entry["name"]: entry for entry in new}
+    found: list[Difference] = []
+    for name in [*before, *(n for n in after if n not in before)]:
+        path = f"{key}[{name}]"
+        if name not in after:
+            where = _entry_location(key, before[name], live)
+            found.append(Difference(path, before[name], None, where, Kind.REMOVED))
+        elif name not in before:
+            where = _entry_location(key, after[name], live)
+            found.append(Difference(path, None, after[name], where, Kind.ADDED))
+        else:
+            changes = list(_leaves(path, before[name], after[name]))
+            where = _entry_location(key, after[name], live) if changes else None
+            found += [Difference(p, a, b, where, kind) for p, a, b, kind in changes]
+    common_before = [n for n in before if n in after]
+    common_after = [n for n in after if n in before]
+    if common_before != common_after:
+        found.append(Difference(f"{key}[*].order", common_before, common_after, None))
+    return found
+
+
+# --- Rendering --------------------------------------------------------------------------------
+
+
+def render_value(value: Any) -> str:
+    """A JSON value on one line: an exact value as ``170/3 (≈56.666…)``, long ones cut.
+
+    >>> render_value({"exact": "2/3", "approx": 0.6666666666666666})
+    '2/3 (≈0.6666666666666666)'
+    >>> render_value({"exact": "0.3", "approx": 0.3}), render_value(None), render_value("v1")
+    ('0.3', 'null', '"v1"')
+    """
+    if _is_exact(value):
+        exact = value["exact"]
+        return exact if "/" not in exact else f"{exact} (≈{value['approx']!r})"
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= _VALUE_WIDTH else text[: _VALUE_WIDTH - 1] + "…"
+
+
+def render_difference(difference: Difference, fix: str) -> list[str]:
+    """The lines that describe one difference: path, both values, where, how to fix it."""
+    committed = "(absent)" if difference.kind == Kind.ADDED else render_value(difference.committed)
+    live = "(absent)" if difference.kind == Kind.REMOVED else render_value(difference.live)
+    return [
+        f"  {difference.path}",
+        f"      committed: {committed}",
+        f"      live:      {live}",
+        f"      defined:   {difference.location or '(unknown)'}",
+        f"      fix:       {fix}",
+    ]
+
+
+# --- The check --------------------------------------------------------------------------------
+
+
+@dataclass
+class _Report:
+    lines: list[str] = field(default_factory=list)
+    exit_code: int = 0
+    differences: list[Difference] = field(default_factory=list)
+    count: int = 0
+
+    def add(self, exit_code: int, *lines: str) -> None:
+        self.lines += lines
+        self.exit_code = max(self.exit_code, exit_code)
+        self.count += 1
+
+
+def build_live() -> Methodology:
+    """:func:`build_snapshot`, any failure turned into a :class:`ContractsError` (exit 2)
+    that names the error and the line of ``scoring`` where it was raised."""
+    try:
+        return build_snapshot()
+    except Exception as error:
+        frames = traceback.extract_tb(error.__traceback__)
+        inside = [f for f in frames if Path(f.filename).resolve().is_relative_to(REPO_ROOT)]
+        where = ""
+        if inside:
+            frame = inside[-1]
+            where = f" at {display_path(Path(frame.filename))}:{frame.lineno}"
+        raise ContractsError(
+            f"cannot build the live methodology from scoring{where}: "
+            f"{type(error).__name__}: {error}"
+        ) from None
+
+
+def version_location(live: Methodology) -> str:
+    """``file:line`` where ``METHODOLOGY_VERSION`` is defined now."""
+    try:
+        return _where(live.constant("methodology.version").defined_in) or "scoring/constants.py"
+    except KeyError:
+        return "scoring/constants.py"
+
+
+def _bump_advice(live: Methodology) -> str:
+    return (
+        f"bump METHODOLOGY_VERSION ({version_location(live)}), add a "
+        f"'## <new version> (<YYYY-MM-DD>)' entry to {display_path(CHANGELOG_PATH)}, "
+        f"then run: {UPDATE_COMMAND}"
+    )
+
+
+def run_check(
+    *,
+    live: Methodology | None = None,
+    snapshot_dir: Path | None = None,
+    changelog_path: Path | None = None,
+) -> CheckResult:
+    """Check the live methodology against the committed snapshots, lock, schema, changelog.
+
+    Arguments default to the live code and the committed files; tests pass others.
+    """
+    directory = SNAPSHOT_DIR if snapshot_dir is None else snapshot_dir
+    report = _Report()
+
+    changelog: dict[str, ChangelogEntry] | None
+    try:
+        changelog = read_changelog(CHANGELOG_PATH if changelog_path is None else changelog_path)
+    except ContractsError as error:
+        report.add(error.exit_code, str(error))
+        changelog = None
+    changelog_name = display_path(CHANGELOG_PATH if changelog_path is None else changelog_path)
+
+    lock: dict[str, str] | None
+    try:
+        lock = read_lock(directory / LOCK_FILENAME)
+    except ContractsError as error:
+        report.add(error.exit_code, str(error))
+        lock = None
+
+    if live is None:
+        try:
+            live = build_live()
+        except ContractsError as error:
+            report.add(error.exit_code, str(error))
+            return _finish(report)
+
+    current = live.methodology_version
+    version_ok = True
+    try:
+        version_key(current)
+    except ValueError as error:
+        version_ok = False
+        report.add(
+            EXIT_FAILED,
+            f"constants[methodology.version].value: {error} (defined at {version_location(live)})",
+        )
+
+    released = lock or {}
+    snapshots = _check_released(report, released, directory, current, changelog, changelog_name)
+
+    if lock is not None:
+        for version in snapshot_versions(directory):
+            if version not in released and version != current:
+                path = snapshot_path(version, directory)
+                report.add(
+                    EXIT_FAILED,
+                    f"{display_path(path)}: version {version} is not recorded in "
+                    f"{LOCK_FILENAME}; snapshots are written only by {UPDATE_COMMAND}",
+                )
+
+    if current in snapshots:
+        _check_released_current(report, snapshots[current], live)
+    elif lock is not None and version_ok and current not in released:
+        _check_new_current(report, live, directory, released, snapshots)
+
+    if changelog is not None and current not in released and current not in changelog:
+        report.add(
+            EXIT_FAILED,
+            f"{changelog_name}: no entry for methodology version {current}; add a section "
+            f"'## {current} (<YYYY-MM-DD>)' saying what changed and why, then run "
+            f"{UPDATE_COMMAND}",
+        )
+
+    _check_schema(report, directory)
+    return _finish(report)
+
+
+def _check_released(
+    report: _Report,
+    released: dict[str, str],
+    directory: Path,
+    current: str,
+    changelog: dict[str, ChangelogEntry] | None,
+    changelog_name: str,
+) -> dict[str, SnapshotRead]:
+    """Every released snapshot: present, readable, unedited, logged. Returns those read."""
+    snapshots: dict[str, SnapshotRead] = {}
+    for version, digest in released.items():
+        path = snapshot_path(version, directory)
+        if not path.exists():
+            report.add(
+                EXIT_FAILED,
+                f"{display_path(path)}: the snapshot of released version {version} is "
+                f"missing; restore it: git checkout -- {display_path(path)}",
+            )
+            continue
+        try:
+            read = read_snapshot(path)
+        except ContractsError as error:
+            report.add(error.exit_code, str(error))
+            continue
+        snapshots[version] = read
+        if read.sha256 != digest:
+            restore = f"git checkout -- {display_path(path)}"
+            if version == current:
+                restore += f" (or, if the live code is unchanged, {UPDATE_COMMAND})"
+            report.add(
+                EXIT_FAILED,
+                f"{display_path(path)}: released snapshot was edited: its content hash "
+                f"{read.sha256[:12]}… differs from {digest[:12]}… recorded in "
+                f"{LOCK_FILENAME}; released snapshots are immutable, restore it: {restore}",
+            )
+        if read.methodology.methodology_version != version:
+            report.add(
+                EXIT_FAILED,
+                f"{display_path(path)}: holds methodology_version "
+                f"{read.methodology.methodology_version!r}, not {version!r}",
+            )
+        if changelog is not None and version not in changelog:
+            report.add(
+                EXIT_FAILED,
+                f"{changelog_name}: no entry for released version {version}; add a section "
+                f"'## {version} (<YYYY-MM-DD>)' saying what changed and why",
+            )
+    return snapshots
+
+
+def _check_schema(report: _Report, directory: Path) -> None:
+    """The committed JSON Schema equals the one generated from the model now."""
+    schema = directory / SCHEMA_FILENAME
+    try:
+        stale = schema.read_text(encoding="utf-8") != schema_text()
+    except OSError:
+        report.add(
+            EXIT_FAILED, f"{display_path(schema)}: the JSON Schema is missing; run {UPDATE_COMMAND}"
+        )
+    else:
+        if stale:
+            report.add(
+                EXIT_FAILED,
+                f"{display_path(schema)}: the JSON Schema is stale (the snapshot model "
+                f"changed); run {UPDATE_COMMAND}",
+            )
+
+
+def _check_released_current(report: _Report, committed: SnapshotRead, live: Methodology) -> None:
+    differences = diff_snapshots(committed.methodology, live)
+    if not differences:
+        return
+    version = live.methodology_version
+    fix = (
+        f"{UPDATE_COMMAND}, after bumping METHODOLOGY_VERSION and adding a CHANGELOG entry "
+        "(or revert the change)"
+    )
+    lines = [
+        f"{display_path(committed.path)}: the live methodology differs from the committed "
+        f"snapshot of version {version} ({_plural(len(differences), 'difference')}):"
+    ]
+    for difference in differences:
+        lines += render_difference(difference, fix)
+    report.differences += differences
+    report.add(EXIT_FAILED, *lines)
+    report.add(
+        EXIT_FAILED,
+        f"version {version} is released and its snapshot is immutable: to publish this "
+        f"change, {_bump_advice(live)}",
+    )
+
+
+def _check_new_current(
+    report: _Report,
+    live: Methodology,
+    directory: Path,
+    released: dict[str, str],
+    snapshots: dict[str, SnapshotRead],
+) -> None:
+    version = live.methodology_version
+    path = snapshot_path(version, directory)
+    state = "is not recorded in the lock" if path.exists() else "is missing"
+    newest = max(released, key=version_key) if released else None
+    if newest is not None and version_key(version) < version_key(newest):
+        report.add(
+            EXIT_FAILED,
+            f"constants[methodology.version].value: {version} is older than the newest "
+            f"released version {newest}; a new version must be newer "
+            f"(defined at {version_location(live)})",
+        )
+    lines = [
+        f"{display_path(path)}: the snapshot of methodology version {version} {state}; "
+        f"run {UPDATE_COMMAND}"
+    ]
+    if newest is not None and newest in snapshots:
+        differences = diff_snapshots(snapshots[newest].methodology, live)
+        report.differences += differences
+        lines.append(
+            f"changes since released version {newest} ({_plural(len(differences), 'difference')}),"
+            f" which {UPDATE_COMMAND} will record:"
+        )
+        for difference in differences:
+            lines += render_difference(difference, UPDATE_COMMAND)
+    report.add(EXIT_FAILED, *lines)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _finish(report: _Report) -> CheckResult:
+    if report.exit_code == 0:
+        return CheckResult(True, [], 0, [], "contracts check: OK")
+    summary = (
+        f"contracts check: FAILED ({_plural(report.count, 'problem')}, exit {report.exit_code})"
+    )
+    return CheckResult(False, report.lines, report.exit_code, report.differences, summary)
+
+
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_UNUSABLE",
+    "CheckResult",
+    "Difference",
+    "Kind",
+    "build_live",
+    "diff_snapshots",
+    "example_location",
+    "render_value",
+    "run_check",
+    "version_location",
+]

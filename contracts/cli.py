@@ -1,0 +1,71 @@
+"""``python -m contracts``: the drift check and the snapshot writer. The only module here
+that prints.
+
+Commands:
+
+- ``check``: compare the live methodology with the committed contracts. Exit 0 when they
+  agree; 1 when they disagree (each difference is named with its committed and live value,
+  where it is defined and the command that fixes it); 2 when a contracts file is missing or
+  unusable (the message names it).
+- ``update [--amend]``: write the current version's snapshot, the schema and the lock.
+  Exit 0 on success; 1 when it refuses (a released version would change, no changelog
+  entry, a version not newer than the released ones); 2 when a contracts file is unusable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from enum import StrEnum
+
+
+class Command(StrEnum):
+    """The commands of ``python -m contracts``."""
+
+    CHECK = "check"
+    UPDATE = "update"
+
+
+_HELP = {
+    Command.CHECK: "check the live methodology against the committed snapshots (exit 0/1/2)",
+    Command.UPDATE: "write the current version's snapshot, the JSON Schema and the lock",
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m contracts",
+        description="Typed methodology snapshots, versioned, and a drift check.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in Command:
+        sub = commands.add_parser(command.value, help=_HELP[command], description=_HELP[command])
+        if command is Command.UPDATE:
+            sub.add_argument(
+                "--amend",
+                action="store_true",
+                help="re-record the newest version if git HEAD's lock does not have it yet",
+            )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return the exit status (0 ok, 1 disagreement/refusal, 2 unusable)."""
+    args = _parser().parse_args(argv)
+    command = Command(args.command)
+    if command is Command.CHECK:
+        from contracts.check import run_check
+
+        result = run_check()
+        stream = sys.stdout if result.ok else sys.stderr
+        for line in result.lines():
+            print(line, file=stream)
+        return result.exit_code
+    from contracts.update import run_update
+
+    outcome = run_update(amend=args.amend)
+    stream = sys.stdout if outcome.ok else sys.stderr
+    for line in outcome.lines:
+        print(line, file=stream)
+    return outcome.exit_code

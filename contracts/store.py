@@ -1,0 +1,416 @@
+"""The committed contracts: one snapshot per methodology version, the lock, the changelog.
+
+Files (all under ``contracts/``):
+
+- ``snapshots/<version>.json``: the methodology of one version, pretty-printed (indent 2),
+  keys sorted, lists in their built order, trailing newline. Its first key is
+  ``"_generated"``, a note that the file is written by ``python -m contracts update``; the
+  note is not methodology content: it is stripped on load and left out of the hash.
+- ``snapshots/methodology.schema.json``: the JSON Schema of a snapshot file, generated from
+  :class:`contracts.model.SnapshotFile`.
+- ``snapshots/released.json``: the lock. ``{"_generated": ..., "released": {version:
+  sha256}}``: every released version and the SHA-256 of its canonical content (see
+  :func:`content_hash`). Released versions are immutable.
+- ``CHANGELOG.md``: one section ``## <version> (<YYYY-MM-DD>)`` per version, newest first,
+  with free markdown below it: what changed and why.
+
+Every reader raises :class:`ContractsError`, whose message names the file and the rule;
+nothing here prints.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from contracts.model import GENERATED_NOTE, Methodology, SnapshotFile
+
+CONTRACTS_DIR: Path = Path(__file__).resolve().parent
+SNAPSHOT_DIR: Path = CONTRACTS_DIR / "snapshots"
+SCHEMA_PATH: Path = SNAPSHOT_DIR / "methodology.schema.json"
+LOCK_PATH: Path = SNAPSHOT_DIR / "released.json"
+CHANGELOG_PATH: Path = CONTRACTS_DIR / "CHANGELOG.md"
+
+SCHEMA_FILENAME = SCHEMA_PATH.name
+LOCK_FILENAME = LOCK_PATH.name
+UPDATE_COMMAND = "python -m contracts update"
+CHECK_COMMAND = "python -m contracts check"
+
+#: Exit status for a contracts file that is missing, unreadable or malformed.
+EXIT_UNUSABLE = 2
+#: Exit status for a disagreement between the code and the committed contracts.
+EXIT_FAILED = 1
+
+_VERSION = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)")
+_HEADING = re.compile(r"##(?!#)(.*)$")
+_ENTRY_HEADING = re.compile(r"## (?P<version>\S+) \((?P<date>[^)]*)\)\s*$")
+_FENCE = re.compile(r"(```|~~~)")
+_LOCK_FIX = f"restore it from git; before the first release, {UPDATE_COMMAND} creates it"
+
+
+class ContractsError(Exception):
+    """A contracts file is missing, unreadable or breaks a rule; the message names both.
+
+    ``exit_code`` is :data:`EXIT_UNUSABLE` (2) when the file cannot be used at all and
+    :data:`EXIT_FAILED` (1) when it is readable but disagrees with the rules.
+    """
+
+    def __init__(self, message: str, *, exit_code: int = EXIT_UNUSABLE) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+@dataclass(frozen=True, slots=True)
+class ChangelogEntry:
+    """One ``## <version> (<date>)`` section of the changelog."""
+
+    version: str
+    date: str
+    changes: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """A released methodology version: its changelog entry and its committed snapshot."""
+
+    version: str
+    date: str
+    changes: str
+    snapshot: Methodology
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRead:
+    """A snapshot file as read: the methodology, its raw content and its content hash."""
+
+    path: Path
+    methodology: Methodology
+    content: dict[str, Any]
+    sha256: str
+
+
+# --- Paths and versions ---------------------------------------------------------------------
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the repository root when it lies inside it, else as given."""
+    from contracts.build import REPO_ROOT  # local: keeps this module light for the site
+
+    try:
+        return path.resolve().relative_to(REPO_ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def version_key(version: str) -> tuple[int, int, int]:
+    """Sort key of a ``MAJOR.MINOR.PATCH`` version; ``ValueError`` for anything else.
+
+    >>> sorted(["1.10.0", "1.2.0", "1.0.1"], key=version_key)
+    ['1.0.1', '1.2.0', '1.10.0']
+    """
+    match = _VERSION.fullmatch(version)
+    if match is None:
+        raise ValueError(
+            f"methodology version {version!r} is not MAJOR.MINOR.PATCH "
+            "(three non-negative integers, e.g. 1.2.0)"
+        )
+    major, minor, patch = (int(part) for part in match.groups())
+    return major, minor, patch
+
+
+def is_version(text: str) -> bool:
+    """Whether ``text`` is a ``MAJOR.MINOR.PATCH`` version.
+
+    >>> is_version("1.0.0"), is_version("1.0"), is_version("v1.0.0")
+    (True, False, False)
+    """
+    return _VERSION.fullmatch(text) is not None
+
+
+def snapshot_path(version: str, directory: Path | None = None) -> Path:
+    """Where the snapshot of ``version`` is committed."""
+    return (SNAPSHOT_DIR if directory is None else directory) / f"{version}.json"
+
+
+def snapshot_versions(directory: Path | None = None) -> list[str]:
+    """Versions that have a snapshot file in ``directory``, oldest first."""
+    folder = SNAPSHOT_DIR if directory is None else directory
+    if not folder.is_dir():
+        return []
+    found = [p.name.removesuffix(".json") for p in folder.glob("*.json")]
+    return sorted((v for v in found if is_version(v)), key=version_key)
+
+
+# --- Canonical content ------------------------------------------------------------------------
+
+
+def canonical_json(data: Any) -> str:
+    """The canonical text of JSON data: keys sorted, no spaces, non-ASCII kept.
+
+    >>> canonical_json({"b": [1, 2.5], "a": "é"})
+    '{"a":"é","b":[1,2.5]}'
+    """
+    return json.dumps(
+        data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+def content_hash(data: Any) -> str:
+    """SHA-256 (hex) of the canonical text of a snapshot's content (without the note)."""
+    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
+
+
+def snapshot_content(methodology: Methodology) -> dict[str, Any]:
+    """The JSON content of a snapshot, as hashed and compared (no generated note)."""
+    return methodology.model_dump(mode="json")
+
+
+def pretty_json(data: Any) -> str:
+    """The committed file form: indent 2, keys sorted, non-ASCII kept, trailing newline."""
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def snapshot_text(methodology: Methodology) -> str:
+    """The exact text of the committed snapshot file of ``methodology``."""
+    return pretty_json({"_generated": GENERATED_NOTE, **snapshot_content(methodology)})
+
+
+def schema_text() -> str:
+    """The exact text of the committed JSON Schema of a snapshot file."""
+    schema = {
+        "$comment": f"Generated {GENERATED_NOTE}.",
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        **SnapshotFile.model_json_schema(),
+    }
+    return pretty_json(schema)
+
+
+def lock_text(released: dict[str, str]) -> str:
+    """The exact text of the lock file for ``released`` (version → sha256)."""
+    ordered = dict(sorted(released.items(), key=lambda item: version_key(item[0])))
+    return json.dumps({"_generated": GENERATED_NOTE, "released": ordered}, indent=2) + "\n"
+
+
+# --- Reading ----------------------------------------------------------------------------------
+
+
+def _read_text(path: Path, what: str, fix: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ContractsError(f"{display_path(path)}: {what} is missing; {fix}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ContractsError(f"{display_path(path)}: {what} cannot be read: {error}") from None
+
+
+def _parse_json(path: Path, text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ContractsError(
+            f"{display_path(path)}: {what} is not valid JSON (line {error.lineno}, "
+            f"column {error.colno}: {error.msg})"
+        ) from None
+
+
+def _first_validation_error(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    more = error.error_count() - 1
+    suffix = f" (and {more} more)" if more else ""
+    return f"{where}: {first['msg']}{suffix}"
+
+
+def read_snapshot(path: Path) -> SnapshotRead:
+    """Read and validate one snapshot file; its ``_generated`` note is stripped."""
+    restore = f"restore it: git checkout -- {display_path(path)} (or run {UPDATE_COMMAND})"
+    data = _parse_json(path, _read_text(path, "snapshot", restore), "snapshot")
+    if not isinstance(data, dict):
+        raise ContractsError(f"{display_path(path)}: snapshot must be a JSON object")
+    note = data.pop("_generated", None)
+    if note is not None and not isinstance(note, str):
+        raise ContractsError(f"{display_path(path)}: snapshot field _generated must be a string")
+    try:
+        methodology = Methodology.model_validate(data)
+    except ValidationError as error:
+        raise ContractsError(
+            f"{display_path(path)}: snapshot does not match the schema "
+            f"({SCHEMA_FILENAME}): {_first_validation_error(error)}"
+        ) from None
+    return SnapshotRead(path, methodology, data, content_hash(data))
+
+
+def load_snapshot(version: str, directory: Path | None = None) -> Methodology:
+    """The committed snapshot of ``version``."""
+    return read_snapshot(snapshot_path(version, directory)).methodology
+
+
+def read_lock(path: Path | None = None) -> dict[str, str]:
+    """The lock: released version → sha256 of its canonical content."""
+    lock = LOCK_PATH if path is None else path
+    text = _read_text(lock, "lock of released versions", _LOCK_FIX)
+    data = _parse_json(lock, text, "lock")
+    released = data.get("released") if isinstance(data, dict) else None
+    if not isinstance(released, dict):
+        raise ContractsError(
+            f'{display_path(lock)}: lock must be {{"released": {{"<version>": "<sha256>"}}}}'
+        )
+    for version, digest in released.items():
+        if not is_version(version):
+            raise ContractsError(
+                f"{display_path(lock)}: {version!r} is not a MAJOR.MINOR.PATCH version"
+            )
+        if not (isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)):
+            raise ContractsError(
+                f"{display_path(lock)}: the hash of {version} must be 64 lowercase hex digits"
+            )
+    return dict(sorted(released.items(), key=lambda item: version_key(item[0])))
+
+
+def parse_changelog(text: str, path: Path | None = None) -> dict[str, ChangelogEntry]:
+    """Every ``## <version> (<YYYY-MM-DD>)`` section of a changelog, by version.
+
+    Text before the first ``##`` heading is a preamble; ``###`` and deeper headings belong
+    to the entry above them; fenced code blocks are skipped when looking for headings.
+
+    >>> entries = parse_changelog("# Log\\n\\n## 1.0.0 (2026-11-29)\\n\\nFirst.\\n")
+    >>> entries["1.0.0"].date, entries["1.0.0"].changes
+    ('2026-11-29', 'First.')
+    """
+    name = display_path(CHANGELOG_PATH if path is None else path)
+    rule = "a section heading must read '## <MAJOR.MINOR.PATCH> (<YYYY-MM-DD>)'"
+    entries: dict[str, ChangelogEntry] = {}
+    current: tuple[str, str, int] | None = None
+    body: list[str] = []
+    fence: str | None = None
+
+    def close() -> None:
+        if current is None:
+            return
+        version, day, line = current
+        changes = "\n".join(body).strip()
+        if not changes:
+            raise ContractsError(
+                f"{name}:{line}: the entry for {version} is empty; say what changed and why"
+            )
+        entries[version] = ChangelogEntry(version, day, changes, line)
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        marker = _FENCE.match(line.lstrip())
+        if marker:
+            fence = None if fence == marker.group(1) else (fence or marker.group(1))
+        if fence is None and _HEADING.match(line):
+            match = _ENTRY_HEADING.match(line)
+            if match is None or not is_version(match["version"]):
+                raise ContractsError(f"{name}:{number}: {line.strip()!r}: {rule}")
+            try:
+                date.fromisoformat(match["date"])
+            except ValueError:
+                raise ContractsError(
+                    f"{name}:{number}: {match['date']!r} is not a date: {rule}"
+                ) from None
+            if len(match["date"]) != len("YYYY-MM-DD"):
+                raise ContractsError(f"{name}:{number}: {match['date']!r}: {rule}")
+            close()
+            if match["version"] in entries:
+                first = entries[match["version"]].line
+                raise ContractsError(
+                    f"{name}:{number}: a second entry for {match['version']} "
+                    f"(the first is on line {first}); one entry per version"
+                )
+            current, body = (match["version"], match["date"], number), []
+        elif current is not None:
+            body.append(line)
+    close()
+    return entries
+
+
+def read_changelog(path: Path | None = None) -> dict[str, ChangelogEntry]:
+    """The changelog's entries by version (see :func:`parse_changelog`)."""
+    changelog = CHANGELOG_PATH if path is None else path
+    text = _read_text(changelog, "changelog", "restore it from git")
+    return parse_changelog(text, changelog)
+
+
+# --- The site's API ---------------------------------------------------------------------------
+
+
+def current_version() -> str:
+    """The methodology version the live code declares (``METHODOLOGY_VERSION``)."""
+    from scoring.constants import METHODOLOGY_VERSION
+
+    return METHODOLOGY_VERSION
+
+
+def load_current() -> Methodology:
+    """The committed snapshot of the current methodology version.
+
+    Raises :class:`ContractsError` if it is missing (run ``python -m contracts update``)
+    or unreadable.
+    """
+    version = current_version()
+    path = snapshot_path(version)
+    if not path.exists():
+        raise ContractsError(
+            f"{display_path(path)}: no committed snapshot for the current methodology "
+            f"version {version}; run {UPDATE_COMMAND}",
+            exit_code=EXIT_FAILED,
+        )
+    return read_snapshot(path).methodology
+
+
+def load_history() -> list[Release]:
+    """Every released version, oldest first: its changelog entry and committed snapshot.
+
+    The released versions are those in the lock. Raises :class:`ContractsError` if a
+    released version has no snapshot file or no changelog entry, or a file is unreadable.
+    """
+    entries = read_changelog()
+    history: list[Release] = []
+    for version in read_lock():
+        entry = entries.get(version)
+        if entry is None:
+            raise ContractsError(
+                f"{display_path(CHANGELOG_PATH)}: no entry for released version {version}",
+                exit_code=EXIT_FAILED,
+            )
+        snapshot = read_snapshot(snapshot_path(version)).methodology
+        history.append(Release(version, entry.date, entry.changes, snapshot))
+    return history
+
+
+# --- Writing ----------------------------------------------------------------------------------
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename: never half-written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.chmod(temporary, path.stat().st_mode & 0o777 if path.exists() else _new_file_mode())
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

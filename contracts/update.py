@@ -1,0 +1,228 @@
+"""``python -m contracts update``: record the live methodology as the current version.
+
+Rules:
+
+- The current version is ``METHODOLOGY_VERSION``; it must be ``MAJOR.MINOR.PATCH`` and have
+  an entry in ``contracts/CHANGELOG.md``.
+- A version that is already released (in the lock) is immutable: if the live content
+  differs, the update refuses and asks for a version bump. If it is equal, the snapshot
+  file is rewritten only when its text differs (this restores an edited file).
+- A new version must be newer than every released one; its snapshot is written, older
+  snapshots are left untouched, and it is recorded in the lock.
+- ``--amend`` re-records the newest released version when git shows that this version is
+  not yet in the committed lock (``HEAD``): for iterating on a change before committing it.
+- The JSON Schema is rewritten when stale. Every write is atomic (temporary file, rename);
+  the lock is written last.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from contracts.check import build_live, diff_snapshots, version_location
+from contracts.model import Methodology
+from contracts.store import (
+    CHANGELOG_PATH,
+    CHECK_COMMAND,
+    EXIT_FAILED,
+    EXIT_UNUSABLE,
+    LOCK_FILENAME,
+    SCHEMA_FILENAME,
+    SNAPSHOT_DIR,
+    UPDATE_COMMAND,
+    ContractsError,
+    content_hash,
+    display_path,
+    lock_text,
+    read_changelog,
+    read_lock,
+    read_snapshot,
+    schema_text,
+    snapshot_content,
+    snapshot_path,
+    snapshot_text,
+    snapshot_versions,
+    version_key,
+    write_atomic,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateResult:
+    """What the update did (``lines``) or why it refused; ``written`` lists changed files."""
+
+    ok: bool
+    lines: list[str]
+    exit_code: int = 0
+    written: list[Path] = field(default_factory=list)
+
+
+def _refused(message: str, exit_code: int = EXIT_FAILED) -> ContractsError:
+    return ContractsError(message, exit_code=exit_code)
+
+
+def _released_at_head(lock_path: Path) -> dict[str, str] | None:
+    """The lock as committed at git ``HEAD`` (empty if not committed yet); ``None`` when git
+    cannot tell (no git, not a repository)."""
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["git", *args], cwd=lock_path.parent, capture_output=True, text=True, check=False
+        )
+
+    try:
+        top = git("rev-parse", "--show-toplevel")
+    except OSError:
+        return None
+    if top.returncode != 0:
+        return None
+    relative = lock_path.resolve().relative_to(Path(top.stdout.strip()).resolve()).as_posix()
+    if git("rev-parse", "--verify", "-q", "HEAD").returncode != 0:
+        return {}
+    if git("cat-file", "-e", f"HEAD:{relative}").returncode != 0:
+        return {}
+    shown = git("show", f"HEAD:{relative}")
+    try:
+        released = json.loads(shown.stdout)["released"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return released if isinstance(released, dict) else None
+
+
+def _read_lock_or_bootstrap(directory: Path) -> dict[str, str]:
+    lock_path = directory / LOCK_FILENAME
+    if lock_path.exists():
+        return read_lock(lock_path)
+    existing = snapshot_versions(directory)
+    if existing:
+        raise _refused(
+            f"{display_path(lock_path)}: the lock is missing but snapshots exist "
+            f"({', '.join(existing)}); restore it: git checkout -- {display_path(lock_path)}",
+            EXIT_UNUSABLE,
+        )
+    return {}
+
+
+def _refuse_released(
+    live: Methodology, directory: Path, released: dict[str, str], amend: bool
+) -> None:
+    version = live.methodology_version
+    path = snapshot_path(version, directory)
+    try:
+        found = len(diff_snapshots(read_snapshot(path).methodology, live))
+        count = f"{found} difference{'' if found == 1 else 's'}"
+    except ContractsError:
+        count = "its snapshot file is unreadable"
+    if amend:
+        newest = max(released, key=version_key)
+        at_head = _released_at_head(directory / LOCK_FILENAME)
+        if at_head is None:
+            reason = "git cannot tell whether it was committed (amend needs a git work tree)"
+        elif version in at_head:
+            reason = f"it is released in the committed {LOCK_FILENAME} (git HEAD)"
+        elif version != newest:
+            reason = f"it is not the newest version ({newest})"
+        else:
+            return
+        raise _refused(f"cannot amend version {version}: {reason}")
+    raise _refused(
+        f"version {version} is released (recorded in {LOCK_FILENAME}) and the live "
+        f"methodology differs from its snapshot ({count}; run {CHECK_COMMAND} to list "
+        f"them). Released snapshots are immutable: bump METHODOLOGY_VERSION "
+        f"({version_location(live)}), add a '## <new version> (<YYYY-MM-DD>)' entry to "
+        f"{display_path(CHANGELOG_PATH)}, then run {UPDATE_COMMAND} again"
+    )
+
+
+def run_update(
+    *,
+    amend: bool = False,
+    live: Methodology | None = None,
+    snapshot_dir: Path | None = None,
+    changelog_path: Path | None = None,
+) -> UpdateResult:
+    """Write the current version's snapshot, the schema and the lock (see module rules)."""
+    directory = SNAPSHOT_DIR if snapshot_dir is None else snapshot_dir
+    changelog = CHANGELOG_PATH if changelog_path is None else changelog_path
+    try:
+        return _update(amend, live, directory, changelog)
+    except ContractsError as error:
+        return UpdateResult(False, [f"contracts update: REFUSED: {error}"], error.exit_code)
+
+
+def _update(
+    amend: bool, live: Methodology | None, directory: Path, changelog_path: Path
+) -> UpdateResult:
+    if live is None:
+        live = build_live()
+    version = live.methodology_version
+    try:
+        version_key(version)
+    except ValueError as error:
+        raise _refused(f"{error} (METHODOLOGY_VERSION, {version_location(live)})") from None
+
+    entries = read_changelog(changelog_path)
+    if version not in entries:
+        raise _refused(
+            f"{display_path(changelog_path)}: no entry for methodology version {version}; "
+            f"add a section '## {version} (<YYYY-MM-DD>)' saying what changed and why"
+        )
+    released = _read_lock_or_bootstrap(directory)
+
+    review = f"git diff -- {display_path(directory)} {display_path(changelog_path)}"
+    text = snapshot_text(live)
+    digest = content_hash(snapshot_content(live))
+    path = snapshot_path(version, directory)
+    lines: list[str] = []
+    written: list[Path] = []
+    record = False
+
+    if version in released:
+        if released[version] != digest:
+            _refuse_released(live, directory, released, amend)
+            lines.append(f"amending unreleased version {version} (not in git HEAD's lock)")
+            record = True
+        current_text = path.read_text(encoding="utf-8") if path.exists() else None
+        if current_text != text:
+            write_atomic(path, text)
+            written.append(path)
+            what = "amended" if record else "restored"
+            lines.append(f"{what} {display_path(path)} (methodology {version})")
+    else:
+        newer = [v for v in released if version_key(v) >= version_key(version)]
+        if newer:
+            raise _refused(
+                f"version {version} is not newer than released version "
+                f"{max(newer, key=version_key)}; bump METHODOLOGY_VERSION "
+                f"({version_location(live)}) above every released version"
+            )
+        write_atomic(path, text)
+        written.append(path)
+        record = True
+        lines.append(f"wrote {display_path(path)} (methodology {version})")
+        if released:
+            previous = display_path(snapshot_path(max(released, key=version_key), directory))
+            review = f"git diff --no-index {previous} {display_path(path)}"
+
+    schema_path = directory / SCHEMA_FILENAME
+    schema = schema_text()
+    if not schema_path.exists() or schema_path.read_text(encoding="utf-8") != schema:
+        write_atomic(schema_path, schema)
+        written.append(schema_path)
+        lines.append(f"wrote {display_path(schema_path)}")
+
+    if record:
+        released = {**released, version: digest}
+        lock_path = directory / LOCK_FILENAME
+        write_atomic(lock_path, lock_text(released))
+        written.append(lock_path)
+        lines.append(f"recorded {version} in {display_path(lock_path)} (sha256 {digest[:12]}…)")
+
+    if written:
+        lines.append(f"contracts update: OK; review the change: {review}")
+    else:
+        lines.append(f"contracts update: OK; version {version} is up to date, nothing written")
+    return UpdateResult(True, lines, 0, written)
