@@ -52,6 +52,11 @@ DOWNLOADS = "downloads"
 SNAPSHOT_FILE = "methodology.json"
 SCHEMA_FILE = "methodology.schema.json"
 VERSIONS_DIR = "versions"
+# Highlighted copies of scoring/ and contracts/ sources, published with the site; a line is
+# anchored as #L-<line>.
+SOURCE_DIR = "source"
+SOURCE_ANCHOR = "L"
+SOURCE_PACKAGES = ("scoring", "contracts")
 LONG_OUTPUT_LINES = 30
 
 
@@ -89,10 +94,6 @@ class Site:
     def __init__(self, env: Any) -> None:
         self.env = env
         self.docs_dir = Path(env.conf["docs_dir"])
-        extra = env.conf.get("extra") or {}
-        source = extra.get("source") or {}
-        self.repository = str(source.get("repository", "")).rstrip("/")
-        self.branch = str(source.get("branch", "main"))
         self.snapshot: Methodology = build_snapshot()
         self.infos = {info.meta.name: info for info in C.constants()}
         self.entries = {entry.name: entry for entry in self.snapshot.constants}
@@ -117,9 +118,10 @@ class Site:
         return "../" * depth + target
 
     def source_href(self, location: Location) -> tuple[str, int]:
-        """Link to where ``location`` is defined now, and its line."""
+        """Link to where ``location`` is defined now (the site's own copy of the source, so
+        the line always matches this build and works offline), and its line."""
         line = locate(location)
-        return f"{self.repository}/blob/{self.branch}/{location.file}#L{line}", line
+        return self.rel(f"{SOURCE_DIR}/{location.file}.html") + f"#{SOURCE_ANCHOR}-{line}", line
 
     def source_link(self, location: Location) -> str:
         href, line = self.source_href(location)
@@ -795,7 +797,32 @@ class Site:
                 + "\n",
                 encoding="utf-8",
             )
+        publish_sources(site_dir / SOURCE_DIR)
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def publish_sources(target: Path) -> None:
+    """Write a highlighted page, lines anchored, for every Python file of the packages."""
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import PythonLexer
+
+    root = Path(C.__file__).resolve().parent.parent
+    for package in SOURCE_PACKAGES:
+        for path in sorted((root / package).glob("*.py")):
+            relative = path.relative_to(root).as_posix()
+            formatter = HtmlFormatter(
+                full=True,
+                linenos="inline",
+                lineanchors=SOURCE_ANCHOR,
+                anchorlinenos=True,
+                noclasses=True,
+                title=f"{relative} (the source this site was built from)",
+            )
+            page = highlight(path.read_text(encoding="utf-8"), PythonLexer(), formatter)
+            out = target / f"{relative}.html"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(page, encoding="utf-8")
 
 
 # --- plots ------------------------------------------------------------------------------------
