@@ -186,9 +186,7 @@ def pages(site: Path) -> list[Page]:
 
 def methodology_pages(site: Path) -> list[Page]:
     """The pages written by hand (not the theme's 404 page, nor the published source)."""
-    return [
-        p for p in pages(site) if p.name != "404.html" and not p.name.startswith("source/")
-    ]
+    return [p for p in pages(site) if p.name != "404.html" and not p.name.startswith("source/")]
 
 
 # --- The checks -------------------------------------------------------------------------------
