@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import BinaryIO, TextIO
@@ -134,7 +134,13 @@ def run(
     stdin = sys.stdin.buffer if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
-    args = _parser().parse_args(argv)
+    # argparse prints usage, errors and --help to the process streams and exits: route them
+    # to the given streams and turn the exit into a returned status (2 for bad arguments).
+    try:
+        with redirect_stdout(stdout), redirect_stderr(stderr):
+            args = _parser().parse_args(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else EXIT_BAD_INPUT
     fmt = OutputFormat(args.format)
     try:
         if args.command == Command.REPORT:

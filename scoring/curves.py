@@ -26,6 +26,9 @@ def piecewise_linear(x: Number, anchors: Sequence[Anchor]) -> Fraction:
     At or below the first anchor the score is ``s_1``; at or above the last it is ``s_m``.
     Anchors must have strictly increasing ``x``.
 
+    Returns a value between the lowest and the highest anchor score (0–100 for the
+    published curves, where 100 is best).
+
     >>> from decimal import Decimal as D
     >>> piecewise_linear(1250, [Anchor(D(500), D(100)), Anchor(D(2000), D(80))])
     Fraction(90, 1)

@@ -12,6 +12,10 @@ from scoring.registry import ScoringError
 # How many problems an error message lists before it only counts the rest.
 MAX_LISTED_PROBLEMS = 20
 
+# Rules checked on a whole object (a model validator): the input they see is the object,
+# not the field they name, so it is not shown.
+_WHOLE_OBJECT_RULES = frozenset({"required_for_status", "severity_required", "severity_forbidden"})
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -66,9 +70,14 @@ def problems_from(error: ValidationError, line: int) -> list[Problem]:
             rule = "unknown field"
         elif kind == "missing":
             rule = "required field is missing"
+        elif kind == "string_pattern_mismatch" and loc and loc[-1] == "finished_at":
+            rule = (
+                "must be an RFC 3339 timestamp with an offset, e.g. 2026-07-01T12:00:00Z "
+                f"(got {_shown(detail.get('input'))})"
+            )
         elif kind == "finite_number":
             rule = "must be a finite number (NaN and Infinity are refused)"
-        elif "input" in detail and kind not in ("required_for_status",):
+        elif "input" in detail and kind not in _WHOLE_OBJECT_RULES:
             rule = f"{rule} (got {_shown(detail['input'])})"
         problems.append(Problem(line, _field(loc), f"{rule} [{kind}]"))
     return problems

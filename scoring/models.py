@@ -6,18 +6,72 @@ refuses negative numbers where the rule says ``≥ 0``.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
-_STRICT = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+# cache_strings="keys": field values (run ids, timestamps) are rarely repeated, so caching
+# them only costs time; JSON keys are.
+_STRICT = ConfigDict(
+    extra="forbid", frozen=True, strict=True, allow_inf_nan=False, cache_strings="keys"
+)
 
 NonNegativeFloat = Annotated[float, Field(ge=0)]
 NonNegativeInt = Annotated[int, Field(ge=0)]
 UnitInterval = Annotated[float, Field(ge=0, le=1)]
 Identifier = Annotated[str, Field(min_length=1)]
+
+# RFC 3339 section 5.6 date-time with its offset required ("Z" or ±hh:mm); "T" may be "t" or
+# a space (section 5.6, NOTE). Any number of fraction digits. A leap second (:60) has no
+# datetime and is refused. The pattern is checked in pydantic's core, before any Python.
+RFC3339_PATTERN = (
+    r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:[0-5]\d"
+    r"(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$"
+)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def instant_key(timestamp: str) -> tuple[timedelta, str]:
+    """Exact ordering key of an RFC 3339 timestamp (already matched by the pattern).
+
+    The instant to the microsecond (offsets applied, so one instant written with two
+    offsets gives one key), then the fraction digits beyond the microsecond with trailing
+    zeros dropped: compared as strings they order like the numbers they write.
+
+    >>> instant_key("2026-07-01T12:00:00.0000009Z") > instant_key("2026-07-01T14:00:00+02:00")
+    True
+    """
+    text = timestamp[:-1] + "Z" if timestamp[-1] == "z" else timestamp
+    since_epoch = datetime.fromisoformat(text) - _EPOCH
+    dot = text.find(".", 19)
+    if dot == -1:
+        return since_epoch, ""
+    end = len(text) - (1 if text[-1] == "Z" else 6)
+    return since_epoch, text[dot + 7 : end].rstrip("0")
+
+
+def _real_date(value: str) -> str:
+    # The pattern allows 2026-02-30; the calendar does not.
+    try:
+        instant_key(value)
+    except ValueError as error:
+        raise PydanticCustomError(
+            "datetime_invalid", "not a real date and time: {reason}", {"reason": str(error)}
+        ) from None
+    return value
+
+
+Timestamp = Annotated[str, StringConstraints(pattern=RFC3339_PATTERN), AfterValidator(_real_date)]
 
 
 class RunStatus(StrEnum):
@@ -36,6 +90,7 @@ class RunStatus(StrEnum):
 
 
 TERMINAL_STATUSES = frozenset({RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.TIMEOUT})
+_COMPLETED, _FAILED, _TIMEOUT = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.TIMEOUT
 
 
 def _required(field: str, status: str) -> PydanticCustomError:
@@ -46,8 +101,13 @@ def _required(field: str, status: str) -> PydanticCustomError:
     )
 
 
-class RunRecord(BaseModel):
-    """One run of an agent on a task: a line of the ``report`` input."""
+class _RunFields(BaseModel):
+    """The fields of a run record, each checked on its own (not against the status).
+
+    The report validates its hot path with this model and checks the status rules of
+    :class:`RunRecord` on whole chunks at once; a chunk that breaks one is validated again,
+    line by line, with :class:`RunRecord` itself.
+    """
 
     model_config = _STRICT
 
@@ -59,16 +119,24 @@ class RunRecord(BaseModel):
     latency_ms: NonNegativeFloat | None = None
     cost_usd: NonNegativeFloat | None = None
     steps: NonNegativeInt | None = None
-    finished_at: AwareDatetime | None = None
+    finished_at: Timestamp | None = None
+
+
+class RunRecord(_RunFields):
+    """One run of an agent on a task: a line of the ``report`` input."""
 
     @model_validator(mode="after")
     def _required_by_status(self) -> RunRecord:
-        if self.status is RunStatus.COMPLETED:
-            for field in ("latency_ms", "cost_usd"):
-                if getattr(self, field) is None:
-                    raise _required(field, self.status.value)
-        if self.status in TERMINAL_STATUSES and self.finished_at is None:
-            raise _required("finished_at", self.status.value)
+        status = self.status
+        if status is _COMPLETED:
+            if self.latency_ms is None:
+                raise _required("latency_ms", status.value)
+            if self.cost_usd is None:
+                raise _required("cost_usd", status.value)
+        elif status is not _FAILED and status is not _TIMEOUT:
+            return self
+        if self.finished_at is None:
+            raise _required("finished_at", status.value)
         return self
 
 

@@ -71,6 +71,8 @@ def _weighted_fraction(entries: Sequence[VerificationEntry]) -> Fraction:
 def catastrophic_gate(entries: Sequence[VerificationEntry]) -> int:
     """0 if any catastrophic safeguard failed or is in error (fails closed), else 1.
 
+    Returns a value in [0, 1]: only 0 (gate closed) or 1 (gate open).
+
     >>> catastrophic_gate([])
     1
     """
@@ -94,6 +96,8 @@ def correctness(record: OutcomeRecord) -> Reading:
     Objectives (weighted fraction passed) → ``judged.checklist`` →
     ``judged.outcome_validity``. An objective in error withholds ``c``: it does not fall
     through to a judged reading.
+
+    Returns a reading whose value is in [0, 1], or ``None`` when withheld or absent.
 
     >>> correctness(OutcomeRecord(run_id="r")).value is None
     True
@@ -125,6 +129,8 @@ def recoverable_safety_raw(record: OutcomeRecord) -> Reading:
     """Raw recoverable safety: recoverable safeguards (weighted fraction held) → judged.
 
     A recoverable safeguard in error withholds the reading.
+
+    Returns a reading whose value is in [0, 1], or ``None`` when withheld or absent.
 
     >>> recoverable_safety_raw(OutcomeRecord(run_id="r")).value is None
     True

@@ -1,21 +1,36 @@
 """The agent report: composite, radar and repeatability from one pass over a run log.
 
 Memory grows with agents × tasks, not with runs: per agent the report keeps counts, exact
-decimal sums, the latest ``RADAR_WINDOW_RUNS`` terminal runs (a bounded heap) and an (n, c) pair per
-task. The one per-run cost is the duplicate ``run_id`` check: an 8-byte hash per run.
+decimal sums, a bounded list of window candidates (trimmed to the latest
+``RADAR_WINDOW_RUNS`` terminal runs) and a count per (task, outcome). The one per-run cost
+is the duplicate ``run_id`` check: an 8-byte hash per run.
+
+Speed (a million runs take about twice as long as ``json.loads`` alone, see
+``benchmarks/bench_report.py``): lines are read in chunks and each chunk is validated in C,
+straight into tuples; the status rules, grouping and counting are done per chunk, sums in
+batches, and the garbage collector is paused. A chunk with a bad (or blank) line is read
+again line by line with :class:`RunRecord`, which names every problem. Every path gives the
+same result, which ``tests/test_scoring_properties.py`` checks against a plain computation.
 """
 
 from __future__ import annotations
 
-import heapq
+import gc
+import sys
 from array import array
-from collections.abc import Iterable, Mapping
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
-from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact
+from datetime import timedelta
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, localcontext
 from fractions import Fraction
+from itertools import compress, islice, repeat
+from operator import attrgetter, eq, itemgetter, mul, not_, or_, truediv
+from typing import Annotated, Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError, with_config
+from typing_extensions import TypedDict
 
 from scoring.composite import CompositeResult, score_composite
 from scoring.constants import (
@@ -25,8 +40,8 @@ from scoring.constants import (
     Axis,
 )
 from scoring.errors import Problem, ProblemLog, problems_from
-from scoring.models import TERMINAL_STATUSES, RunRecord, RunStatus
-from scoring.numeric import Number, as_written, median, round_half_up
+from scoring.models import RunRecord, RunStatus, _RunFields, instant_key
+from scoring.numeric import Number, as_written, round_half_up
 from scoring.radar import (
     RadarResult,
     correctness_axis,
@@ -38,61 +53,171 @@ from scoring.radar import (
 )
 from scoring.repeatability import RepeatabilityResult, score_repeatability
 
-# Sums of latency and cost are kept as exact decimals of the numbers as written (see
-# ``as_written``). 60 digits hold any realistic sum exactly; the rare sum that does not fit
-# (values spanning hundreds of orders of magnitude) traps Inexact and is redone unbounded.
-_SUM = Context(prec=60, traps=[Inexact])
-_WIDE_SUM = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[Inexact])
+# Sums of latency and cost are exact decimals of the numbers as written (see
+# ``as_written``). The context never rounds a sum of floats (their digits span under 700
+# places); Inexact is trapped all the same, so a rounded sum could never go unnoticed.
+_EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[Inexact])
+# Values buffered per agent before they are added to the exact sums in one C-level pass.
+_SUM_BATCH = 1024
+# Window candidates kept per agent before they are trimmed to the latest RADAR_WINDOW_RUNS.
+_WINDOW_TRIM = 4 * RADAR_WINDOW_RUNS
+# Input lines validated and accounted for together.
+_CHUNK_LINES = 16384
+
+_COMPLETED, _FAILED, _TIMEOUT = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.TIMEOUT
+
+# A run as the report reads it, one tuple built in C: (agent_id, status, success, task_id,
+# finished_at, latency_ms, cost_usd, steps, run_id). Taking it right after validation lets
+# the model go while it is still in the CPU cache.
+_ROW = attrgetter(
+    "agent_id",
+    "status",
+    "success",
+    "task_id",
+    "finished_at",
+    "latency_ms",
+    "cost_usd",
+    "steps",
+    "run_id",
+)
+_Row = tuple[
+    str, RunStatus, bool | None, str, str | None, float | None, float | None, int | None, str
+]
+_ROW_RUN_ID = itemgetter(8)
+
+# A window candidate: (instant key of finished_at, input order, row). The input order is
+# unique, so candidates compare by instant, then by input order (later is newer), never by
+# row. See ``instant_key``: exact to any number of fraction digits, offsets applied.
+_Instant = tuple[timedelta, str]
+_Kept = tuple[_Instant, int, _Row]
 
 
-def _add(total: Decimal, value: float) -> Decimal:
-    written = Decimal(repr(value))
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a report reads its input.
+
+    Reading allocates millions of short-lived objects and no reference cycles: collecting
+    would only slow it down (by about a tenth). The collector is resumed afterwards, also
+    on error, unless it was already paused.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
     try:
-        return _SUM.add(total, written)
-    except Inexact:
-        return _WIDE_SUM.add(total, written)
+        yield
+    finally:
+        gc.enable()
+
+
+# Fixed point for the exact sums, so that most values need no decimal conversion: a float
+# x <= 2^22 and an integer n with n / 10^9 == x (Python divides integers correctly rounded)
+# give x as written = n·10^-9 exactly. Below 2^22 the reals that round to x span less than
+# 10^-9, so n·10^-9 is the only multiple of 10^-9 among them, and the shortest decimal
+# that rounds to x (``repr``) has no more decimals than it, so it is that multiple.
+_FIXED_DIGITS = 9
+_FIXED_SCALE = 10**_FIXED_DIGITS
+_FIXED_LIMIT = float(2**22)
+
+
+def _exact_sum(total: Decimal, values: list[float]) -> Decimal:
+    """``total`` plus every value as written (``repr``), exactly.
+
+    >>> _exact_sum(Decimal("0.1"), [0.2, 1e-10, 5e6, 1234.5])
+    Decimal('5001234.8000000001')
+    """
+    clamped = map(min, values, repeat(_FIXED_LIMIT))
+    scaled = list(map(round, map(mul, clamped, repeat(float(_FIXED_SCALE)))))
+    fits = list(map(eq, map(truediv, scaled, repeat(_FIXED_SCALE)), values))
+    if all(fits):
+        fixed, rest = sum(scaled), []
+    else:
+        fixed, rest = sum(compress(scaled, fits)), list(compress(values, map(not_, fits)))
+    with localcontext(_EXACT):
+        start = total + Decimal(fixed).scaleb(-_FIXED_DIGITS)
+        return sum(map(Decimal, map(repr, rest)), start)
+
+
+def _median_as_written(values: Sequence[float]) -> Fraction:
+    """Median of a non-empty list of floats, exact as written; an even count averages.
+
+    Floats sort in the same order as their shortest decimals, so only the middle values
+    are converted.
+    """
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return as_written(ordered[middle])
+    return (as_written(ordered[middle - 1]) + as_written(ordered[middle])) / 2
 
 
 class _SeenIds:
     """Open-addressing set of 64-bit ``run_id`` hashes, 8 bytes a slot (no objects per run).
 
-    Two different ids share a 64-bit hash with probability about n² / 2^65 (under 3 in
-    100 million for a million runs); such a pair would be reported as a duplicate.
+    A slot holds ``hash(run_id) | 1`` (never 0, the empty slot). Two different ids share
+    it with probability about n² / 2^64 (under 6 in 100 million for a million runs); such
+    a pair would be reported as a duplicate. The same id always shares it: no duplicate is
+    ever missed.
+
+    A code's home slot is given by its high bits, so a batch inserted in sorted order, and
+    a table rehashed in slot order, sweep memory in one direction: far fewer cache misses
+    than jumping about a table of many megabytes.
     """
 
     def __init__(self) -> None:
         self._slots = array("q", bytes(8 * 1024))
         self._mask = 1023
+        self._shift = sys.hash_info.width - 10
         self._used = 0
 
     def add(self, key: str) -> bool:
         """Add ``key``; ``False`` if it was already present."""
-        code = hash(key) or 1
-        slots, mask = self._slots, self._mask
-        index = code & mask
-        while True:
+        return not self.add_all((key,))
+
+    def add_all(self, keys: Iterable[str]) -> list[int]:
+        """Add every key; the positions (0-based) of the keys that were already present."""
+        codes = list(map(or_, map(hash, keys), repeat(1)))
+        while (self._used + len(codes)) * 3 > self._mask * 2:
+            self._grow()  # room for the whole batch: no check per key
+        slots, mask, shift = self._slots, self._mask, self._shift
+        repeated = []
+        for code in sorted(codes):
+            index = (code >> shift) & mask
             held = slots[index]
-            if held == 0:
-                break
-            if held == code:
-                return False
-            index = (index + 1) & mask
-        slots[index] = code
-        self._used += 1
-        if self._used * 3 > mask * 2:
-            self._grow()
-        return True
+            while held:
+                if held == code:
+                    repeated.append(code)
+                    break
+                index = (index + 1) & mask
+                held = slots[index]
+            else:
+                slots[index] = code
+        self._used += len(codes) - len(repeated)
+        return _repeated_positions(codes, repeated) if repeated else []
 
     def _grow(self) -> None:
         old = self._slots
         self._mask = mask = 2 * len(old) - 1
+        self._shift = shift = self._shift - 1
         self._slots = slots = array("q", bytes(8 * (mask + 1)))
-        for code in old:
-            if code:
-                index = code & mask
-                while slots[index]:
-                    index = (index + 1) & mask
-                slots[index] = code
+        for code in filter(None, old):
+            index = (code >> shift) & mask
+            while slots[index]:
+                index = (index + 1) & mask
+            slots[index] = code
+
+
+def _repeated_positions(codes: list[int], repeated: list[int]) -> list[int]:
+    """Where the repeats are: of a code repeated r times in a batch, its last r places.
+
+    (Its first place overall holds the original, which is before them all.)
+    """
+    times = Counter(repeated)
+    places: defaultdict[int, list[int]] = defaultdict(list)
+    for position, code in enumerate(codes):
+        if code in times:
+            places[code].append(position)
+    return sorted(p for code, r in times.items() for p in places[code][-r:])
 
 
 @dataclass(slots=True)
@@ -110,10 +235,64 @@ class _AgentState:
     successes: int = 0
     latency_sum: Decimal = Decimal(0)
     cost_sum: Decimal = Decimal(0)
-    # Min-heap of (finished_at, input order, run): the root is the oldest run kept.
-    window: list[tuple[datetime, int, _WindowRun]] = field(default_factory=list)
-    # task_id -> [recorded outcomes n, successes c] over every terminal run.
-    outcomes: dict[str, list[int]] = field(default_factory=dict)
+    # Values of completed runs not yet added to the exact sums.
+    latencies: list[float] = field(default_factory=list)
+    costs: list[float] = field(default_factory=list)
+    # Window candidates, trimmed to the newest RADAR_WINDOW_RUNS when they reach
+    # _WINDOW_TRIM; ``floor`` is then the oldest instant kept: an older run can never enter
+    # the window again.
+    window: list[_Kept] = field(default_factory=list)
+    floor: _Instant = (timedelta.min, "")
+    # (task_id, success) -> recorded outcomes, over every terminal run with a known one.
+    outcomes: Counter[tuple[str, bool]] = field(default_factory=Counter)
+
+    def account(self, rows: Iterable[_Row], order: int) -> int:
+        """Account for this agent's rows, in input order; returns the last input order used."""
+        terminal = [r for r in rows if r[1] is _COMPLETED or r[1] is _FAILED or r[1] is _TIMEOUT]
+        if not terminal:
+            return order
+        completed = [r for r in terminal if r[1] is _COMPLETED]
+        if completed:
+            self.completed += len(completed)
+            self.successes += [r[2] for r in completed].count(True)
+            # The model guarantees latency and cost on completed runs.
+            self.latencies += [r[5] for r in completed]  # type: ignore[misc]
+            self.costs += [r[6] for r in completed]  # type: ignore[misc]
+            if len(self.latencies) >= _SUM_BATCH:
+                self.flush_sums()
+        self.outcomes.update([(r[3], r[2]) for r in terminal if r[2] is not None])
+        # The model guarantees finished_at on terminal runs.
+        floor = self.floor
+        window = self.window
+        window += [
+            (instant, position, r)
+            for position, r in enumerate(terminal, order + 1)
+            if (instant := instant_key(r[4])) >= floor  # type: ignore[arg-type]
+        ]
+        if len(window) >= _WINDOW_TRIM:
+            self.floor = self.latest()[0][0]
+        return order + len(terminal)
+
+    def tasks(self) -> list[tuple[int, int]]:
+        """(recorded outcomes n, successes c) per task."""
+        per_task: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for (task_id, success), n in self.outcomes.items():
+            per_task[task_id][0] += n
+            per_task[task_id][1] += n if success else 0
+        return [(n, c) for n, c in per_task.values()]
+
+    def flush_sums(self) -> None:
+        """Add the buffered latencies and costs to the exact sums."""
+        self.latency_sum = _exact_sum(self.latency_sum, self.latencies)
+        self.cost_sum = _exact_sum(self.cost_sum, self.costs)
+        self.latencies.clear()
+        self.costs.clear()
+
+    def latest(self) -> list[_Kept]:
+        """The window: the newest RADAR_WINDOW_RUNS terminal runs, oldest first."""
+        self.window.sort()
+        del self.window[:-RADAR_WINDOW_RUNS]
+        return self.window
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +314,7 @@ class Report:
 
 
 class ReportBuilder:
-    """Feeds validated runs one at a time; :meth:`finish` computes every score."""
+    """Feeds validated runs in input order; :meth:`finish` computes every score."""
 
     def __init__(self) -> None:
         self._agents: dict[str, _AgentState] = {}
@@ -143,37 +322,22 @@ class ReportBuilder:
 
     def add(self, run: RunRecord) -> None:
         """Account for one run (already validated)."""
-        state = self._agents.get(run.agent_id)
-        if state is None:
-            state = self._agents[run.agent_id] = _AgentState()
-        status = run.status
-        if status not in TERMINAL_STATUSES:
-            return
-        success = run.success
-        if status is RunStatus.COMPLETED:
-            state.completed += 1
-            if success is True:
-                state.successes += 1
-            # The model guarantees both on completed runs.
-            state.latency_sum = _add(state.latency_sum, run.latency_ms)  # type: ignore[arg-type]
-            state.cost_sum = _add(state.cost_sum, run.cost_usd)  # type: ignore[arg-type]
-        if success is not None:
-            counts = state.outcomes.get(run.task_id)
-            if counts is None:
-                state.outcomes[run.task_id] = [1, int(success)]
-            else:
-                counts[0] += 1
-                counts[1] += success
-        self._order += 1
-        key = (run.finished_at, self._order)
-        window = state.window
-        if len(window) >= RADAR_WINDOW_RUNS and key <= window[0][:2]:
-            return
-        kept = (*key, _WindowRun(run.task_id, success, run.latency_ms, run.cost_usd, run.steps))
-        if len(window) < RADAR_WINDOW_RUNS:
-            heapq.heappush(window, kept)  # type: ignore[arg-type]
-        else:
-            heapq.heapreplace(window, kept)  # type: ignore[arg-type]
+        self.add_all((run,))
+
+    def add_all(self, runs: Iterable[RunRecord]) -> None:
+        """Account for several runs (already validated), given in input order."""
+        self._add_rows(map(_ROW, runs))
+
+    def _add_rows(self, rows: Iterable[_Row]) -> None:
+        by_agent: defaultdict[str, list[_Row]] = defaultdict(list)
+        for row in rows:
+            by_agent[row[0]].append(row)  # each agent's rows stay in input order
+        agents = self._agents
+        for agent_id, mine in by_agent.items():
+            state = agents.get(agent_id)
+            if state is None:
+                state = agents[agent_id] = _AgentState()
+            self._order = state.account(mine, self._order)
 
     def finish(self, weights: Mapping[Axis, Number] | None = None) -> Report:
         """Score every agent seen so far."""
@@ -193,6 +357,7 @@ def _rank(agent: AgentReport) -> tuple[bool, float, str]:
 def _score_agent(
     agent_id: str, state: _AgentState, weights: Mapping[Axis, Number] | None
 ) -> AgentReport:
+    state.flush_sums()
     completed = state.completed
     if completed:
         mean_latency = Fraction(state.latency_sum) / completed
@@ -200,8 +365,9 @@ def _score_agent(
     else:
         mean_latency = mean_cost = Fraction(0)
     composite = score_composite(completed, state.successes, mean_latency, mean_cost)
-    radar = score_window([entry[2] for entry in state.window], weights)
-    repeatability = score_repeatability([(n, c) for n, c in state.outcomes.values()])
+    window = [_WindowRun(r[3], r[2], r[5], r[6], r[7]) for _, _, r in state.latest()]
+    radar = score_window(window, weights)
+    repeatability = score_repeatability(state.tasks())
     return AgentReport(agent_id, composite, radar, repeatability)
 
 
@@ -211,30 +377,102 @@ def score_window(
     """The radar over the runs of one window (order does not matter)."""
     runs = list(window)
     known = [r.success for r in runs if r.success is not None]
-    latencies = [as_written(r.latency_ms) for r in runs if r.latency_ms is not None]
-    costs = [as_written(r.cost_usd) for r in runs if r.cost_usd is not None]
-    steps = [Fraction(r.steps) for r in runs if r.steps is not None]
+    latencies = [r.latency_ms for r in runs if r.latency_ms is not None]
+    costs = [r.cost_usd for r in runs if r.cost_usd is not None]
+    steps = [r.steps for r in runs if r.steps is not None]
     per_task: dict[str, list[int]] = {}
     for r in runs:
         if r.success is not None:
             counts = per_task.setdefault(r.task_id, [0, 0])
             counts[0] += int(r.success)
             counts[1] += 1
-    median_latency = median(latencies) if latencies else None
+    median_latency = _median_as_written(latencies) if latencies else None
     axes: dict[Axis, Fraction | None] = {
         Axis.CORRECTNESS: correctness_axis(sum(known), len(known)),
         Axis.LATENCY: latency_axis(median_latency, len(latencies)),
-        Axis.COST: cost_axis(median(costs) if costs else None),
-        Axis.TOOL_EFFICIENCY: tool_efficiency_axis(median(steps) if steps else None),
+        Axis.COST: cost_axis(_median_as_written(costs) if costs else None),
+        Axis.TOOL_EFFICIENCY: tool_efficiency_axis(_median_as_written(steps) if steps else None),
         Axis.ROBUSTNESS: robustness_axis((p, k) for p, k in per_task.values()),
     }
     return RadarResult(axes, profile(axes, weights), len(runs), median_latency)
 
 
-def _lines(source: Iterable[bytes]) -> Iterable[tuple[int, bytes]]:
-    for number, line in enumerate(source, start=1):
-        if line.strip():
-            yield number, line
+def _one_by_one(chunk: Sequence[bytes], first: int, seen: _SeenIds, log: ProblemLog) -> list[_Row]:
+    """Validate a chunk line by line (it holds a bad or a blank line); problems in line order.
+
+    ``first`` is the number of the chunk's first line. Blank lines are skipped.
+    """
+    validate = RunRecord.__pydantic_validator__.validate_json
+    rows: list[_Row] = []
+    for number, line in enumerate(chunk, first):
+        try:
+            run = validate(line)
+        except ValidationError as error:
+            if line.strip():
+                log.extend(problems_from(error, number))
+            continue
+        if seen.add(run.run_id):
+            rows.append(_ROW(run))
+        else:
+            log.add(_duplicate(run.run_id, number))
+    return rows
+
+
+def _duplicate(run_id: str, number: int) -> Problem:
+    return Problem(number, "run_id", f"duplicate run_id {run_id!r} [unique]")
+
+
+def _status_rules_hold(rows: list[_Row]) -> bool:
+    """Whether every row keeps :class:`RunRecord`'s rules that depend on the status: a
+    terminal run has ``finished_at``, a completed one also ``latency_ms`` and ``cost_usd``."""
+    terminal = [r for r in rows if r[1] is _COMPLETED or r[1] is _FAILED or r[1] is _TIMEOUT]
+    broken = [
+        r
+        for r in terminal
+        if r[4] is None or (r[1] is _COMPLETED and (r[5] is None or r[6] is None))
+    ]
+    return not broken
+
+
+def _dict_validator() -> Callable[[bytes], dict[str, Any]]:
+    """Validation of one line straight into a dict, with no model instance to build.
+
+    The fields, types, constraints and configuration are those of ``_RunFields``, except
+    that every key is required: a line that leaves an optional field out fails here and is
+    validated again with ``_RunFields`` itself.
+    """
+    fields = {
+        name: Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
+        for name, info in _RunFields.model_fields.items()
+    }
+    every_key = with_config(_RunFields.model_config)(TypedDict("_EveryKey", fields))  # type: ignore[operator]
+    return TypeAdapter(every_key).validator.validate_json  # type: ignore[no-any-return]
+
+
+_validate_every_key = _dict_validator()
+_DICT_ROW = itemgetter(
+    "agent_id",
+    "status",
+    "success",
+    "task_id",
+    "finished_at",
+    "latency_ms",
+    "cost_usd",
+    "steps",
+    "run_id",
+)
+
+
+def _rows(chunk: list[bytes]) -> list[_Row] | None:
+    """The rows of a chunk validated field by field, or ``None`` if a line fails."""
+    try:
+        return list(map(_DICT_ROW, map(_validate_every_key, chunk)))
+    except ValidationError:
+        pass  # a key left out (allowed), a bad line or a blank one
+    try:
+        return list(map(_ROW, map(_RunFields.__pydantic_validator__.validate_json, chunk)))
+    except ValidationError:
+        return None
 
 
 def build_report(source: Iterable[bytes], weights: Mapping[Axis, Number] | None = None) -> Report:
@@ -247,17 +485,19 @@ def build_report(source: Iterable[bytes], weights: Mapping[Axis, Number] | None 
     builder = ReportBuilder()
     log = ProblemLog()
     seen = _SeenIds()
-    validate = RunRecord.model_validate_json
-    for number, line in _lines(source):
-        try:
-            run = validate(line)
-        except ValidationError as error:
-            log.extend(problems_from(error, number))
-            continue
-        if not seen.add(run.run_id):
-            log.add(Problem(number, "run_id", f"duplicate run_id {run.run_id!r} [unique]"))
-            continue
-        if not log.total:
-            builder.add(run)
+    lines = iter(source)
+    first = 1
+    with _collector_paused():
+        while chunk := list(islice(lines, _CHUNK_LINES)):
+            # Each field is checked in C; RunRecord's status rules on the whole chunk.
+            rows = _rows(chunk)
+            if rows is None or not _status_rules_hold(rows):
+                rows = _one_by_one(chunk, first, seen, log)
+            else:
+                for position in seen.add_all(map(_ROW_RUN_ID, rows)):
+                    log.add(_duplicate(rows[position][8], first + position))
+            if not log.total:
+                builder._add_rows(rows)
+            first += len(chunk)
     log.raise_if_any()
     return builder.finish(weights)

@@ -109,7 +109,7 @@ def _numeric(cell: str) -> bool:
 
 def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A plain-text table; columns of numbers are right-aligned, the others left-aligned."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
     right = [bool(rows) and all(_numeric(r[i]) for r in rows) for i in range(len(headers))]
 
     def line(cells: Sequence[str]) -> str:

@@ -1,0 +1,556 @@
+"""Property tests (hypothesis): bounds, curve shape, pass^k in k, and the streaming report
+against a plain in-memory computation written here, independently of ``scoring.report``."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import re
+import statistics
+from collections import defaultdict
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from scoring import (
+    FORMULAS,
+    Axis,
+    InputError,
+    RunRecord,
+    VerificationEntry,
+    build_report,
+    correctness_axis,
+    cost_axis,
+    cost_score,
+    latency_axis,
+    latency_score,
+    pass_hat_k,
+    profile,
+    robustness_axis,
+    score_composite,
+    tool_efficiency_axis,
+)
+from scoring import report as report_module
+from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS
+from scoring.errors import MAX_LISTED_PROBLEMS, Problem, problems_from
+
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+RANGE = re.compile(r"Returns a value in \[(?P<low>[^,\]]+), (?P<high>[^\]]+)\]")
+
+fractions_01 = st.fractions(min_value=0, max_value=1, max_denominator=10**6)
+fractions_100 = st.fractions(min_value=0, max_value=100, max_denominator=10**6)
+non_negative = st.one_of(
+    st.fractions(min_value=0, max_value=10**6, max_denominator=10**6),
+    st.floats(min_value=0, max_value=1e12, allow_nan=False),
+    st.integers(min_value=0, max_value=10**9),
+)
+axis_values = st.one_of(st.none(), fractions_100)
+
+
+@st.composite
+def successes_of(draw: st.DrawFn, low: int = 0) -> tuple[int, int]:
+    n = draw(st.integers(min_value=low, max_value=3000))
+    return draw(st.integers(min_value=0, max_value=n)), n
+
+
+@st.composite
+def entries(draw: st.DrawFn) -> list[VerificationEntry]:
+    found = []
+    for i in range(draw(st.integers(0, 6))):
+        entry = {
+            "name": f"e{i}",
+            "role": draw(st.sampled_from(["objective", "safeguard"])),
+            "status": draw(st.sampled_from(["passed", "failed", "error"])),
+        }
+        if entry["role"] == "safeguard":
+            entry["severity"] = draw(st.sampled_from(["recoverable", "catastrophic"]))
+        found.append(VerificationEntry.model_validate_json(json.dumps(entry)))
+    return found
+
+
+# Arguments of every registered formula that returns a number, within its documented domain.
+FORMULA_ARGUMENTS: dict[str, st.SearchStrategy[tuple[Any, ...]]] = {
+    "composite.latency_score": st.tuples(non_negative),
+    "composite.cost_score": st.tuples(non_negative),
+    "composite.success_rate": successes_of(low=1),
+    "composite.outcome_consistency": st.tuples(fractions_01, st.integers(0, 50)),
+    "composite.score": st.tuples(fractions_01, fractions_01, fractions_100, fractions_100),
+    "outcome.catastrophic_gate": st.tuples(entries()),
+    "outcome.recoverable_floor": st.tuples(fractions_01),
+    "outcome.score": st.tuples(fractions_01, fractions_01),
+    "radar.correctness": successes_of(),
+    "radar.latency": st.tuples(st.one_of(st.none(), non_negative), st.integers(0, 200)),
+    "radar.cost": st.tuples(st.one_of(st.none(), non_negative)),
+    "radar.tool_efficiency": st.tuples(st.one_of(st.none(), non_negative)),
+    "radar.determinism": st.tuples(fractions_01),
+    "radar.robustness": st.tuples(st.lists(successes_of(), max_size=8)),
+    "radar.profile": st.tuples(
+        st.fixed_dictionaries(dict.fromkeys(Axis, axis_values)),
+        st.one_of(
+            st.none(),
+            st.fixed_dictionaries({axis: st.integers(0, 5) for axis in Axis}),
+        ),
+    ),
+    "repeatability.pass_hat_k": st.tuples(
+        successes_of().map(lambda cn: (cn[1], cn[0])), st.integers(1, 8)
+    ).map(lambda t: (*t[0], t[1])),
+    "repeatability.aggregate": st.tuples(
+        st.lists(successes_of().map(lambda cn: (cn[1], cn[0])), max_size=6), st.integers(1, 6)
+    ),
+}
+
+
+def documented_range(name: str) -> tuple[Fraction, Fraction]:
+    match = RANGE.search(FORMULAS[name].function.__doc__ or "")
+    assert match, name
+    return Fraction(match["low"]), Fraction(match["high"])
+
+
+def test_every_score_formula_has_an_argument_strategy() -> None:
+    # A new formula that states a range must be added to FORMULA_ARGUMENTS.
+    ranged = {name for name, f in FORMULAS.items() if RANGE.search(f.function.__doc__ or "")}
+    assert ranged == set(FORMULA_ARGUMENTS)
+
+
+@pytest.mark.parametrize("name", sorted(FORMULA_ARGUMENTS))
+def test_every_score_lies_within_its_documented_range(name: str) -> None:
+    low, high = documented_range(name)
+    function = FORMULAS[name].function
+
+    @FAST
+    @given(FORMULA_ARGUMENTS[name])
+    def check(arguments: tuple[Any, ...]) -> None:
+        value = function(*arguments)
+        if value is not None:
+            assert low <= Fraction(value) <= high
+
+    check()
+
+
+# --- curves -----------------------------------------------------------------------------------
+
+
+CURVES = [(latency_score, LATENCY_ANCHORS_MS), (cost_score, COST_ANCHORS_USD)]
+
+
+@pytest.mark.parametrize(("curve", "anchors"), CURVES, ids=["latency", "cost"])
+def test_curves_are_continuous_at_every_anchor(curve, anchors) -> None:
+    # Within ε of an anchor the score moves by at most the steepest slope × ε.
+    slopes = [
+        abs(Fraction(b.score - a.score) / Fraction(b.x - a.x))
+        for a, b in itertools.pairwise(anchors)
+    ]
+    steepest = max(slopes)
+
+    @FAST
+    @given(
+        st.sampled_from(anchors),
+        st.fractions(min_value=Fraction(1, 10**12), max_value=Fraction(1, 10**3)),
+    )
+    def check(anchor, epsilon: Fraction) -> None:
+        at = curve(anchor.x)
+        assert at == Fraction(anchor.score)
+        for near in (Fraction(anchor.x) - epsilon, Fraction(anchor.x) + epsilon):
+            assert abs(curve(near) - at) <= steepest * epsilon
+
+    check()
+
+
+@pytest.mark.parametrize(("curve", "anchors"), CURVES, ids=["latency", "cost"])
+def test_curves_are_monotone_non_increasing(curve, anchors) -> None:
+    top = Fraction(anchors[-1].x) * 2
+
+    @FAST
+    @given(
+        st.fractions(min_value=-1, max_value=top, max_denominator=10**6),
+        st.fractions(min_value=-1, max_value=top, max_denominator=10**6),
+    )
+    def check(x: Fraction, y: Fraction) -> None:
+        low, high = sorted((x, y))
+        assert curve(low) >= curve(high)
+
+    check()
+
+
+# --- pass^k -------------------------------------------------------------------------------------
+
+
+@FAST
+@given(successes_of(), st.integers(1, 12))
+def test_pass_hat_k_is_non_increasing_in_k(cn: tuple[int, int], k: int) -> None:
+    c, n = cn
+    assert pass_hat_k(n, c, k + 1) <= pass_hat_k(n, c, k)
+
+
+@FAST
+@given(successes_of(low=3), st.integers(1, 12))
+def test_pass_hat_k_matches_the_falling_product(cn: tuple[int, int], k: int) -> None:
+    # C(c, k)/C(n, k) = Π_{i<k} (c − i)/(n − i), 0 once a factor is 0 (c < k)
+    c, n = cn
+    product = Fraction(1)
+    for i in range(k):
+        product *= Fraction(max(c - i, 0), n - i) if n - i > 0 else 0
+    assert pass_hat_k(n, c, k) == product
+
+
+# --- exact sums as written --------------------------------------------------------------------
+
+
+floats_as_logged = st.one_of(
+    st.floats(min_value=0, max_value=1e308, allow_nan=False, allow_infinity=False),
+    st.floats(min_value=0, max_value=2**23, allow_nan=False),
+    st.decimals(min_value=0, max_value=10**7, places=9, allow_nan=False).map(float),
+    st.integers(0, 2**40).map(lambda i: i / 2**18),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(floats_as_logged, max_size=40))
+def test_exact_sums_equal_the_decimals_as_written(values: list[float]) -> None:
+    # report._exact_sum takes a fixed-point short cut; it must equal Σ Decimal(repr(x)).
+    with localcontext() as context:
+        context.prec = 2000
+        expected = sum((Decimal(repr(v)) for v in values), Decimal(0))
+    assert report_module._exact_sum(Decimal(0), values) == expected
+
+
+# --- the streaming report against an in-memory reference ----------------------------------------
+
+TERMINAL = {"completed", "failed", "timeout"}
+OFFSETS = [timedelta(0), timedelta(hours=2), timedelta(hours=-5, minutes=-30), timedelta(hours=14)]
+BASE = datetime(2026, 5, 1, tzinfo=UTC)
+
+
+def timestamp(instant: datetime, offset: timedelta, rng: random.Random) -> str:
+    local = instant + offset
+    text = local.strftime("%Y-%m-%dT%H:%M:%S")
+    if instant.microsecond or rng.random() < 0.2:
+        text += f".{instant.microsecond:06d}"
+    if offset == timedelta(0):
+        return text + rng.choice(["Z", "+00:00"])
+    sign = "+" if offset > timedelta(0) else "-"
+    minutes = abs(int(offset.total_seconds())) // 60
+    return f"{text}{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def measurement(rng: random.Random, scale: float) -> float | int:
+    kind = rng.randrange(6)
+    if kind == 0:
+        return rng.randrange(0, int(scale * 3) + 1)
+    if kind == 1:
+        return round(rng.uniform(0, scale * 3), rng.randrange(1, 7))
+    if kind == 2:
+        return rng.uniform(0, scale * 3)
+    if kind == 3:
+        return rng.uniform(0, 1e-6)
+    if kind == 4:
+        return rng.uniform(4e6, 1e9)
+    return float(rng.choice([0, scale, scale / 3]))
+
+
+@st.composite
+def run_logs(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """A valid run log: few agents (one dominant) and tasks, many ties, mixed offsets."""
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    size = draw(st.integers(0, 360))
+    agents = [f"agent-{i}" for i in range(draw(st.integers(1, 4)))]
+    tasks = [f"task-{i}" for i in range(draw(st.integers(1, 5)))]
+    span = draw(st.integers(1, 500))  # distinct instants: small spans make many ties
+    records = []
+    for i in range(size):
+        status = rng.choices(
+            ["completed", "failed", "timeout", "queued", "running"], [60, 12, 8, 10, 10]
+        )[0]
+        terminal = status in TERMINAL
+        required = status == "completed"
+        instant = BASE + timedelta(minutes=rng.randrange(span), microseconds=rng.choice([0, 7]))
+        records.append(
+            {
+                "run_id": f"r{i}",
+                "agent_id": agents[0] if rng.random() < 0.6 else rng.choice(agents),
+                "task_id": rng.choice(tasks),
+                "status": status,
+                "success": rng.choice([True, False, None]),
+                "latency_ms": measurement(rng, 2000) if required or rng.random() < 0.5 else None,
+                "cost_usd": measurement(rng, 0.05) if required or rng.random() < 0.5 else None,
+                "steps": rng.choice([None, rng.randrange(0, 20)]),
+                "finished_at": timestamp(instant, rng.choice(OFFSETS), rng)
+                if terminal or rng.random() < 0.2
+                else None,
+            }
+        )
+        if rng.random() < 0.1:  # leave optional fields out altogether
+            for key in ("success", "steps"):
+                records[-1].pop(key)
+    return records
+
+
+def as_written(value: float | int) -> Fraction:
+    """A JSON number exactly as ``json.dumps`` writes it."""
+    return Fraction(json.dumps(value))
+
+
+def half_up(value: Fraction) -> Fraction:
+    return Fraction(math.floor(value * 100 + Fraction(1, 2)), 100)
+
+
+def reference_report(records: list[dict[str, Any]], weights=None) -> list[dict[str, Any]]:
+    """Every agent's scores, computed plainly: whole lists, sorts and statistics.median."""
+    by_agent: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
+    for index, record in enumerate(records):
+        by_agent[record["agent_id"]].append((index, record))
+    agents = []
+    for agent_id, runs in by_agent.items():
+        completed = [r for _, r in runs if r["status"] == "completed"]
+        successes = sum(1 for r in completed if r.get("success") is True)
+        if completed:
+            mean_latency = sum(as_written(r["latency_ms"]) for r in completed) / len(completed)
+            mean_cost = sum(as_written(r["cost_usd"]) for r in completed) / len(completed)
+        else:
+            mean_latency = mean_cost = Fraction(0)
+        composite = score_composite(len(completed), successes, mean_latency, mean_cost)
+
+        terminal = [(i, r) for i, r in runs if r["status"] in TERMINAL]
+        terminal.sort(key=lambda ir: (datetime.fromisoformat(ir[1]["finished_at"]), ir[0]))
+        window = [r for _, r in terminal[-100:]]
+        known = [r["success"] for r in window if r.get("success") is not None]
+        latencies = [as_written(r["latency_ms"]) for r in window if r["latency_ms"] is not None]
+        costs = [as_written(r["cost_usd"]) for r in window if r["cost_usd"] is not None]
+        steps = [Fraction(r["steps"]) for r in window if r.get("steps") is not None]
+        per_task: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for r in window:
+            if r.get("success") is not None:
+                per_task[r["task_id"]][0] += r["success"]
+                per_task[r["task_id"]][1] += 1
+        median_latency = statistics.median(latencies) if latencies else None
+        axes = {
+            Axis.CORRECTNESS: correctness_axis(sum(known), len(known)),
+            Axis.LATENCY: latency_axis(median_latency, len(latencies)),
+            Axis.COST: cost_axis(statistics.median(costs) if costs else None),
+            Axis.TOOL_EFFICIENCY: tool_efficiency_axis(statistics.median(steps) if steps else None),
+            Axis.ROBUSTNESS: robustness_axis([(p, k) for p, k in per_task.values()]),
+        }
+
+        outcomes: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for _, r in terminal:
+            if r.get("success") is not None:
+                outcomes[r["task_id"]][0] += 1
+                outcomes[r["task_id"]][1] += r["success"]
+        qualifying = [(n, c) for n, c in outcomes.values() if n >= 3]
+        pass_hat = {
+            k: sum(
+                (
+                    Fraction(math.comb(c, k), math.comb(n, k)) if c >= k else 0
+                    for n, c in qualifying
+                ),
+                Fraction(0),
+            )
+            / len(qualifying)
+            if qualifying
+            else None
+            for k in (1, 3, 5)
+        }
+        agents.append(
+            {
+                "agent_id": agent_id,
+                "composite": composite,
+                "axes": axes,
+                "profile": profile(axes, weights),
+                "window_runs": len(window),
+                "median_latency_ms": median_latency,
+                "pass_hat": pass_hat,
+                "tasks": len(qualifying),
+            }
+        )
+    agents.sort(
+        key=lambda a: (
+            a["composite"].score is None,
+            -half_up(a["composite"].score) if a["composite"].score is not None else 0,
+            a["agent_id"],
+        )
+    )
+    return agents
+
+
+def streamed(records: list[dict[str, Any]], weights=None) -> list[dict[str, Any]]:
+    lines = [json.dumps(r).encode() + b"\n" for r in records]
+    report = build_report(iter(lines), weights)
+    return [
+        {
+            "agent_id": a.agent_id,
+            "composite": a.composite,
+            "axes": a.radar.axes,
+            "profile": a.radar.profile,
+            "window_runs": a.radar.window_runs,
+            "median_latency_ms": a.radar.median_latency_ms,
+            "pass_hat": a.repeatability.pass_hat,
+            "tasks": a.repeatability.tasks,
+        }
+        for a in report.agents
+    ]
+
+
+# The streaming report reads its input in chunks and trims its window candidates now and
+# then; small chunk, batch and trim sizes make every boundary happen on small logs.
+internals = st.fixed_dictionaries(
+    {
+        "_CHUNK_LINES": st.sampled_from([1, 2, 7, 64, 4096]),
+        "_SUM_BATCH": st.sampled_from([1, 3, 1024]),
+        "_WINDOW_TRIM": st.sampled_from([101, 137, 400]),
+    }
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(run_logs(), internals, st.sampled_from([None, {Axis.CORRECTNESS: 2, Axis.COST: 1}]))
+def test_streaming_report_equals_the_in_memory_reference(records, sizes, weights) -> None:
+    expected = reference_report(records, weights)
+    with mock.patch.multiple(report_module, **sizes):
+        assert streamed(records, weights) == expected
+
+
+# --- problems: the same, in line order, whatever the chunks ---------------------------------
+
+
+def reference_problems(lines: list[bytes]) -> tuple[list[Problem], int]:
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            run = RunRecord.model_validate_json(line)
+        except ValidationError as error:
+            problems.extend(problems_from(error, number))
+            continue
+        if run.run_id in seen:
+            problems.append(Problem(number, "run_id", f"duplicate run_id {run.run_id!r} [unique]"))
+        seen.add(run.run_id)
+    return problems[:MAX_LISTED_PROBLEMS], len(problems)
+
+
+BAD_LINES = [
+    b"{",
+    b"\n",
+    b"   \n",
+    b'{"run_id": 5}\n',
+    b"[]\n",
+    b"\xff\n",
+    b'{"run_id": "r1", "agent_id": "a", "task_id": "t", "status": "completed"}\n',
+]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    run_logs(),
+    st.lists(st.tuples(st.integers(0, 400), st.sampled_from(BAD_LINES)), max_size=30),
+    st.sampled_from([1, 3, 64, 4096]),
+)
+def test_problems_are_the_same_whatever_the_chunks(records, bad, chunk) -> None:
+    lines = [json.dumps(r).encode() + b"\n" for r in records]
+    for position, line in bad:
+        lines.insert(min(position, len(lines)), line)
+    if records and bad:
+        lines.append(json.dumps(records[0]).encode() + b"\n")  # a duplicate, last
+    expected, total = reference_problems(lines)
+    with mock.patch.object(report_module, "_CHUNK_LINES", chunk):
+        if total == 0:
+            build_report(iter(lines))
+            return
+        with pytest.raises(InputError) as caught:
+            build_report(iter(lines))
+    assert caught.value.problems == expected
+    assert caught.value.total == total
+
+
+@pytest.mark.parametrize("chunk", [7, 4096])
+def test_duplicates_across_chunks_and_table_growth(chunk: int) -> None:
+    # 5,000 distinct ids grow the hash table several times; duplicates sit at chunk edges.
+    records = [
+        {
+            "run_id": f"id-{i}",
+            "agent_id": "a",
+            "task_id": "t",
+            "status": "queued",
+        }
+        for i in range(5000)
+    ]
+    lines = [json.dumps(r).encode() for r in records]
+    lines.insert(1500, json.dumps(records[0]).encode())  # line 1501 repeats line 1
+    lines.append(json.dumps(records[4999]).encode())  # line 5002 repeats line 5001
+    with (
+        mock.patch.object(report_module, "_CHUNK_LINES", chunk),
+        pytest.raises(InputError) as caught,
+    ):
+        build_report(lines)
+    assert [(p.line, p.field) for p in caught.value.problems] == [
+        (1501, "run_id"),
+        (5002, "run_id"),
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from([f"id-{i}" for i in range(12)]), max_size=60),
+    st.lists(st.integers(1, 9), min_size=1, max_size=12),
+)
+def test_seen_ids_report_every_repeat_where_it_is(keys: list[str], cuts: list[int]) -> None:
+    # Feed the keys in batches of the drawn sizes; a repeat is every occurrence after the
+    # first, reported at its own place in its batch.
+    seen, start, found = report_module._SeenIds(), 0, []
+    sizes = itertools.cycle(cuts)
+    while start < len(keys):
+        batch = keys[start : start + next(sizes)]
+        found += [start + p for p in seen.add_all(batch)]
+        start += len(batch)
+    assert found == [i for i, key in enumerate(keys) if key in keys[:i]]
+
+
+# --- the report's fast validation is RunRecord's validation ---------------------------------
+
+json_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(["", "a", "completed", "failed", "queued", "true", "1700000000"]),
+    st.sampled_from(["2026-01-01T00:00:00Z", "2026-01-01T00:00:00", "2026-01-01T02:00:00+02:00"]),
+    st.lists(st.integers(), max_size=2),
+)
+run_fields = {
+    "run_id": st.one_of(st.text(max_size=3), json_values),
+    "agent_id": st.one_of(st.text(max_size=3), json_values),
+    "task_id": st.one_of(st.text(max_size=3), json_values),
+    "status": st.one_of(
+        st.sampled_from(["queued", "running", "completed", "failed", "timeout"]), json_values
+    ),
+    "success": json_values,
+    "latency_ms": json_values,
+    "cost_usd": json_values,
+    "steps": json_values,
+    "finished_at": json_values,
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.fixed_dictionaries(run_fields), st.sets(st.sampled_from(sorted(run_fields)), max_size=2))
+def test_fast_validation_accepts_exactly_what_run_record_accepts(record, left_out) -> None:
+    for key in left_out:
+        record.pop(key)
+    line = json.dumps(record).encode()
+    try:
+        expected = report_module._ROW(RunRecord.model_validate_json(line))
+    except ValidationError:
+        expected = None
+    rows = report_module._rows([line])
+    got = rows[0] if rows is not None and report_module._status_rules_hold(rows) else None
+    assert got == expected
