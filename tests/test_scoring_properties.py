@@ -231,15 +231,39 @@ BASE = datetime(2026, 5, 1, tzinfo=UTC)
 
 
 def timestamp(instant: datetime, offset: timedelta, rng: random.Random) -> str:
+    """``instant`` written in RFC 3339 with ``offset``, in one of its many spellings.
+
+    Now and then with fraction digits beyond the microsecond (finer than a datetime holds:
+    they still order runs), "t" or a space for "T", and "z" for "Z".
+    """
     local = instant + offset
-    text = local.strftime("%Y-%m-%dT%H:%M:%S")
+    text = local.strftime("%Y-%m-%d") + rng.choice("TTTt ") + local.strftime("%H:%M:%S")
     if instant.microsecond or rng.random() < 0.2:
         text += f".{instant.microsecond:06d}"
+        if rng.random() < 0.3:
+            text += rng.choice(["0", "1", "5", "000000001", "9"])
     if offset == timedelta(0):
-        return text + rng.choice(["Z", "+00:00"])
+        return text + rng.choice(["Z", "Z", "z", "+00:00"])
     sign = "+" if offset > timedelta(0) else "-"
     minutes = abs(int(offset.total_seconds())) // 60
     return f"{text}{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+STAMP = re.compile(
+    r"(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(?:\.(\d+))?(?:[Zz]|([+-])(\d\d):(\d\d))$"
+)
+
+
+def exact_instant(text: str) -> Fraction:
+    """Seconds since 1970-01-01T00:00:00Z, exactly, read with a regular expression."""
+    year, month, day, hour, minute, second, fraction, sign, oh, om = STAMP.match(text).groups()
+    days = (datetime(int(year), int(month), int(day)) - datetime(1970, 1, 1)).days
+    seconds = Fraction(days * 86400 + int(hour) * 3600 + int(minute) * 60 + int(second))
+    if fraction:
+        seconds += Fraction(int(fraction), 10 ** len(fraction))
+    if sign:
+        seconds -= (1 if sign == "+" else -1) * (int(oh) * 3600 + int(om) * 60)
+    return seconds
 
 
 def measurement(rng: random.Random, scale: float) -> float | int:
@@ -320,7 +344,7 @@ def reference_report(records: list[dict[str, Any]], weights=None) -> list[dict[s
         composite = score_composite(len(completed), successes, mean_latency, mean_cost)
 
         terminal = [(i, r) for i, r in runs if r["status"] in TERMINAL]
-        terminal.sort(key=lambda ir: (datetime.fromisoformat(ir[1]["finished_at"]), ir[0]))
+        terminal.sort(key=lambda ir: (exact_instant(ir[1]["finished_at"]), ir[0]))
         window = [r for _, r in terminal[-100:]]
         known = [r["success"] for r in window if r.get("success") is not None]
         latencies = [as_written(r["latency_ms"]) for r in window if r["latency_ms"] is not None]
@@ -554,3 +578,30 @@ def test_fast_validation_accepts_exactly_what_run_record_accepts(record, left_ou
     rows = report_module._rows([line])
     got = rows[0] if rows is not None and report_module._status_rules_hold(rows) else None
     assert got == expected
+
+
+timestamps = st.builds(
+    "{:04d}-{:02d}-{:02d}{}{:02d}:{:02d}:{:02d}{}{}".format,
+    st.one_of(st.integers(0, 9999), st.sampled_from([0, 4, 100, 400, 1900, 2000, 2024, 2100])),
+    st.integers(0, 13),
+    st.integers(0, 32),
+    st.sampled_from(["T", "t", " ", "_", "x"]),
+    st.integers(0, 24),
+    st.integers(0, 60),
+    st.integers(0, 60),
+    st.sampled_from(["", ".5", ".123456", ".1234567", ".000000001", "."]),
+    st.sampled_from(["Z", "z", "+00:00", "-05:30", "+23:59", "+24:00", "", "+0200"]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(timestamps)
+def test_the_fast_timestamp_pattern_accepts_what_the_model_accepts(stamp: str) -> None:
+    # The report's fast path reads finished_at with report.CALENDAR_PATTERN alone.
+    record = {"run_id": "r", "agent_id": "a", "task_id": "t", "status": "queued"}
+    try:
+        RunRecord.model_validate_json(json.dumps(record | {"finished_at": stamp}))
+        accepted = True
+    except ValidationError:
+        accepted = False
+    assert bool(re.match(report_module.CALENDAR_PATTERN, stamp)) == accepted
