@@ -70,7 +70,7 @@ _COMPLETED, _FAILED, _TIMEOUT = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus
 # A run as the report reads it, one tuple built in C: (agent_id, status, success, task_id,
 # finished_at, latency_ms, cost_usd, steps, run_id). Taking it right after validation lets
 # the model go while it is still in the CPU cache.
-_ROW = attrgetter(
+_ROW_FIELDS = (
     "agent_id",
     "status",
     "success",
@@ -81,6 +81,7 @@ _ROW = attrgetter(
     "steps",
     "run_id",
 )
+_ROW = attrgetter(*_ROW_FIELDS)
 _Row = tuple[
     str, RunStatus, bool | None, str, str | None, float | None, float | None, int | None, str
 ]
@@ -491,17 +492,7 @@ def _dict_validator() -> Callable[[bytes], dict[str, Any]]:
 
 
 _validate_every_key = _dict_validator()
-_DICT_ROW = itemgetter(
-    "agent_id",
-    "status",
-    "success",
-    "task_id",
-    "finished_at",
-    "latency_ms",
-    "cost_usd",
-    "steps",
-    "run_id",
-)
+_DICT_ROW = itemgetter(*_ROW_FIELDS)
 
 
 def _rows(chunk: list[bytes]) -> list[_Row] | None:
