@@ -832,6 +832,13 @@ def _ticks(low: Fraction, high: Fraction, count: int = 6) -> list[Fraction]:
     return plots.nice_ticks(low, high, count)
 
 
+def _unit_scale(label: str, fmt: Callable[[Fraction], str] | None = None) -> plots.Scale:
+    """A 0–1 axis (fractions, readings), ticked every fifth, labelled with one decimal."""
+    one = Fraction(1)
+    shown = fmt if fmt is not None else (lambda v: plain(v, 1))
+    return plots.Scale(label, Fraction(0), one, _ticks(Fraction(0), one, 5), shown)
+
+
 def _score_scale(label: str) -> plots.Scale:
     top = Fraction(C.SCORE_SCALE)
     return plots.Scale(label, Fraction(0), top, _ticks(Fraction(0), top, 5), lambda v: plain(v, 0))
@@ -882,13 +889,7 @@ def _consistency_plot(site: Site) -> str:
     from scoring.composite import outcome_consistency
 
     gate = C.CONSISTENCY_MIN_RUNS
-    unit = plots.Scale(
-        "success rate p",
-        Fraction(0),
-        Fraction(1),
-        _ticks(Fraction(0), Fraction(1), 5),
-        lambda v: plain(v, 1),
-    )
+    unit = _unit_scale("success rate p")
     typical = site.snapshot.example("composite.typical").result
     p = _fraction(typical["success_rate"])
     assert p is not None
@@ -897,13 +898,7 @@ def _consistency_plot(site: Site) -> str:
             key="formula:composite.outcome_consistency",
             title="Outcome consistency against the success rate",
             x=unit,
-            y=plots.Scale(
-                "outcome consistency",
-                Fraction(0),
-                Fraction(1),
-                _ticks(Fraction(0), Fraction(1), 5),
-                lambda v: plain(v, 1),
-            ),
+            y=_unit_scale("outcome consistency"),
             curves=[
                 plots.Curve(
                     f"{gate} or more completed runs",
@@ -939,13 +934,7 @@ def _radar_axis_plot(site: Site, axis: str) -> str:
     function: Callable[[Fraction], Fraction | None]
     if axis == "correctness":
         known = 100
-        x = plots.Scale(
-            "pass rate over window runs with a known outcome",
-            Fraction(0),
-            Fraction(1),
-            _ticks(Fraction(0), Fraction(1), 5),
-            percent,
-        )
+        x = _unit_scale("pass rate over window runs with a known outcome", percent)
         function = lambda q: radar.correctness_axis(int(q * known), known)  # noqa: E731
         points = plots.sample(function, Fraction(0), Fraction(1), steps=known)
         rate = Fraction(inputs_["passes"], inputs_["known_outcomes"])
@@ -1010,13 +999,7 @@ def _radar_axis_plot(site: Site, axis: str) -> str:
         )
     elif axis == "robustness":
         known = 100
-        x = plots.Scale(
-            "pass rate q of one task",
-            Fraction(0),
-            Fraction(1),
-            _ticks(Fraction(0), Fraction(1), 5),
-            percent,
-        )
+        x = _unit_scale("pass rate q of one task", percent)
         function = lambda q: radar.robustness_axis([(int(q * known), known)])  # noqa: E731
         points = plots.sample(function, Fraction(0), Fraction(1), steps=known)
     else:
@@ -1040,13 +1023,7 @@ def _tradeoff_plot(site: Site) -> str:
 
     a = site.snapshot.example("outcome.tradeoff_safety").result
     b = site.snapshot.example("outcome.tradeoff_correctness").result
-    unit = plots.Scale(
-        "correctness c",
-        Fraction(0),
-        Fraction(1),
-        _ticks(Fraction(0), Fraction(1), 5),
-        lambda v: plain(v, 1),
-    )
+    unit = _unit_scale("correctness c")
     curves = []
     levels = sorted(
         {
@@ -1081,13 +1058,7 @@ def _tradeoff_plot(site: Site) -> str:
             key="formula:outcome.score",
             title="Outcome score against correctness, for three levels of recoverable safety",
             x=unit,
-            y=plots.Scale(
-                "outcome score",
-                Fraction(0),
-                Fraction(1),
-                _ticks(Fraction(0), Fraction(1), 5),
-                lambda v: plain(v, 1),
-            ),
+            y=_unit_scale("outcome score"),
             curves=curves,
             markers=markers,
             caption="Curves from top to bottom: rec_v = "
