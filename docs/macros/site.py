@@ -25,6 +25,7 @@ from typing import Any
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
 from contracts.build import build_snapshot, locate
 from contracts.model import Location, Methodology
+from macros import calculator as calculators
 from macros import history, inputs, plots, samples
 from macros.markup import (
     FORMULA_CLASS,
@@ -620,6 +621,10 @@ class Site:
             numeric=(0, 1, 2, 3, 4),
             caption=f"A task with n = {n} recorded outcomes and c = {c} successes",
         )
+
+    def calculator(self, kind: str) -> str:
+        """A reader's calculator (see :mod:`macros.calculator`)."""
+        return calculators.widget(self, kind)
 
     def source_excerpt(self, python_name: str) -> str:
         """The lines of ``scoring/constants.py`` that define a constant, as they are now."""
@@ -1293,6 +1298,7 @@ MACROS: dict[str, str] = {
     "live_drift": "live_drift",
     "check_demo": "check_demo",
     "snapshot_links": "snapshot_links",
+    "calculator": "calculator",
 }
 
 
