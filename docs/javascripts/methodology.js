@@ -67,7 +67,7 @@
     Object.freeze(this);
   }
 
-  var DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+  var DECIMAL = /^(?<sign>[+-]?)(?<whole>\d*)(?:\.(?<part>\d*))?(?:[eE](?<exp>[+-]?\d+))?$/;
 
   /** The exact value of a decimal string ("0.001", "1e-7") or of "p/q". */
   Rational.parse = function (text) {
@@ -77,13 +77,13 @@
       return new Rational(BigInt(s.slice(0, slash).trim()), BigInt(s.slice(slash + 1).trim()));
     }
     var m = DECIMAL.exec(s);
-    if (!m || (m[2] === "" && (m[3] === undefined || m[3] === ""))) {
+    if (!m || (m.groups.whole === "" && !m.groups.part)) {
       throw new RangeError("not a number: " + JSON.stringify(text));
     }
-    var fraction = m[3] || "";
-    var num = BigInt((m[2] || "0") + fraction);
-    var exp = (m[4] ? parseInt(m[4], 10) : 0) - fraction.length;
-    if (m[1] === "-") num = -num;
+    var fraction = m.groups.part || "";
+    var num = BigInt((m.groups.whole || "0") + fraction);
+    var exp = (m.groups.exp ? parseInt(m.groups.exp, 10) : 0) - fraction.length;
+    if (m.groups.sign === "-") num = -num;
     return exp >= 0 ? new Rational(num * pow10(exp), 1n) : new Rational(num, pow10(-exp));
   };
 

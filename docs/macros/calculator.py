@@ -270,8 +270,8 @@ def _radar(site: SiteLike) -> str:
         f'<a href="{esc(site.rel("downloads/" + samples.RUNS_FILE))}">the sample run log</a>: '
         '<code data-out="command"></code></p>'
         '<div class="calc-chart" aria-hidden="true"></div>'
-        '<table class="calc-ranking" aria-live="polite"><caption>Sample agents ranked by '
-        "profile</caption><thead></thead><tbody></tbody></table>"
+        '<div class="calc-scroll"><table class="calc-ranking" aria-live="polite"><caption>'
+        "Sample agents ranked by profile</caption><thead></thead><tbody></tbody></table></div>"
     )
     data = {"agents": sample_agents(), "runs_file": samples.RUNS_FILE}
     return _widget("radar", "Weigh the axes yourself", form, data)
