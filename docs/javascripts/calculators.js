@@ -156,19 +156,21 @@
   function drawRadar(holder, rows, weights) {
     var axes = M.axes;
     var top = Number(M.constant("scale.score_max"));
-    var size = 360;
-    var centre = size / 2;
-    var radius = size / 2 - 70;
+    // Room around the chart for the axis labels, two lines each (name, then share).
+    var width = 440;
+    var height = 380;
+    var centre = [width / 2, height / 2 + 6];
+    var radius = 118;
     function point(i, value) {
       var angle = -Math.PI / 2 + (2 * Math.PI * i) / axes.length;
       var r = (radius * value) / top;
-      return [centre + r * Math.cos(angle), centre + r * Math.sin(angle)];
+      return [centre[0] + r * Math.cos(angle), centre[1] + r * Math.sin(angle)];
     }
     var total = axes.reduce(function (sum, axis) {
       return sum + weights[axis];
     }, 0);
     var chart = svg("svg", {
-      viewBox: "0 0 " + size + " " + size,
+      viewBox: "0 0 " + width + " " + height,
       class: "calc-radar",
       role: "img",
     });
@@ -191,22 +193,27 @@
       chart.appendChild(
         svg("line", {
           class: off ? "spoke off" : "spoke",
-          x1: centre,
-          y1: centre,
+          x1: centre[0],
+          y1: centre[1],
           x2: end[0],
           y2: end[1],
         })
       );
-      var at = point(i, top * 1.2);
+      var at = point(i, top * 1.12);
       var label = svg("text", {
         class: off ? "label off" : "label",
         x: at[0],
-        y: at[1],
-        "text-anchor": Math.abs(at[0] - centre) < 10 ? "middle" : at[0] > centre ? "start" : "end",
-        "dominant-baseline": "middle",
+        y: at[1] + (at[1] < centre[1] - radius / 2 ? -8 : 0),
+        "text-anchor":
+          Math.abs(at[0] - centre[0]) < 10 ? "middle" : at[0] > centre[0] ? "start" : "end",
       });
       var share = total > 0 ? Math.round((100 * weights[axis]) / total) + "%" : "—";
-      label.textContent = axis.replace(/_/g, " ") + " " + share;
+      var name = svg("tspan", { x: at[0] });
+      name.textContent = axis.replace(/_/g, " ");
+      var part = svg("tspan", { x: at[0], dy: "1.2em", class: "share" });
+      part.textContent = off ? "left out" : share;
+      label.appendChild(name);
+      label.appendChild(part);
       chart.appendChild(label);
     });
     rows
@@ -301,7 +308,11 @@
         rows.map(function (row, i) {
           var tr = el("tr", { "data-agent": row.agent.agent_id });
           tr.appendChild(el("td", { class: "num" }, String(i + 1)));
-          tr.appendChild(el("th", { scope: "row" }, row.agent.agent_id));
+          var who = el("th", { scope: "row" });
+          // The swatch matches the agent's shape on the chart (the top three by rank).
+          who.appendChild(el("span", { class: "calc-swatch agent-" + Math.min(i, 3), "aria-hidden": "true" }));
+          who.appendChild(document.createTextNode(row.agent.agent_id));
+          tr.appendChild(who);
           tr.appendChild(
             el("td", { class: "num", "data-profile": String(row.profile) }, shown(row.profile, digits))
           );
