@@ -386,6 +386,9 @@ def outcome_cases(rng: random.Random) -> list[Case]:
         record = _record(rng, len(cases))
         spoil(record)
         cases.append({"fn": "outcomeScore", "args": [json.dumps(record)], "bad": description})
+    # Lines that are no record at all: no field to name.
+    for line in ('{"run_id": "x",', "[]", '"run"', "null"):
+        cases.append({"fn": "outcomeScore", "args": [line], "bad": f"not a record: {line}"})
     # A record given as an object (as the widget gives it) reads like its JSON line.
     cases += [{"fn": "outcomeScore", "args": [r], "object": True} for r in records[:40]]
     return cases
@@ -544,7 +547,7 @@ def mismatches(cases: list[Case], expected: list[Any], got: list[dict[str, Any]]
                     f"{_shown(case)}: Python refuses it ({want['error']}), JS gave "
                     f"{answer.get('ok')!r}"
                 )
-            elif answer["error"] not in want["error"]:
+            elif (answer["error"] or "") not in want["error"]:
                 problems.append(
                     f"{_shown(case)}: JS names field {answer['error']!r} "
                     f"({answer['message']}), Python names {want['error']}"
@@ -958,6 +961,32 @@ def screenshot(driver: Any, selector: str, path: Path) -> None:
     )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(base64.b64decode(shot["data"]))
+
+
+def test_outcome_editor_by_keyboard(driver: Any, site: Path) -> None:
+    """Typing into the status and severity lists changes the rule that applies."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get((site / "outcome.html").as_uri())
+    _wait(driver, "return !document.querySelector('section.calc').hidden")
+
+    def out(key: str) -> str:
+        node = driver.find_element("css selector", f'[data-out="{key}"]')
+        return str(node.get_attribute("textContent"))
+
+    record = json.loads(out("record"))
+    assert out("reason") == py_outcome(json.dumps(record))["reason"]
+    first = driver.find_element("id", "calc-outcome-entry-1-status")
+    first.send_keys("e")  # "error": the first objective is in error
+    first.send_keys(Keys.TAB)
+    record = json.loads(out("record"))
+    assert record["verification"][0]["status"] == "error"
+    assert out("reason") == py_outcome(json.dumps(record))["reason"]
+    assert out("reason").startswith("withheld: objective")
+    severity = driver.find_element("id", "calc-outcome-entry-1-severity")
+    severity.send_keys("c")  # a severity on an objective is refused, naming the field
+    error = driver.find_element("id", "calc-outcome-error")
+    assert error.text.startswith("verification.0.severity: "), error.text
 
 
 @pytest.mark.parametrize("page", CALCULATOR_PAGES)
