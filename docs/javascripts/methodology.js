@@ -209,23 +209,15 @@
     return { coef: q, exp: -m };
   }
 
+  /** floor(sqrt(n)): Newton's iteration from a start above the root, until it stops falling. */
   function integerSqrt(n) {
     if (n < 2n) return n;
-    var x = BigInt(Math.floor(Math.sqrt(Number(n))));
-    if (x === 0n) x = 1n;
-    // Newton's iteration from above converges to floor(sqrt(n)).
-    var y = (x + n / x) >> 1n;
-    if (y > x) {
-      x = 1n << BigInt(Math.ceil(bitLength(n) / 2) + 1);
-      y = (x + n / x) >> 1n;
-    }
-    while (y < x) {
+    var x = 1n << BigInt(Math.ceil(bitLength(n) / 2));
+    for (;;) {
+      var y = (x + n / x) >> 1n;
+      if (y >= x) return x;
       x = y;
-      y = (x + n / x) >> 1n;
     }
-    while (x * x > n) x -= 1n;
-    while ((x + 1n) * (x + 1n) <= n) x += 1n;
-    return x;
   }
 
   /** Decimal(n).sqrt() in a context of `prec` digits: correctly rounded, halves to even. */

@@ -283,7 +283,9 @@ def _entry(rng: random.Random) -> dict[str, Any]:
     if role == "safeguard":
         entry["severity"] = rng.choice(["recoverable", "recoverable", "catastrophic"])
     if rng.random() < 0.5:
-        entry["weight"] = rng.choice([1, 2, 3.0, 0.1, 0.3, 2.5, 7, 1e-3, 1e3, rng.randint(1, 9)])
+        entry["weight"] = rng.choice(
+            [1, 2, 3.0, 0.1, 0.3, 2.5, 7, 1e-3, 1e3, rng.randint(1, 9), 1e300, 5e-324, 2**70]
+        )
     return entry
 
 
@@ -294,7 +296,7 @@ def _record(rng: random.Random, index: int) -> dict[str, Any]:
     if rng.random() < 0.6:
         readings = ["checklist", "outcome_validity", "recoverable"]
         record["judged"] = {
-            key: rng.choice([None, 0, 1, 0.5, 0.8, 0.123, _decimal(rng, 0, 1, 4)])
+            key: rng.choice([None, 0, 1, 0.5, 0.8, 0.123, _decimal(rng, 0, 1, 4), 5e-324, 1e-200])
             for key in rng.sample(readings, rng.randint(0, 3))
         }
     if rng.random() < 0.2:
