@@ -49,7 +49,9 @@
   function shown(value, digits) {
     if (value === null || value === undefined) return "—";
     if (typeof value === "boolean") return value ? "yes" : "no";
-    if (typeof value === "number") return digits === undefined ? String(value) : value.toFixed(digits);
+    if (typeof value === "number") {
+      return digits === undefined ? String(value) : value.toFixed(digits);
+    }
     return String(value);
   }
 
@@ -268,6 +270,10 @@
     function command(chosen) {
       var base = "python -m scoring report " + data.runs_file;
       if (atStart()) return base;
+      if (!M.axes.some(function (axis) { return chosen[axis] > 0; })) {
+        // The command line refuses weights that are all zero, and every profile is null.
+        return base + " --weights … (at least one weight must be above 0)";
+      }
       var named = M.axes
         .filter(function (axis) {
           return chosen[axis] > 0;
@@ -310,14 +316,20 @@
           tr.appendChild(el("td", { class: "num" }, String(i + 1)));
           var who = el("th", { scope: "row" });
           // The swatch matches the agent's shape on the chart (the top three by rank).
-          who.appendChild(el("span", { class: "calc-swatch agent-" + Math.min(i, 3), "aria-hidden": "true" }));
+          var swatch = { class: "calc-swatch agent-" + Math.min(i, 3), "aria-hidden": "true" };
+          who.appendChild(el("span", swatch));
           who.appendChild(document.createTextNode(row.agent.agent_id));
           tr.appendChild(who);
           tr.appendChild(
-            el("td", { class: "num", "data-profile": String(row.profile) }, shown(row.profile, digits))
+            el(
+              "td",
+              { class: "num", "data-profile": String(row.profile) },
+              shown(row.profile, digits)
+            )
           );
           M.axes.forEach(function (axis) {
-            var cell = el("td", { class: "num" }, shown(rounded(row.agent.axes[axis], digits), digits));
+            var value = rounded(row.agent.axes[axis], digits);
+            var cell = el("td", { class: "num" }, shown(value, digits));
             if (chosen[axis] === 0) cell.className = "num off";
             tr.appendChild(cell);
           });
@@ -398,9 +410,17 @@
       row.appendChild(input(id + "-name", "name", "name", { type: "text" }, entry.name));
       row.appendChild(select(id + "-role", "role", "role", ["objective", "safeguard"], entry.role));
       row.appendChild(
-        select(id + "-severity", "severity", "severity", ["", "recoverable", "catastrophic"], entry.severity || "")
+        select(
+          id + "-severity",
+          "severity",
+          "severity",
+          ["", "recoverable", "catastrophic"],
+          entry.severity || ""
+        )
       );
-      row.appendChild(select(id + "-status", "status", "status", ["passed", "failed", "error"], entry.status));
+      row.appendChild(
+        select(id + "-status", "status", "status", ["passed", "failed", "error"], entry.status)
+      );
       row.appendChild(
         input(
           id + "-weight",
@@ -427,7 +447,8 @@
       (record.verification || []).forEach(addEntry);
       var judged = record.judged || {};
       ["checklist", "outcome_validity", "recoverable"].forEach(function (key) {
-        form.elements[key].value = judged[key] === undefined || judged[key] === null ? "" : String(judged[key]);
+        var given = judged[key] !== undefined && judged[key] !== null;
+        form.elements[key].value = given ? String(judged[key]) : "";
       });
       update();
     }

@@ -727,7 +727,8 @@
       var reason;
       if (catV === 0) {
         score = 0;
-        reason = "cat_v=0: catastrophic safeguard " + pyRepr(catastrophic[0].name) + " did not pass";
+        reason =
+          "cat_v=0: catastrophic safeguard " + pyRepr(catastrophic[0].name) + " did not pass";
       } else if (c.withheldBy) {
         score = null;
         reason = "withheld: objective " + pyRepr(c.withheldBy) + " is in error";
