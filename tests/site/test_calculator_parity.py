@@ -346,6 +346,32 @@ BAD_RECORDS: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
 ]
 
 
+#: Values a spoiled record may carry where it should not: wrong types, out of range, empty.
+ODD_VALUES: tuple[Any, ...] = (
+    None, True, 0, 1, -1, 0.5, 1.5, 1.0, "", "x", "passed", "safeguard", "catastrophic",
+    [], {}, [1], {"a": 1}, 1e308,
+)  # fmt: skip
+FIELDS = (
+    "run_id", "verification", "judged", "efficiency", "name", "role", "severity", "status",
+    "weight", "checklist", "outcome_validity", "recoverable", "latency_sec", "input_tokens",
+    "unknown",
+)  # fmt: skip
+
+
+def _spoiled(rng: random.Random, record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with one field, anywhere in it, dropped or given an odd value."""
+    entries = record.get("verification")
+    targets = [record, *(e for e in entries if isinstance(e, dict))] if entries else [record]
+    targets += [record[k] for k in ("judged", "efficiency") if isinstance(record.get(k), dict)]
+    target = rng.choice(targets)
+    key = rng.choice([*target, *FIELDS])
+    if key in target and rng.random() < 0.2:
+        del target[key]
+    else:
+        target[key] = rng.choice(ODD_VALUES)
+    return record
+
+
 def _rule_records() -> list[dict[str, Any]]:
     """One record per rule of outcome score v1, in the order the rules apply."""
 
@@ -388,6 +414,10 @@ def outcome_cases(rng: random.Random) -> list[Case]:
         record = _record(rng, len(cases))
         spoil(record)
         cases.append({"fn": "outcomeScore", "args": [json.dumps(record)], "bad": description})
+    # Records spoiled at random: both refuse the same ones, naming a field Python names.
+    for i in range(RANDOM_CASES_PER_FUNCTION // 2):
+        record = _spoiled(rng, _record(rng, i))
+        cases.append({"fn": "outcomeScore", "args": [json.dumps(record)], "spoiled": True})
     # Lines that are no record at all: no field to name.
     for line in ('{"run_id": "x",', "[]", '"run"', "null"):
         cases.append({"fn": "outcomeScore", "args": [line], "bad": f"not a record: {line}"})
