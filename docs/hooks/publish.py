@@ -6,6 +6,9 @@ the released snapshots under ``versions/`` and the highlighted sources under ``s
 live code itself, afresh at the start of every build, so that ``mkdocs serve`` publishes an
 edited constant too. Were the live code broken, it logs a warning (``build --strict`` fails
 on it) and publishes nothing; ``serve`` keeps running.
+
+Run as a script, ``python docs/hooks/publish.py SITE_DIR`` writes the same files into a site
+built by another generator (Zensical has no mkdocs hooks; see "How the docs stay true").
 """
 
 from __future__ import annotations
@@ -16,23 +19,29 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from mkdocs.plugins import event_priority
-
 LOG = logging.getLogger("mkdocs.hooks.publish")
 
 
-# Runs before the plugins (priority 0): the live code is dropped before the macros plugin
-# imports it for this build, so both read the same, fresh modules.
-@event_priority(100)
 def on_config(config: Any) -> None:
     """Put the checkout (``scoring``, ``contracts``) and ``docs/`` (``macros``) first on
     ``sys.path`` and forget the live modules of the previous build."""
-    docs = str(Path(config["docs_dir"]).resolve())
-    sys.path[:] = [p for p in sys.path if p != docs]
-    sys.path.insert(0, docs)
+    _load_live_code(Path(config.config_file_path).parent, Path(config["docs_dir"]))
+
+
+# Runs before the plugins (priority 0): the live code is dropped before the macros plugin
+# imports it for this build, so both read the same, fresh modules. (What
+# ``mkdocs.plugins.event_priority(100)`` sets, without importing mkdocs: the script below runs
+# where only the live code is installed.)
+on_config.mkdocs_priority = 100  # type: ignore[attr-defined]
+
+
+def _load_live_code(project: Path, docs: Path) -> None:
+    docs_path = str(docs.resolve())
+    sys.path[:] = [p for p in sys.path if p != docs_path]
+    sys.path.insert(0, docs_path)
     import macros
 
-    macros.put_project_first(str(Path(config.config_file_path).resolve().parent))
+    macros.put_project_first(str(project))
     macros.purge_live_modules()
 
 
@@ -50,3 +59,20 @@ def on_post_build(config: Any) -> None:
         LOG.warning("nothing published, the live code cannot be loaded: %s", summary)
     finally:
         sys.dont_write_bytecode = writes_bytecode
+
+
+def main(argv: list[str]) -> int:
+    """``python docs/hooks/publish.py SITE_DIR``: publish into an already built site."""
+    if len(argv) != 1 or not Path(argv[0]).is_dir():
+        print("usage: python docs/hooks/publish.py SITE_DIR (an existing folder)", file=sys.stderr)
+        return 2
+    here = Path(__file__).resolve().parent
+    _load_live_code(here.parent.parent, here.parent)
+    from macros.published import publish
+
+    publish(Path(argv[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -128,6 +128,11 @@ def define_env(env: Any) -> None:
     """Re-import the live code and register every macro (called once per build)."""
     global _SITE
     put_project_first(env.project_dir)
+    # The plugin imports this package with docs/ on sys.path; Zensical's macros shim loads
+    # this file by its path, so ``macros.*`` needs docs/ added here.
+    docs = str(Path(__file__).resolve().parent.parent)
+    if docs not in sys.path:
+        sys.path.append(docs)
     purge_live_modules()
     writes_bytecode = sys.dont_write_bytecode
     # No .pyc writes under watched folders: each would trigger one more rebuild.

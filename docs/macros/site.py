@@ -58,7 +58,8 @@ class Site:
 
     def __init__(self, env: Any) -> None:
         self.env = env
-        self.docs_dir = Path(env.conf["docs_dir"])
+        # Absolute under mkdocs; relative to the project under Zensical's macros shim.
+        self.docs_dir = Path(env.project_dir, env.conf["docs_dir"]).resolve()
         self.snapshot: Methodology = build_snapshot()
         self.infos = {info.meta.name: info for info in C.constants()}
         self.entries = {entry.name: entry for entry in self.snapshot.constants}
