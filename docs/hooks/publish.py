@@ -56,7 +56,7 @@ def on_post_build(config: Any) -> None:
         publish(Path(config["site_dir"]))
     except Exception as error:
         summary = "".join(traceback.format_exception_only(error)).strip()
-        LOG.warning("nothing published, the live code cannot be loaded: %s", summary)
+        LOG.warning("nothing published: %s", summary)
     finally:
         sys.dont_write_bytecode = writes_bytecode
 
