@@ -57,7 +57,9 @@ def test_broken_live_code_publishes_nothing(project: Path, tmp_path: Path) -> No
     constants.write_text(text.replace("SCORE_DECIMALS: Annotated[", "SCORE_DECIMALS: ((", 1))
     result = mkdocs_build(project, tmp_path / "site", strict=True)
     assert result.returncode != 0
-    assert "nothing published: SyntaxError" in result.stderr
+    warning = result.stderr[result.stderr.index("nothing published:") :]
+    assert "scoring/constants.py" in warning
+    assert "SyntaxError" in warning
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "site" / "methodology.json").exists()
 
