@@ -343,3 +343,7 @@ def widget(site: SiteLike, kind: str) -> str:
     if kind not in WIDGETS:
         raise ValueError(f"no calculator {kind!r}; known: {', '.join(WIDGETS)}")
     return data_tag(site) + WIDGETS[kind](site)
+
+
+#: The macros of this module (see ``macros.MACROS_BY_MODULE``): ``{{ calculator("radar") }}``.
+MACROS: dict[str, Callable[..., str]] = {"calculator": widget}
