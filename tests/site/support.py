@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Classes that mark macro output (see docs/macros/markup.py).
 MARKED_CLASSES = frozenset({"mv", "mv-block", "formula", "plot"})

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from site_support import ROOT, built_site
+from support import ROOT, built_site
 
 # Debian's paths; CHROME_BIN and CHROMEDRIVER name others (the GitHub workflow sets them).
 CHROMIUM = os.environ.get("CHROME_BIN", "/usr/bin/chromium")

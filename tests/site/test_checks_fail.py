@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from site_support import (
+from support import (
     broken_links,
     copy_project,
     external_assets,

@@ -1,7 +1,7 @@
 """Checks on the built site: every number in the prose comes from the code, every constant is
 shown, formulas are MathML, nothing is left unrendered and nothing loads from another host.
 
-The site is built once per session with ``mkdocs build --strict`` (see ``site_support``);
+The site is built once per session with ``mkdocs build --strict`` (see ``support``);
 ``test_site_checks_fail.py`` shows that each check fails on a site spoiled on purpose.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from site_support import (
+from support import (
     ALLOWED_NUMERALS,
     Page,
     broken_links,

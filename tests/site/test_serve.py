@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from site_support import copy_project
+from support import copy_project
 
 # The page must change within this many seconds of the save (the benchmark's figure is
 # well below; the margin absorbs a busy CI machine).

@@ -1,0 +1,85 @@
+"""Builders shared by the scoring tests, as plain functions.
+
+They are plain functions, not fixtures, because several test modules call them while the
+module is imported (inside ``pytest.mark.parametrize`` lists), where fixtures are not
+available. ``conftest.py`` wraps them as fixtures for the test bodies.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from scoring import build_report, report_to_json
+from scoring.cli import run
+
+CliResult = tuple[int, str, str]
+
+#: A valid completed run record; ``good`` varies it field by field.
+GOOD: dict[str, Any] = {
+    "run_id": "g1",
+    "agent_id": "a",
+    "task_id": "t",
+    "status": "completed",
+    "success": True,
+    "latency_ms": 1000,
+    "cost_usd": 0.01,
+    "steps": 3,
+    "finished_at": "2024-01-01T00:00:00Z",
+}
+
+
+def good(run_id: str, **changes: Any) -> bytes:
+    """One JSON line (no newline): ``GOOD`` with ``run_id`` and the ``changes``."""
+    return json.dumps(GOOD | {"run_id": run_id} | changes).encode()
+
+
+def jsonl(records: Iterable[dict[str, Any] | str | bytes]) -> bytes:
+    """One line per record: dicts as JSON, strings and bytes as they are."""
+    lines = []
+    for record in records:
+        if isinstance(record, bytes):
+            lines.append(record)
+        elif isinstance(record, str):
+            lines.append(record.encode())
+        else:
+            lines.append(json.dumps(record).encode())
+    return b"".join(line + b"\n" for line in lines)
+
+
+def report_document(records: list[dict[str, Any]], weights: Any = None) -> dict[str, Any]:
+    """The JSON document ``scoring report`` prints for these run records."""
+    return report_to_json(build_report(jsonl(records).splitlines(keepends=True), weights))
+
+
+def cli(argv: list[str], stdin: bytes = b"") -> CliResult:
+    """Run ``scoring`` in-process on bytes for stdin: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = run(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def problem_lines(stderr: str) -> list[str]:
+    """The lines of ``stderr`` that name an input problem."""
+    return [line for line in stderr.splitlines() if line.startswith("line ")]
+
+
+def scoring_subprocess(
+    args: list[str], cwd: Path, stdin: bytes = b""
+) -> subprocess.CompletedProcess[bytes]:
+    """``python -m scoring ARGS`` in a real subprocess, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "scoring", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        env=os.environ.copy(),
+        timeout=60,
+        check=False,
+    )
