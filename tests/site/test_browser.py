@@ -41,6 +41,9 @@ FLAGS = (
     "--disable-dev-shm-usage",
     "--hide-scrollbars",
 )
+
+# Headless Chromium over the built site: the slowest tests of the suite.
+pytestmark = pytest.mark.slow
 # Requests that never leave the machine: inline data and the browser's own pages.
 LOCAL_PREFIXES = ("data:", "blob:", "about:", "chrome:", "chrome-untrusted:")
 DESKTOP = (1280, 900)

@@ -29,6 +29,9 @@ from support import (
     used_allowlist,
 )
 
+# The site is built with mkdocs (once per session) before the first of these runs.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
