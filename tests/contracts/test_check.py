@@ -1,68 +1,26 @@
-"""The drift check, the update and the CLI, in-process on copies of the committed files."""
+"""The drift check (in-process, on copies of the committed files) and the diff it reports."""
 
 from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from contract_builders import VERSION, add_entry, bumped_to, check_text, line_of, with_constant
 
 import contracts.check
 import contracts.update
 from contracts import store
-from contracts.build import build_snapshot, locate
-from contracts.check import run_check
-from contracts.cli import Command, main
+from contracts.build import locate
+from contracts.check import (
+    Difference,
+    Kind,
+    diff_snapshots,
+    render_value,
+    run_check,
+)
 from contracts.model import Methodology
-from contracts.update import run_update
-
-VERSION = "1.0.0"
-
-
-@pytest.fixture(scope="module")
-def live() -> Methodology:
-    return build_snapshot()
-
-
-@pytest.fixture
-def files(tmp_path: Path) -> tuple[Path, Path]:
-    """A copy of the committed snapshots folder and changelog."""
-    snapshots = tmp_path / "snapshots"
-    shutil.copytree(store.SNAPSHOT_DIR, snapshots)
-    changelog = tmp_path / "CHANGELOG.md"
-    shutil.copy2(store.CHANGELOG_PATH, changelog)
-    return snapshots, changelog
-
-
-def _with_constant(snapshot: Methodology, name: str, value: object) -> Methodology:
-    constants = [
-        entry.model_copy(update={"value": value}) if entry.name == name else entry
-        for entry in snapshot.constants
-    ]
-    return snapshot.model_copy(update={"constants": constants})
-
-
-def _bumped(snapshot: Methodology, version: str) -> Methodology:
-    bumped = _with_constant(snapshot, "methodology.version", version)
-    return bumped.model_copy(update={"methodology_version": version})
-
-
-def _add_entry(changelog: Path, version: str) -> None:
-    text = changelog.read_text(encoding="utf-8")
-    head, rest = text.split(f"\n## {VERSION} (", 1)
-    entry = f"\n## {version} (2026-12-01)\n\nCost weighs less.\n"
-    changelog.write_text(f"{head}{entry}\n## {VERSION} ({rest}", encoding="utf-8")
-
-
-def _line(snapshot: Methodology, name: str) -> int:
-    return locate(snapshot.constant(name).defined_in)
-
-
-def _text(result: contracts.check.CheckResult) -> str:
-    return "\n".join(result.lines())
-
 
 # --- check -----------------------------------------------------------------------------------
 
@@ -82,13 +40,13 @@ def test_check_names_each_drift_and_asks_for_a_bump(
     files: tuple[Path, Path], live: Methodology
 ) -> None:
     snapshots, changelog = files
-    drifted = _with_constant(live, "composite.weight.cost", 0.25)
+    drifted = with_constant(live, "composite.weight.cost", 0.25)
     result = run_check(live=drifted, snapshot_dir=snapshots, changelog_path=changelog)
     assert (result.ok, result.exit_code) == (False, 1)
     [difference] = result.differences
     assert difference.path == "constants[composite.weight.cost].value"
     assert (difference.committed, difference.live) == (0.3, 0.25)
-    assert difference.location == f"scoring/constants.py:{_line(live, 'composite.weight.cost')}"
+    assert difference.location == f"scoring/constants.py:{line_of(live, 'composite.weight.cost')}"
     assert "  constants[composite.weight.cost].value" in result.problems
     assert any("is released and its snapshot is immutable" in line for line in result.problems)
 
@@ -97,8 +55,8 @@ def test_check_on_a_bumped_version_lists_what_update_will_record(
     files: tuple[Path, Path], live: Methodology
 ) -> None:
     snapshots, changelog = files
-    bumped = _bumped(_with_constant(live, "composite.weight.cost", 0.25), "1.1.0")
-    text = _text(run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog))
+    bumped = bumped_to(with_constant(live, "composite.weight.cost", 0.25), "1.1.0")
+    text = check_text(run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog))
     assert "1.1.0.json: the snapshot of methodology version 1.1.0 is missing" in text
     assert (
         "changes since released version 1.0.0 (3 differences), which python -m contracts update"
@@ -107,8 +65,8 @@ def test_check_on_a_bumped_version_lists_what_update_will_record(
     assert "  constants[composite.weight.cost].value" in text
     assert "  methodology_version" in text
     assert "no entry for methodology version 1.1.0" in text
-    _add_entry(changelog, "1.1.0")
-    text = _text(run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog))
+    add_entry(changelog, "1.1.0")
+    text = check_text(run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog))
     assert "no entry for methodology version 1.1.0" not in text
     assert "is missing; run python -m contracts update" in text
 
@@ -118,11 +76,15 @@ def test_check_rejects_a_version_older_than_the_released_ones(
 ) -> None:
     snapshots, changelog = files
     result = run_check(
-        live=_bumped(live, "0.9.0"), snapshot_dir=snapshots, changelog_path=changelog
+        live=bumped_to(live, "0.9.0"), snapshot_dir=snapshots, changelog_path=changelog
     )
-    assert "0.9.0 is older than the newest released version 1.0.0" in _text(result)
-    result = run_check(live=_bumped(live, "1.0"), snapshot_dir=snapshots, changelog_path=changelog)
-    assert "constants[methodology.version].value: methodology version '1.0' is not" in _text(result)
+    assert "0.9.0 is older than the newest released version 1.0.0" in check_text(result)
+    result = run_check(
+        live=bumped_to(live, "1.0"), snapshot_dir=snapshots, changelog_path=changelog
+    )
+    assert "constants[methodology.version].value: methodology version '1.0' is not" in check_text(
+        result
+    )
 
 
 def test_check_catches_an_edited_released_snapshot(
@@ -135,7 +97,7 @@ def test_check_catches_an_edited_released_snapshot(
     path.write_text(store.pretty_json(data), encoding="utf-8")
     result = run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert result.exit_code == 1
-    assert f"{path}: released snapshot was edited: its content hash" in _text(result)
+    assert f"{path}: released snapshot was edited: its content hash" in check_text(result)
     assert [d.path for d in result.differences] == ["examples[composite.typical].title"]
 
 
@@ -145,7 +107,7 @@ def test_check_catches_a_missing_or_unrecorded_snapshot(
     snapshots, changelog = files
     shutil.copy2(snapshots / f"{VERSION}.json", snapshots / "0.5.0.json")
     (snapshots / f"{VERSION}.json").unlink()
-    text = _text(run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog))
+    text = check_text(run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog))
     assert f"the snapshot of released version {VERSION} is missing; restore it" in text
     assert "0.5.0.json: version 0.5.0 is not recorded in released.json" in text
 
@@ -157,7 +119,9 @@ def test_check_catches_a_missing_changelog_entry(
     changelog.write_text("# Methodology changelog\n", encoding="utf-8")
     result = run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert result.exit_code == 1
-    assert f"{changelog}: no entry for released version {VERSION}; add a section" in _text(result)
+    assert f"{changelog}: no entry for released version {VERSION}; add a section" in check_text(
+        result
+    )
 
 
 def test_check_catches_a_stale_or_missing_schema(
@@ -215,221 +179,81 @@ def test_check_turns_a_broken_build_into_a_message(monkeypatch: pytest.MonkeyPat
     assert problem.endswith("ZeroDivisionError: integer division or modulo by zero")
 
 
-# --- update ----------------------------------------------------------------------------------
+# --- diff_snapshots --------------------------------------------------------------------------
 
 
-def _files_bytes(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+def test_diff_of_a_snapshot_with_itself_is_empty(live: Methodology) -> None:
+    assert diff_snapshots(live, live) == []
 
 
-def test_update_writes_nothing_when_up_to_date(files: tuple[Path, Path], live: Methodology) -> None:
-    snapshots, changelog = files
-    result = run_update(live=live, snapshot_dir=snapshots, changelog_path=changelog)
-    assert (result.ok, result.written) == (True, [])
-    assert result.lines == ["contracts update: OK; version 1.0.0 is up to date, nothing written"]
-
-
-def test_update_refuses_to_change_a_released_version(
-    files: tuple[Path, Path], live: Methodology
-) -> None:
-    snapshots, changelog = files
-    before = _files_bytes(snapshots)
-    drifted = _with_constant(live, "composite.weight.cost", 0.25)
-    result = run_update(live=drifted, snapshot_dir=snapshots, changelog_path=changelog)
-    assert (result.ok, result.exit_code) == (False, 1)
-    [line] = result.lines
-    assert line.startswith("contracts update: REFUSED: version 1.0.0 is released")
-    assert "(1 difference; run python -m contracts check to list them)" in line
-    assert "bump METHODOLOGY_VERSION (scoring/constants.py:" in line
-    assert _files_bytes(snapshots) == before
-
-
-def test_update_records_a_new_version_and_leaves_older_ones(
-    files: tuple[Path, Path], live: Methodology
-) -> None:
-    snapshots, changelog = files
-    before = (snapshots / f"{VERSION}.json").read_bytes()
-    bumped = _bumped(_with_constant(live, "composite.weight.cost", 0.25), "1.1.0")
-    refused = run_update(live=bumped, snapshot_dir=snapshots, changelog_path=changelog)
-    assert refused.exit_code == 1
-    assert "no entry for methodology version 1.1.0" in refused.lines[0]
-    assert not (snapshots / "1.1.0.json").exists()
-
-    _add_entry(changelog, "1.1.0")
-    result = run_update(live=bumped, snapshot_dir=snapshots, changelog_path=changelog)
-    assert result.ok
-    assert result.written == [snapshots / "1.1.0.json", snapshots / "released.json"]
-    assert (snapshots / f"{VERSION}.json").read_bytes() == before
-    assert list(store.read_lock(snapshots / "released.json")) == ["1.0.0", "1.1.0"]
-    assert store.read_snapshot(snapshots / "1.1.0.json").methodology == bumped
-    assert run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog).ok
-    assert sorted(p.name for p in snapshots.iterdir()) == [
-        "1.0.0.json",
-        "1.1.0.json",
-        "methodology.schema.json",
-        "released.json",
+def test_diff_names_a_changed_constant_with_its_location(live: Methodology) -> None:
+    changed = with_constant(live, "composite.weight.cost", 0.25)
+    line = locate(live.constant("composite.weight.cost").defined_in)
+    assert diff_snapshots(live, changed) == [
+        Difference(
+            "constants[composite.weight.cost].value",
+            0.3,
+            0.25,
+            f"scoring/constants.py:{line}",
+        )
     ]
 
 
-def test_update_refuses_a_version_that_is_not_newer(
-    files: tuple[Path, Path], live: Methodology
-) -> None:
-    snapshots, changelog = files
-    _add_entry(changelog, "0.9.0")
-    result = run_update(
-        live=_bumped(live, "0.9.0"), snapshot_dir=snapshots, changelog_path=changelog
-    )
-    assert result.exit_code == 1
-    assert "version 0.9.0 is not newer than released version 1.0.0" in result.lines[0]
+def test_diff_descends_into_anchor_lists(live: Methodology) -> None:
+    anchors = live.constant("composite.latency_anchors_ms").value
+    edited = [dict(anchor) for anchor in anchors]
+    edited[1]["score"] = 81
+    changed = with_constant(live, "composite.latency_anchors_ms", edited)
+    [difference] = diff_snapshots(live, changed)
+    assert difference.path == "constants[composite.latency_anchors_ms].value[1].score"
+    assert (difference.committed, difference.live) == (80, 81)
 
 
-def test_update_restores_an_edited_current_snapshot(
-    files: tuple[Path, Path], live: Methodology
-) -> None:
-    snapshots, changelog = files
-    path = snapshots / f"{VERSION}.json"
-    original = path.read_bytes()
-    path.write_text(path.read_text(encoding="utf-8").replace("56.1", "56.2"), encoding="utf-8")
-    assert not run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog).ok
-    result = run_update(live=live, snapshot_dir=snapshots, changelog_path=changelog)
-    assert result.lines[0] == f"restored {path} (methodology 1.0.0)"
-    assert path.read_bytes() == original
+def test_diff_tells_an_int_from_a_float(live: Methodology) -> None:
+    changed = with_constant(live, "rounding.score_decimals", 2.0)
+    [difference] = diff_snapshots(live, changed)
+    assert difference.path == "constants[rounding.score_decimals].value"
 
 
-def test_update_bootstraps_an_empty_folder(tmp_path: Path, live: Methodology) -> None:
-    changelog = tmp_path / "CHANGELOG.md"
-    shutil.copy2(store.CHANGELOG_PATH, changelog)
-    snapshots = tmp_path / "snapshots"
-    result = run_update(live=live, snapshot_dir=snapshots, changelog_path=changelog)
-    assert result.ok
-    assert _files_bytes(snapshots) == _files_bytes(store.SNAPSHOT_DIR)
-
-
-def test_update_refuses_when_the_lock_is_lost(files: tuple[Path, Path], live: Methodology) -> None:
-    snapshots, changelog = files
-    (snapshots / "released.json").unlink()
-    result = run_update(live=live, snapshot_dir=snapshots, changelog_path=changelog)
-    assert result.exit_code == 2
-    assert "the lock is missing but snapshots exist (1.0.0); restore it" in result.lines[0]
-
-
-def _git(cwd: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-    )
-
-
-def test_update_amend_only_before_the_version_is_committed(
-    files: tuple[Path, Path], live: Methodology
-) -> None:
-    snapshots, changelog = files
-    first = _bumped(_with_constant(live, "composite.weight.cost", 0.25), "1.1.0")
-    second = _with_constant(first, "composite.weight.reliability", 0.35)
-    _add_entry(changelog, "1.1.0")
-    outside = run_update(live=first, snapshot_dir=snapshots, changelog_path=changelog)
-    assert outside.ok
-    refused = run_update(live=second, snapshot_dir=snapshots, changelog_path=changelog, amend=True)
-    assert "cannot amend version 1.1.0: git cannot tell" in refused.lines[0]
-
-    root = snapshots.parent
-    shutil.rmtree(snapshots)
-    shutil.copytree(store.SNAPSHOT_DIR, snapshots)
-    _git(root, "init", "-q")
-    _git(root, "add", ".")
-    _git(root, "commit", "-q", "-m", "1.0.0")
-    assert run_update(live=first, snapshot_dir=snapshots, changelog_path=changelog).ok
-    plain = run_update(live=second, snapshot_dir=snapshots, changelog_path=changelog)
-    assert "version 1.1.0 is released" in plain.lines[0]
-    amended = run_update(live=second, snapshot_dir=snapshots, changelog_path=changelog, amend=True)
-    assert amended.ok, amended.lines
-    assert amended.lines[0] == "amending unreleased version 1.1.0 (not in git HEAD's lock)"
-    assert run_check(live=second, snapshot_dir=snapshots, changelog_path=changelog).ok
-
-    _git(root, "add", ".")
-    _git(root, "commit", "-q", "-m", "1.1.0")
-    third = _with_constant(second, "composite.weight.success", 0.3)
-    refused = run_update(live=third, snapshot_dir=snapshots, changelog_path=changelog, amend=True)
-    assert "it is released in the committed released.json (git HEAD)" in refused.lines[0]
-
-
-# --- CLI -------------------------------------------------------------------------------------
-
-
-def test_cli_has_one_enum_of_commands() -> None:
-    assert [command.value for command in Command] == ["check", "update"]
-
-
-def test_cli_check_ok(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check"]) == 0
-    assert capsys.readouterr() == ("contracts check: OK\n", "")
-
-
-def test_cli_check_prints_exact_lines_for_a_drift(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], live: Methodology
-) -> None:
-    drifted = _with_constant(live, "composite.weight.cost", 0.25)
-    monkeypatch.setattr(contracts.check, "build_snapshot", lambda: drifted)
-    assert main(["check"]) == 1
-    out, err = capsys.readouterr()
-    assert out == ""
-    weight = _line(live, "composite.weight.cost")
-    version = _line(live, "methodology.version")
-    assert err.splitlines() == [
-        "contracts/snapshots/1.0.0.json: the live methodology differs from the committed "
-        "snapshot of version 1.0.0 (1 difference):",
-        "  constants[composite.weight.cost].value",
-        "      committed: 0.3",
-        "      live:      0.25",
-        f"      defined:   scoring/constants.py:{weight}",
-        "      fix:       python -m contracts update, after bumping METHODOLOGY_VERSION and "
-        "adding a CHANGELOG entry (or revert the change)",
-        "version 1.0.0 is released and its snapshot is immutable: to publish this change, "
-        f"bump METHODOLOGY_VERSION (scoring/constants.py:{version}), add a "
-        "'## <new version> (<YYYY-MM-DD>)' entry to contracts/CHANGELOG.md, then run: "
-        "python -m contracts update",
-        "contracts check: FAILED (2 problems, exit 1)",
+def test_diff_treats_an_exact_value_as_one_field(live: Methodology) -> None:
+    golden = [
+        g.model_copy(update={"result": {"exact": "1/3", "approx": 1 / 3}})
+        if g.name == "composite.latency_score@2000"
+        else g
+        for g in live.golden
     ]
+    [difference] = diff_snapshots(live, live.model_copy(update={"golden": golden}))
+    assert difference.path == "golden[composite.latency_score@2000].result"
+    assert difference.committed == {"exact": "80", "approx": 80.0}
+    line = locate(live.formula("composite.latency_score").defined_in)
+    assert difference.location == f"scoring/curves.py:{line}"
 
 
-def test_cli_check_exit_2_names_the_file(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    changelog = tmp_path / "CHANGELOG.md"
-    changelog.write_text("## nope\n", encoding="utf-8")
-    monkeypatch.setattr(contracts.check, "CHANGELOG_PATH", changelog)
-    assert main(["check"]) == 2
-    assert capsys.readouterr().err.splitlines() == [
-        f"{changelog}:1: '## nope': a section heading must read "
-        "'## <MAJOR.MINOR.PATCH> (<YYYY-MM-DD>)'",
-        "contracts check: FAILED (1 problem, exit 2)",
+def test_diff_reports_added_removed_and_reordered_entries(live: Methodology) -> None:
+    first, second, *rest = live.examples
+    renamed = first.model_copy(update={"name": "composite.renamed"})
+    changed = live.model_copy(update={"examples": [second, renamed, *rest]})
+    differences = diff_snapshots(live, changed)
+    assert [(d.path, d.kind) for d in differences] == [
+        ("examples[composite.typical]", Kind.REMOVED),
+        ("examples[composite.renamed]", Kind.ADDED),
     ]
+    reordered = live.model_copy(update={"examples": [second, first, *rest]})
+    [order] = diff_snapshots(live, reordered)
+    assert order.path == "examples[*].order"
+    assert order.committed[:2] == [first.name, second.name]
 
 
-def test_cli_update(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    files: tuple[Path, Path],
-    live: Methodology,
-) -> None:
-    snapshots, changelog = files
-    monkeypatch.setattr(contracts.update, "SNAPSHOT_DIR", snapshots)
-    monkeypatch.setattr(contracts.update, "CHANGELOG_PATH", changelog)
-    assert main(["update"]) == 0
-    assert capsys.readouterr().out == (
-        "contracts update: OK; version 1.0.0 is up to date, nothing written\n"
+def test_diff_of_a_top_level_field_points_at_its_constant(live: Methodology) -> None:
+    changed = live.model_copy(update={"outcome_score_version": "v2"})
+    [difference] = diff_snapshots(live, changed)
+    line = locate(live.constant("outcome.version").defined_in)
+    assert difference == Difference(
+        "outcome_score_version", "v1", "v2", f"scoring/constants.py:{line}"
     )
-    drifted = _with_constant(live, "composite.weight.cost", 0.25)
-    monkeypatch.setattr(contracts.check, "build_snapshot", lambda: drifted)
-    assert main(["update"]) == 1
-    assert capsys.readouterr().err.startswith("contracts update: REFUSED: version 1.0.0")
 
 
-def test_cli_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in ([], ["bogus"], ["check", "--amend"]):
-        with pytest.raises(SystemExit) as stop:
-            main(argv)
-        assert stop.value.code == 2
-    assert "usage: python -m contracts" in capsys.readouterr().err
+def test_render_value_cuts_long_values() -> None:
+    text = render_value(list(range(200)))
+    assert len(text) == 160
+    assert text.endswith("…")
