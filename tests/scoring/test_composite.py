@@ -454,14 +454,6 @@ def test_composite_score_formula_and_floor() -> None:
     assert composite_score(Fraction(1, 1000), 1, 0, 0) == Fraction(4, 100)
 
 
-def test_score_composite_without_completed_runs_is_null() -> None:
-    result = score_composite(0, 0, 0, 0)
-    assert result.score is None
-    assert result.success_rate is None
-    assert result.completed_runs == 0
-    assert result.zero_success_floor is False
-
-
 def test_score_composite_refuses_more_successes_than_runs() -> None:
     with pytest.raises(ScoringError):
         score_composite(3, 4, 1000, Decimal("0.01"))  # more successes than runs
