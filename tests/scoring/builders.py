@@ -35,6 +35,43 @@ GOOD: dict[str, Any] = {
 }
 
 
+#: The composite of an agent without completed runs, as the report prints it.
+NULL_COMPOSITE: dict[str, Any] = {
+    "score": None,
+    "success_rate": None,
+    "consistency": None,
+    "latency_score": None,
+    "cost_score": None,
+    "completed_runs": 0,
+    "zero_success_floor": False,
+}
+
+
+def run_fields(
+    run_id: str,
+    agent_id: str,
+    task_id: str,
+    status: str,
+    success: bool | None,
+    latency_ms: float | None,
+    cost_usd: float | None,
+    steps: int | None,
+    finished_at: str | None,
+) -> dict[str, Any]:
+    """A run record with every field given, in the order of the input format."""
+    return {
+        "run_id": run_id,
+        "agent_id": agent_id,
+        "task_id": task_id,
+        "status": status,
+        "success": success,
+        "latency_ms": latency_ms,
+        "cost_usd": cost_usd,
+        "steps": steps,
+        "finished_at": finished_at,
+    }
+
+
 def good(run_id: str, **changes: Any) -> bytes:
     """One JSON line (no newline): ``GOOD`` with ``run_id`` and the ``changes``."""
     return json.dumps(GOOD | {"run_id": run_id} | changes).encode()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import cli, scoring_subprocess
+from builders import NULL_COMPOSITE, cli, run_fields, scoring_subprocess
 
 from scoring.constants import METHODOLOGY_VERSION
 
@@ -197,15 +197,7 @@ EXPECTED = {
         },
         {
             "agent_id": "gamma",
-            "composite": {
-                "score": None,
-                "success_rate": None,
-                "consistency": None,
-                "latency_score": None,
-                "cost_score": None,
-                "completed_runs": 0,
-                "zero_success_floor": False,
-            },
+            "composite": NULL_COMPOSITE,
             "radar": {
                 "axes": {
                     "correctness": 0.0,
@@ -422,17 +414,7 @@ def run_row(
     second: int | None,
 ) -> dict[str, Any]:
     finished = None if second is None else f"2026-03-01T10:00:{second:02d}+01:00"
-    return {
-        "run_id": run_id,
-        "agent_id": agent,
-        "task_id": task,
-        "status": status,
-        "success": success,
-        "latency_ms": latency,
-        "cost_usd": cost,
-        "steps": steps,
-        "finished_at": finished,
-    }
+    return run_fields(run_id, agent, task, status, success, latency, cost, steps, finished)
 
 
 def agent_runs(agent: str) -> list[dict[str, Any]]:
@@ -527,15 +509,7 @@ DOCUMENTED_REPORT: dict[str, Any] = {
         # correctness 0, nothing else; profile 0. repeatability: 1 outcome → null.
         {
             "agent_id": "a2",
-            "composite": {
-                "score": None,
-                "success_rate": None,
-                "consistency": None,
-                "latency_score": None,
-                "cost_score": None,
-                "completed_runs": 0,
-                "zero_success_floor": False,
-            },
+            "composite": NULL_COMPOSITE,
             "radar": {
                 "axes": {
                     "correctness": 0.0,

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from builders import NULL_COMPOSITE, run_fields
 from builders import report_document as report
 
 from scoring import (
@@ -50,17 +51,8 @@ def rec(
     steps: int | None = None,
 ) -> dict[str, Any]:
     n = next(_counter)
-    return {
-        "run_id": f"run-{n}",
-        "agent_id": agent,
-        "task_id": task,
-        "status": status,
-        "success": success,
-        "latency_ms": latency,
-        "cost_usd": cost,
-        "steps": steps,
-        "finished_at": (_T0 + timedelta(minutes=n)).isoformat(),
-    }
+    finished = (_T0 + timedelta(minutes=n)).isoformat()
+    return run_fields(f"run-{n}", agent, task, status, success, latency, cost, steps, finished)
 
 
 def agent(doc: dict[str, Any], agent_id: str) -> dict[str, Any]:
@@ -273,15 +265,7 @@ def test_agent_without_completed_runs_is_null_and_last() -> None:
     ]
     doc = report(runs)
     assert [a["agent_id"] for a in doc["agents"]] == ["mmm", "zzz", "aaa"]
-    assert agent(doc, "aaa")["composite"] == {
-        "score": None,
-        "success_rate": None,
-        "consistency": None,
-        "latency_score": None,
-        "cost_score": None,
-        "completed_runs": 0,
-        "zero_success_floor": False,
-    }
+    assert agent(doc, "aaa")["composite"] == NULL_COMPOSITE
     # the other scores are still reported for it
     assert agent(doc, "aaa")["radar"]["window_runs"] == 2
 
@@ -345,17 +329,6 @@ def test_order_of_exact_ties_is_by_agent_id() -> None:
         "charlie",
         "delta",
     ]
-
-
-NULL_COMPOSITE = {
-    "score": None,
-    "success_rate": None,
-    "consistency": None,
-    "latency_score": None,
-    "cost_score": None,
-    "completed_runs": 0,
-    "zero_success_floor": False,
-}
 
 
 def agents_by_id(stdout: str) -> dict[str, dict[str, Any]]:

@@ -26,7 +26,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from builders import jsonl
+from builders import NULL_COMPOSITE, jsonl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -105,15 +105,7 @@ def reference_agent(
     completed = [r for _, r in runs if r["status"] == "completed"]
     n = len(completed)
     if n == 0:
-        composite: dict[str, Any] = {
-            "score": None,
-            "success_rate": None,
-            "consistency": None,
-            "latency_score": None,
-            "cost_score": None,
-            "completed_runs": 0,
-            "zero_success_floor": False,
-        }
+        composite: dict[str, Any] = dict(NULL_COMPOSITE)
     else:
         successes = sum(1 for r in completed if r["success"] is True)
         p = Fraction(successes, n)

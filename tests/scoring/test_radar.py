@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from builders import report_document as report
+from builders import run_fields
 
 from scoring import (
     Axis,
@@ -58,17 +59,8 @@ def rec(
     at: str | None = None,
 ) -> dict[str, Any]:
     """Run number ``n``; by default it finished ``n`` minutes after 2024-01-01T00:00Z."""
-    return {
-        "run_id": f"{agent}-{n}",
-        "agent_id": agent,
-        "task_id": task,
-        "status": status,
-        "success": success,
-        "latency_ms": latency,
-        "cost_usd": cost,
-        "steps": steps,
-        "finished_at": at if at is not None else (_T0 + timedelta(minutes=n)).isoformat(),
-    }
+    finished = at if at is not None else (_T0 + timedelta(minutes=n)).isoformat()
+    return run_fields(f"{agent}-{n}", agent, task, status, success, latency, cost, steps, finished)
 
 
 def _next_day(n: int) -> str:
