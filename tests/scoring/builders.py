@@ -16,10 +16,24 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
 from scoring import build_report, report_to_json
 from scoring.cli import run
 
 CliResult = tuple[int, str, str]
+
+#: Hypothesis settings for the cheaper property tests that several modules share.
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def successes_of(draw: st.DrawFn, low: int = 0) -> tuple[int, int]:
+    """(successes c, outcomes n) with ``low`` <= n <= 3000 and 0 <= c <= n."""
+    n = draw(st.integers(min_value=low, max_value=3000))
+    return draw(st.integers(min_value=0, max_value=n)), n
+
 
 #: A valid completed run record; ``good`` varies it field by field.
 GOOD: dict[str, Any] = {

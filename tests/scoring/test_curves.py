@@ -14,11 +14,15 @@ value below is worked out by hand from those numbers.
 
 from __future__ import annotations
 
+import itertools
 import json
 from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from builders import FAST
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring import build_report, cost_score, latency_score, piecewise_linear, report_to_json
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, Anchor
@@ -350,3 +354,86 @@ def test_a_curve_needs_increasing_anchors() -> None:
         piecewise_linear(1, [Anchor(Decimal(2), Decimal(0)), Anchor(Decimal(1), Decimal(100))])
     with pytest.raises(ScoringError, match="at least one"):
         piecewise_linear(1, [])
+
+
+# --- curves ---------------------------------------------------------------------------------
+
+_CURVES = [(LATENCY_ANCHORS_MS, latency_score), (COST_ANCHORS_USD, cost_score)]
+_MAX_SLOPE = [Fraction(20, 1500), Fraction(20000, 9)]  # steepest segment of each curve
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    curve=st.integers(0, 1),
+    x=st.fractions(min_value=-1, max_value=30000, max_denominator=10**6),
+    y=st.fractions(min_value=-1, max_value=30000, max_denominator=10**6),
+)
+def test_curves_monotone_non_increasing_and_bounded(curve: int, x: Fraction, y: Fraction):
+    _, function = _CURVES[curve]
+    if curve == 1:  # costs live on a scale 100 000 times smaller
+        x, y = x / 100_000, y / 100_000
+    low, high = min(x, y), max(x, y)
+    assert function(low) >= function(high)
+    assert 0 <= function(low) <= 100
+    assert 0 <= function(high) <= 100
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    curve=st.integers(0, 1),
+    index=st.integers(0, 4),
+    eps=st.fractions(min_value=Fraction(1, 10**9), max_value=Fraction(1, 10**4)),
+)
+def test_curves_continuous_at_anchors(curve: int, index: int, eps: Fraction) -> None:
+    anchors, function = _CURVES[curve]
+    anchor = anchors[index % len(anchors)]
+    x, s = Fraction(anchor.x), Fraction(anchor.score)
+    bound = _MAX_SLOPE[curve] * eps
+    assert function(x) == s
+    assert abs(function(x - eps) - s) <= bound
+    assert abs(function(x + eps) - s) <= bound
+
+
+# --- curves -----------------------------------------------------------------------------------
+
+
+CURVE_ANCHORS = [(latency_score, LATENCY_ANCHORS_MS), (cost_score, COST_ANCHORS_USD)]
+
+
+@pytest.mark.parametrize(("curve", "anchors"), CURVE_ANCHORS, ids=["latency", "cost"])
+def test_curves_are_continuous_at_every_anchor(curve, anchors) -> None:
+    # Within ε of an anchor the score moves by at most the steepest slope × ε.
+    slopes = [
+        abs(Fraction(b.score - a.score) / Fraction(b.x - a.x))
+        for a, b in itertools.pairwise(anchors)
+    ]
+    steepest = max(slopes)
+
+    @FAST
+    @given(
+        st.sampled_from(anchors),
+        st.fractions(min_value=Fraction(1, 10**12), max_value=Fraction(1, 10**3)),
+    )
+    def check(anchor, epsilon: Fraction) -> None:
+        at = curve(anchor.x)
+        assert at == Fraction(anchor.score)
+        for near in (Fraction(anchor.x) - epsilon, Fraction(anchor.x) + epsilon):
+            assert abs(curve(near) - at) <= steepest * epsilon
+
+    check()
+
+
+@pytest.mark.parametrize(("curve", "anchors"), CURVE_ANCHORS, ids=["latency", "cost"])
+def test_curves_are_monotone_non_increasing(curve, anchors) -> None:
+    top = Fraction(anchors[-1].x) * 2
+
+    @FAST
+    @given(
+        st.fractions(min_value=-1, max_value=top, max_denominator=10**6),
+        st.fractions(min_value=-1, max_value=top, max_denominator=10**6),
+    )
+    def check(x: Fraction, y: Fraction) -> None:
+        low, high = sorted((x, y))
+        assert curve(low) >= curve(high)
+
+    check()

@@ -16,6 +16,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring import OutcomeRecord, recoverable_with_floor, score_outcome
 from scoring.constants import (
@@ -671,3 +673,61 @@ def test_outcome_duplicate_run_id(as_jsonl, scoring_cli) -> None:
     code, out, err = scoring_cli("outcome", "-", stdin=as_jsonl(records))
     assert (code, out) == (2, "")
     assert "line 2: run_id: duplicate run_id 'r', first on line 1 [unique]" in err
+
+
+# --- outcome score bounds -------------------------------------------------------------------
+
+_entry = st.one_of(
+    st.fixed_dictionaries(
+        {"role": st.just("objective"), "status": st.sampled_from(["passed", "failed", "error"])},
+        optional={"weight": st.floats(1e-3, 1e3)},
+    ),
+    st.fixed_dictionaries(
+        {
+            "role": st.just("safeguard"),
+            "severity": st.sampled_from(["recoverable", "catastrophic"]),
+            "status": st.sampled_from(["passed", "failed", "error"]),
+        },
+        optional={"weight": st.floats(1e-3, 1e3)},
+    ),
+)
+_unit = st.floats(0, 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    entries=st.lists(_entry, max_size=6),
+    judged=st.one_of(
+        st.none(),
+        st.fixed_dictionaries(
+            {}, optional={"checklist": _unit, "outcome_validity": _unit, "recoverable": _unit}
+        ),
+    ),
+)
+def test_outcome_score_bounds(entries: list[dict[str, Any]], judged: dict[str, Any] | None):
+    data: dict[str, Any] = {
+        "run_id": "r",
+        "verification": [e | {"name": f"e{i}"} for i, e in enumerate(entries)],
+    }
+    if judged is not None:
+        data["judged"] = judged
+    result = score_outcome(OutcomeRecord.model_validate_json(json.dumps(data)))
+    catastrophic = [e for e in entries if e.get("severity") == "catastrophic"]
+    if any(e["status"] != "passed" for e in catastrophic):
+        assert result.outcome_score == 0.0
+        assert result.catastrophic_gate == 0
+    else:
+        assert result.catastrophic_gate == 1
+        assert result.outcome_score is None or 0 <= result.outcome_score <= 1
+    for reading in (result.correctness, result.recoverable_safety_raw):
+        assert reading is None or 0 <= reading <= 1
+    if result.recoverable_safety is not None:
+        assert Fraction(1, 10) <= result.recoverable_safety <= 1
+    if result.outcome_score is not None and result.catastrophic_gate == 1:
+        assert result.correctness is not None
+        assert result.outcome_score <= 1
+        # the geometric mean never exceeds the larger reading, nor goes below the smaller
+        rec_v = result.recoverable_safety if result.recoverable_safety is not None else 1
+        low, high = sorted([float(result.correctness), float(rec_v)])
+        assert low - 1e-12 <= result.outcome_score <= high + 1e-12
+    assert result.scoring_version == "v1"

@@ -11,14 +11,19 @@ from __future__ import annotations
 import doctest
 import importlib
 import inspect
+import json
 import re
 import types
 import typing
 from fractions import Fraction
+from typing import Any
 
 import pytest
+from builders import FAST, successes_of
+from hypothesis import given
+from hypothesis import strategies as st
 
-from scoring import FORMULAS
+from scoring import FORMULAS, Axis, VerificationEntry
 from scoring.constants import constants
 from scoring.registry import Formula
 
@@ -220,3 +225,87 @@ def test_published_constants() -> None:
     assert by_name["repeatability.k_levels"] == (1, 3, 5)
     assert by_name["outcome.recoverable_floor"] == Fraction(1, 10)
     assert by_name["outcome.version"] == "v1"
+
+
+fractions_01 = st.fractions(min_value=0, max_value=1, max_denominator=10**6)
+fractions_100 = st.fractions(min_value=0, max_value=100, max_denominator=10**6)
+non_negative = st.one_of(
+    st.fractions(min_value=0, max_value=10**6, max_denominator=10**6),
+    st.floats(min_value=0, max_value=1e12, allow_nan=False),
+    st.integers(min_value=0, max_value=10**9),
+)
+axis_values = st.one_of(st.none(), fractions_100)
+
+
+@st.composite
+def entries(draw: st.DrawFn) -> list[VerificationEntry]:
+    found = []
+    for i in range(draw(st.integers(0, 6))):
+        entry = {
+            "name": f"e{i}",
+            "role": draw(st.sampled_from(["objective", "safeguard"])),
+            "status": draw(st.sampled_from(["passed", "failed", "error"])),
+        }
+        if entry["role"] == "safeguard":
+            entry["severity"] = draw(st.sampled_from(["recoverable", "catastrophic"]))
+        found.append(VerificationEntry.model_validate_json(json.dumps(entry)))
+    return found
+
+
+# Arguments of every registered formula that returns a number, within its documented domain.
+FORMULA_ARGUMENTS: dict[str, st.SearchStrategy[tuple[Any, ...]]] = {
+    "composite.latency_score": st.tuples(non_negative),
+    "composite.cost_score": st.tuples(non_negative),
+    "composite.success_rate": successes_of(low=1),
+    "composite.outcome_consistency": st.tuples(fractions_01, st.integers(0, 50)),
+    "composite.score": st.tuples(fractions_01, fractions_01, fractions_100, fractions_100),
+    "outcome.catastrophic_gate": st.tuples(entries()),
+    "outcome.recoverable_floor": st.tuples(fractions_01),
+    "outcome.score": st.tuples(fractions_01, fractions_01),
+    "radar.correctness": successes_of(),
+    "radar.latency": st.tuples(st.one_of(st.none(), non_negative), st.integers(0, 200)),
+    "radar.cost": st.tuples(st.one_of(st.none(), non_negative)),
+    "radar.tool_efficiency": st.tuples(st.one_of(st.none(), non_negative)),
+    "radar.determinism": st.tuples(fractions_01),
+    "radar.robustness": st.tuples(st.lists(successes_of(), max_size=8)),
+    "radar.profile": st.tuples(
+        st.fixed_dictionaries(dict.fromkeys(Axis, axis_values)),
+        st.one_of(
+            st.none(),
+            st.fixed_dictionaries({axis: st.integers(0, 5) for axis in Axis}),
+        ),
+    ),
+    "repeatability.pass_hat_k": st.tuples(
+        successes_of().map(lambda cn: (cn[1], cn[0])), st.integers(1, 8)
+    ).map(lambda t: (*t[0], t[1])),
+    "repeatability.aggregate": st.tuples(
+        st.lists(successes_of().map(lambda cn: (cn[1], cn[0])), max_size=6), st.integers(1, 6)
+    ),
+}
+
+
+def documented_range(name: str) -> tuple[Fraction, Fraction]:
+    match = RANGE.search(FORMULAS[name].function.__doc__ or "")
+    assert match, name
+    return Fraction(match["low"]), Fraction(match["high"])
+
+
+def test_every_score_formula_has_an_argument_strategy() -> None:
+    # A new formula that states a range must be added to FORMULA_ARGUMENTS.
+    ranged = {name for name, f in FORMULAS.items() if RANGE.search(f.function.__doc__ or "")}
+    assert ranged == set(FORMULA_ARGUMENTS)
+
+
+@pytest.mark.parametrize("name", sorted(FORMULA_ARGUMENTS))
+def test_every_score_lies_within_its_documented_range(name: str) -> None:
+    low, high = documented_range(name)
+    function = FORMULAS[name].function
+
+    @FAST
+    @given(FORMULA_ARGUMENTS[name])
+    def check(arguments: tuple[Any, ...]) -> None:
+        value = function(*arguments)
+        if value is not None:
+            assert low <= Fraction(value) <= high
+
+    check()

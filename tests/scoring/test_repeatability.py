@@ -8,12 +8,16 @@ Checked by hand on small cases, exactly for large n, and against the pass^k tabl
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 
 import pytest
+from builders import FAST, successes_of
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring import (
     aggregate_pass_hat_k,
@@ -22,7 +26,10 @@ from scoring import (
     report_to_json,
     score_repeatability,
 )
-from scoring.constants import PASS_K_LEVELS, REPEATABILITY_MIN_OUTCOMES
+from scoring.constants import (
+    PASS_K_LEVELS,
+    REPEATABILITY_MIN_OUTCOMES,
+)
 from scoring.registry import ScoringError
 
 
@@ -279,3 +286,54 @@ def test_repeatability_reads_every_terminal_run_with_a_known_outcome(run_record,
     # task t: n = 3, c = 2 → pass^1 2/3, pass^3 0 (c < 3), pass^5 0
     assert rep.tasks == 1
     assert rep.pass_hat == {1: Fraction(2, 3), 3: Fraction(0), 5: Fraction(0)}
+
+
+# --- pass^k ---------------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 80).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))))
+def test_pass_hat_k_non_increasing_in_k(nc: tuple[int, int]) -> None:
+    n, c = nc
+    values = [pass_hat_k(n, c, k) for k in range(1, n + 3)]
+    assert all(0 <= v <= 1 for v in values)
+    assert all(a >= b for a, b in itertools.pairwise(values))
+    if n:
+        assert values[0] == Fraction(c, n)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.integers(0, 12).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))),
+        max_size=8,
+    )
+)
+def test_aggregate_pass_hat_k_non_increasing_in_k(tasks: list[tuple[int, int]]) -> None:
+    values = [aggregate_pass_hat_k(tasks, k) for k in range(1, 8)]
+    if all(n < REPEATABILITY_MIN_OUTCOMES for n, _ in tasks):
+        assert values == [None] * 7
+        return
+    assert all(v is not None and 0 <= v <= 1 for v in values)
+    assert all(a >= b for a, b in itertools.pairwise(values))  # type: ignore[operator]
+
+
+# --- pass^k -------------------------------------------------------------------------------------
+
+
+@FAST
+@given(successes_of(), st.integers(1, 12))
+def test_pass_hat_k_is_non_increasing_in_k(cn: tuple[int, int], k: int) -> None:
+    c, n = cn
+    assert pass_hat_k(n, c, k + 1) <= pass_hat_k(n, c, k)
+
+
+@FAST
+@given(successes_of(low=3), st.integers(1, 12))
+def test_pass_hat_k_matches_the_falling_product(cn: tuple[int, int], k: int) -> None:
+    # C(c, k)/C(n, k) = Π_{i<k} (c − i)/(n − i), 0 once a factor is 0 (c < k)
+    c, n = cn
+    product = Fraction(1)
+    for i in range(k):
+        product *= Fraction(max(c - i, 0), n - i) if n - i > 0 else 0
+    assert pass_hat_k(n, c, k) == product

@@ -1,12 +1,9 @@
-"""Property tests: bounds, curve continuity and monotonicity, pass^k in k, and the streaming
-``build_report`` against a plain in-memory reference written here.
+"""The streaming report against two plain in-memory references written here (hypothesis).
 
-The reference groups, windows, sums and takes medians itself (exactly, on the numbers as
-written); it calls the library's pure per-axis functions only for the last formula of a
-value (the latency/cost curves, the radar latency/cost/tool axes, the composite formula).
-
-Property tests (hypothesis): bounds, curve shape, pass^k in k, and the streaming report
-against a plain in-memory computation written here, independently of ``scoring.report``.
+Each reference groups, windows, sums and takes medians itself, exactly, on the numbers as
+written; it calls the library's pure per-axis functions only for the last formula of a value
+(the latency/cost curves, the radar latency/cost/tool axes, the composite formula). The
+report's fast validation is checked against ``RunRecord``'s.
 """
 
 from __future__ import annotations
@@ -20,7 +17,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta, timezone
-from decimal import Decimal, localcontext
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 from unittest import mock
@@ -32,18 +29,15 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from scoring import (
-    FORMULAS,
     Axis,
     InputError,
     RunRecord,
-    VerificationEntry,
     build_report,
     correctness_axis,
     cost_axis,
     cost_score,
     latency_axis,
     latency_score,
-    pass_hat_k,
     profile,
     report_to_json,
     robustness_axis,
@@ -65,9 +59,6 @@ from scoring.constants import (
     ROBUSTNESS_MIN_OUTCOMES,
 )
 from scoring.errors import MAX_LISTED_PROBLEMS, Problem, problems_from
-from scoring.models import OutcomeRecord
-from scoring.outcome import score_outcome
-from scoring.repeatability import aggregate_pass_hat_k
 
 
 def to_lines(records: list[dict[str, Any]]) -> list[bytes]:
@@ -78,6 +69,7 @@ TERMINAL = {"completed", "failed", "timeout"}
 STATUSES = ["completed", "failed", "timeout", "queued", "running"]
 _T0 = datetime(2024, 3, 1, tzinfo=UTC)
 _OFFSETS = [timedelta(0), timedelta(hours=1), timedelta(hours=-5), timedelta(hours=5, minutes=30)]
+
 
 # --- the reference --------------------------------------------------------------------------
 
@@ -406,312 +398,6 @@ def test_small_logs_equal_reference(drafts: list[dict[str, Any]]) -> None:
     check_bounds(actual)
 
 
-# --- curves ---------------------------------------------------------------------------------
-
-_CURVES = [(LATENCY_ANCHORS_MS, latency_score), (COST_ANCHORS_USD, cost_score)]
-_MAX_SLOPE = [Fraction(20, 1500), Fraction(20000, 9)]  # steepest segment of each curve
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    curve=st.integers(0, 1),
-    x=st.fractions(min_value=-1, max_value=30000, max_denominator=10**6),
-    y=st.fractions(min_value=-1, max_value=30000, max_denominator=10**6),
-)
-def test_curves_monotone_non_increasing_and_bounded(curve: int, x: Fraction, y: Fraction):
-    _, function = _CURVES[curve]
-    if curve == 1:  # costs live on a scale 100 000 times smaller
-        x, y = x / 100_000, y / 100_000
-    low, high = min(x, y), max(x, y)
-    assert function(low) >= function(high)
-    assert 0 <= function(low) <= 100
-    assert 0 <= function(high) <= 100
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    curve=st.integers(0, 1),
-    index=st.integers(0, 4),
-    eps=st.fractions(min_value=Fraction(1, 10**9), max_value=Fraction(1, 10**4)),
-)
-def test_curves_continuous_at_anchors(curve: int, index: int, eps: Fraction) -> None:
-    anchors, function = _CURVES[curve]
-    anchor = anchors[index % len(anchors)]
-    x, s = Fraction(anchor.x), Fraction(anchor.score)
-    bound = _MAX_SLOPE[curve] * eps
-    assert function(x) == s
-    assert abs(function(x - eps) - s) <= bound
-    assert abs(function(x + eps) - s) <= bound
-
-
-# --- pass^k ---------------------------------------------------------------------------------
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.integers(0, 80).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))))
-def test_pass_hat_k_non_increasing_in_k(nc: tuple[int, int]) -> None:
-    n, c = nc
-    values = [pass_hat_k(n, c, k) for k in range(1, n + 3)]
-    assert all(0 <= v <= 1 for v in values)
-    assert all(a >= b for a, b in itertools.pairwise(values))
-    if n:
-        assert values[0] == Fraction(c, n)
-
-
-@settings(max_examples=100, deadline=None)
-@given(
-    st.lists(
-        st.integers(0, 12).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))),
-        max_size=8,
-    )
-)
-def test_aggregate_pass_hat_k_non_increasing_in_k(tasks: list[tuple[int, int]]) -> None:
-    values = [aggregate_pass_hat_k(tasks, k) for k in range(1, 8)]
-    if all(n < REPEATABILITY_MIN_OUTCOMES for n, _ in tasks):
-        assert values == [None] * 7
-        return
-    assert all(v is not None and 0 <= v <= 1 for v in values)
-    assert all(a >= b for a, b in itertools.pairwise(values))  # type: ignore[operator]
-
-
-# --- outcome score bounds -------------------------------------------------------------------
-
-_entry = st.one_of(
-    st.fixed_dictionaries(
-        {"role": st.just("objective"), "status": st.sampled_from(["passed", "failed", "error"])},
-        optional={"weight": st.floats(1e-3, 1e3)},
-    ),
-    st.fixed_dictionaries(
-        {
-            "role": st.just("safeguard"),
-            "severity": st.sampled_from(["recoverable", "catastrophic"]),
-            "status": st.sampled_from(["passed", "failed", "error"]),
-        },
-        optional={"weight": st.floats(1e-3, 1e3)},
-    ),
-)
-_unit = st.floats(0, 1)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    entries=st.lists(_entry, max_size=6),
-    judged=st.one_of(
-        st.none(),
-        st.fixed_dictionaries(
-            {}, optional={"checklist": _unit, "outcome_validity": _unit, "recoverable": _unit}
-        ),
-    ),
-)
-def test_outcome_score_bounds(entries: list[dict[str, Any]], judged: dict[str, Any] | None):
-    data: dict[str, Any] = {
-        "run_id": "r",
-        "verification": [e | {"name": f"e{i}"} for i, e in enumerate(entries)],
-    }
-    if judged is not None:
-        data["judged"] = judged
-    result = score_outcome(OutcomeRecord.model_validate_json(json.dumps(data)))
-    catastrophic = [e for e in entries if e.get("severity") == "catastrophic"]
-    if any(e["status"] != "passed" for e in catastrophic):
-        assert result.outcome_score == 0.0
-        assert result.catastrophic_gate == 0
-    else:
-        assert result.catastrophic_gate == 1
-        assert result.outcome_score is None or 0 <= result.outcome_score <= 1
-    for reading in (result.correctness, result.recoverable_safety_raw):
-        assert reading is None or 0 <= reading <= 1
-    if result.recoverable_safety is not None:
-        assert Fraction(1, 10) <= result.recoverable_safety <= 1
-    if result.outcome_score is not None and result.catastrophic_gate == 1:
-        assert result.correctness is not None
-        assert result.outcome_score <= 1
-        # the geometric mean never exceeds the larger reading, nor goes below the smaller
-        rec_v = result.recoverable_safety if result.recoverable_safety is not None else 1
-        low, high = sorted([float(result.correctness), float(rec_v)])
-        assert low - 1e-12 <= result.outcome_score <= high + 1e-12
-    assert result.scoring_version == "v1"
-
-
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-RANGE = re.compile(r"Returns a value in \[(?P<low>[^,\]]+), (?P<high>[^\]]+)\]")
-
-fractions_01 = st.fractions(min_value=0, max_value=1, max_denominator=10**6)
-fractions_100 = st.fractions(min_value=0, max_value=100, max_denominator=10**6)
-non_negative = st.one_of(
-    st.fractions(min_value=0, max_value=10**6, max_denominator=10**6),
-    st.floats(min_value=0, max_value=1e12, allow_nan=False),
-    st.integers(min_value=0, max_value=10**9),
-)
-axis_values = st.one_of(st.none(), fractions_100)
-
-
-@st.composite
-def successes_of(draw: st.DrawFn, low: int = 0) -> tuple[int, int]:
-    n = draw(st.integers(min_value=low, max_value=3000))
-    return draw(st.integers(min_value=0, max_value=n)), n
-
-
-@st.composite
-def entries(draw: st.DrawFn) -> list[VerificationEntry]:
-    found = []
-    for i in range(draw(st.integers(0, 6))):
-        entry = {
-            "name": f"e{i}",
-            "role": draw(st.sampled_from(["objective", "safeguard"])),
-            "status": draw(st.sampled_from(["passed", "failed", "error"])),
-        }
-        if entry["role"] == "safeguard":
-            entry["severity"] = draw(st.sampled_from(["recoverable", "catastrophic"]))
-        found.append(VerificationEntry.model_validate_json(json.dumps(entry)))
-    return found
-
-
-# Arguments of every registered formula that returns a number, within its documented domain.
-FORMULA_ARGUMENTS: dict[str, st.SearchStrategy[tuple[Any, ...]]] = {
-    "composite.latency_score": st.tuples(non_negative),
-    "composite.cost_score": st.tuples(non_negative),
-    "composite.success_rate": successes_of(low=1),
-    "composite.outcome_consistency": st.tuples(fractions_01, st.integers(0, 50)),
-    "composite.score": st.tuples(fractions_01, fractions_01, fractions_100, fractions_100),
-    "outcome.catastrophic_gate": st.tuples(entries()),
-    "outcome.recoverable_floor": st.tuples(fractions_01),
-    "outcome.score": st.tuples(fractions_01, fractions_01),
-    "radar.correctness": successes_of(),
-    "radar.latency": st.tuples(st.one_of(st.none(), non_negative), st.integers(0, 200)),
-    "radar.cost": st.tuples(st.one_of(st.none(), non_negative)),
-    "radar.tool_efficiency": st.tuples(st.one_of(st.none(), non_negative)),
-    "radar.determinism": st.tuples(fractions_01),
-    "radar.robustness": st.tuples(st.lists(successes_of(), max_size=8)),
-    "radar.profile": st.tuples(
-        st.fixed_dictionaries(dict.fromkeys(Axis, axis_values)),
-        st.one_of(
-            st.none(),
-            st.fixed_dictionaries({axis: st.integers(0, 5) for axis in Axis}),
-        ),
-    ),
-    "repeatability.pass_hat_k": st.tuples(
-        successes_of().map(lambda cn: (cn[1], cn[0])), st.integers(1, 8)
-    ).map(lambda t: (*t[0], t[1])),
-    "repeatability.aggregate": st.tuples(
-        st.lists(successes_of().map(lambda cn: (cn[1], cn[0])), max_size=6), st.integers(1, 6)
-    ),
-}
-
-
-def documented_range(name: str) -> tuple[Fraction, Fraction]:
-    match = RANGE.search(FORMULAS[name].function.__doc__ or "")
-    assert match, name
-    return Fraction(match["low"]), Fraction(match["high"])
-
-
-def test_every_score_formula_has_an_argument_strategy() -> None:
-    # A new formula that states a range must be added to FORMULA_ARGUMENTS.
-    ranged = {name for name, f in FORMULAS.items() if RANGE.search(f.function.__doc__ or "")}
-    assert ranged == set(FORMULA_ARGUMENTS)
-
-
-@pytest.mark.parametrize("name", sorted(FORMULA_ARGUMENTS))
-def test_every_score_lies_within_its_documented_range(name: str) -> None:
-    low, high = documented_range(name)
-    function = FORMULAS[name].function
-
-    @FAST
-    @given(FORMULA_ARGUMENTS[name])
-    def check(arguments: tuple[Any, ...]) -> None:
-        value = function(*arguments)
-        if value is not None:
-            assert low <= Fraction(value) <= high
-
-    check()
-
-
-# --- curves -----------------------------------------------------------------------------------
-
-
-CURVES = [(latency_score, LATENCY_ANCHORS_MS), (cost_score, COST_ANCHORS_USD)]
-
-
-@pytest.mark.parametrize(("curve", "anchors"), CURVES, ids=["latency", "cost"])
-def test_curves_are_continuous_at_every_anchor(curve, anchors) -> None:
-    # Within ε of an anchor the score moves by at most the steepest slope × ε.
-    slopes = [
-        abs(Fraction(b.score - a.score) / Fraction(b.x - a.x))
-        for a, b in itertools.pairwise(anchors)
-    ]
-    steepest = max(slopes)
-
-    @FAST
-    @given(
-        st.sampled_from(anchors),
-        st.fractions(min_value=Fraction(1, 10**12), max_value=Fraction(1, 10**3)),
-    )
-    def check(anchor, epsilon: Fraction) -> None:
-        at = curve(anchor.x)
-        assert at == Fraction(anchor.score)
-        for near in (Fraction(anchor.x) - epsilon, Fraction(anchor.x) + epsilon):
-            assert abs(curve(near) - at) <= steepest * epsilon
-
-    check()
-
-
-@pytest.mark.parametrize(("curve", "anchors"), CURVES, ids=["latency", "cost"])
-def test_curves_are_monotone_non_increasing(curve, anchors) -> None:
-    top = Fraction(anchors[-1].x) * 2
-
-    @FAST
-    @given(
-        st.fractions(min_value=-1, max_value=top, max_denominator=10**6),
-        st.fractions(min_value=-1, max_value=top, max_denominator=10**6),
-    )
-    def check(x: Fraction, y: Fraction) -> None:
-        low, high = sorted((x, y))
-        assert curve(low) >= curve(high)
-
-    check()
-
-
-# --- pass^k -------------------------------------------------------------------------------------
-
-
-@FAST
-@given(successes_of(), st.integers(1, 12))
-def test_pass_hat_k_is_non_increasing_in_k(cn: tuple[int, int], k: int) -> None:
-    c, n = cn
-    assert pass_hat_k(n, c, k + 1) <= pass_hat_k(n, c, k)
-
-
-@FAST
-@given(successes_of(low=3), st.integers(1, 12))
-def test_pass_hat_k_matches_the_falling_product(cn: tuple[int, int], k: int) -> None:
-    # C(c, k)/C(n, k) = Π_{i<k} (c − i)/(n − i), 0 once a factor is 0 (c < k)
-    c, n = cn
-    product = Fraction(1)
-    for i in range(k):
-        product *= Fraction(max(c - i, 0), n - i) if n - i > 0 else 0
-    assert pass_hat_k(n, c, k) == product
-
-
-# --- exact sums as written --------------------------------------------------------------------
-
-
-floats_as_logged = st.one_of(
-    st.floats(min_value=0, max_value=1e308, allow_nan=False, allow_infinity=False),
-    st.floats(min_value=0, max_value=2**23, allow_nan=False),
-    st.decimals(min_value=0, max_value=10**7, places=9, allow_nan=False).map(float),
-    st.integers(0, 2**40).map(lambda i: i / 2**18),
-)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(floats_as_logged, max_size=40))
-def test_exact_sums_equal_the_decimals_as_written(values: list[float]) -> None:
-    # report._exact_sum takes a fixed-point short cut; it must equal Σ Decimal(repr(x)).
-    with localcontext() as context:
-        context.prec = 2000
-        expected = sum((Decimal(repr(v)) for v in values), Decimal(0))
-    assert report_module._exact_sum(Decimal(0), values) == expected
-
-
 # --- the streaming report against an in-memory reference ----------------------------------------
 
 OFFSETS = [timedelta(0), timedelta(hours=2), timedelta(hours=-5, minutes=-30), timedelta(hours=14)]
@@ -930,6 +616,74 @@ def test_streaming_report_equals_the_in_memory_reference(records, sizes, weights
         assert streamed(records, weights) == expected
 
 
+# --- the report's fast validation is RunRecord's validation ---------------------------------
+
+json_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(["", "a", "completed", "failed", "queued", "true", "1700000000"]),
+    st.sampled_from(["2026-01-01T00:00:00Z", "2026-01-01T00:00:00", "2026-01-01T02:00:00+02:00"]),
+    st.lists(st.integers(), max_size=2),
+)
+run_fields = {
+    "run_id": st.one_of(st.text(max_size=3), json_values),
+    "agent_id": st.one_of(st.text(max_size=3), json_values),
+    "task_id": st.one_of(st.text(max_size=3), json_values),
+    "status": st.one_of(
+        st.sampled_from(["queued", "running", "completed", "failed", "timeout"]), json_values
+    ),
+    "success": json_values,
+    "latency_ms": json_values,
+    "cost_usd": json_values,
+    "steps": json_values,
+    "finished_at": json_values,
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.fixed_dictionaries(run_fields), st.sets(st.sampled_from(sorted(run_fields)), max_size=2))
+def test_fast_validation_accepts_exactly_what_run_record_accepts(record, left_out) -> None:
+    for key in left_out:
+        record.pop(key)
+    line = json.dumps(record).encode()
+    try:
+        expected = report_module._ROW(RunRecord.model_validate_json(line))
+    except ValidationError:
+        expected = None
+    rows = report_module._rows([line])
+    got = rows[0] if rows is not None and report_module._status_rules_hold(rows) else None
+    assert got == expected
+
+
+timestamps = st.builds(
+    "{:04d}-{:02d}-{:02d}{}{:02d}:{:02d}:{:02d}{}{}".format,
+    st.one_of(st.integers(0, 9999), st.sampled_from([0, 4, 100, 400, 1900, 2000, 2024, 2100])),
+    st.integers(0, 13),
+    st.integers(0, 32),
+    st.sampled_from(["T", "t", " ", "_", "x"]),
+    st.integers(0, 24),
+    st.integers(0, 60),
+    st.integers(0, 60),
+    st.sampled_from(["", ".5", ".123456", ".1234567", ".000000001", "."]),
+    st.sampled_from(["Z", "z", "+00:00", "-05:30", "+23:59", "+24:00", "", "+0200"]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(timestamps)
+def test_the_fast_timestamp_pattern_accepts_what_the_model_accepts(stamp: str) -> None:
+    # The report's fast path reads finished_at with report.CALENDAR_PATTERN alone.
+    record = {"run_id": "r", "agent_id": "a", "task_id": "t", "status": "queued"}
+    try:
+        RunRecord.model_validate_json(json.dumps(record | {"finished_at": stamp}))
+        accepted = True
+    except ValidationError:
+        accepted = False
+    assert bool(re.match(report_module.CALENDAR_PATTERN, stamp)) == accepted
+
+
 # --- problems: the same, in line order, whatever the chunks ---------------------------------
 
 
@@ -1025,71 +779,3 @@ def test_seen_ids_report_every_repeat_where_it_is(keys: list[str], cuts: list[in
         found += [start + p for p in seen.add_all(batch)]
         start += len(batch)
     assert found == [i for i, key in enumerate(keys) if key in keys[:i]]
-
-
-# --- the report's fast validation is RunRecord's validation ---------------------------------
-
-json_values = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(-(2**70), 2**70),
-    st.floats(allow_nan=False, allow_infinity=False),
-    st.sampled_from(["", "a", "completed", "failed", "queued", "true", "1700000000"]),
-    st.sampled_from(["2026-01-01T00:00:00Z", "2026-01-01T00:00:00", "2026-01-01T02:00:00+02:00"]),
-    st.lists(st.integers(), max_size=2),
-)
-run_fields = {
-    "run_id": st.one_of(st.text(max_size=3), json_values),
-    "agent_id": st.one_of(st.text(max_size=3), json_values),
-    "task_id": st.one_of(st.text(max_size=3), json_values),
-    "status": st.one_of(
-        st.sampled_from(["queued", "running", "completed", "failed", "timeout"]), json_values
-    ),
-    "success": json_values,
-    "latency_ms": json_values,
-    "cost_usd": json_values,
-    "steps": json_values,
-    "finished_at": json_values,
-}
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.fixed_dictionaries(run_fields), st.sets(st.sampled_from(sorted(run_fields)), max_size=2))
-def test_fast_validation_accepts_exactly_what_run_record_accepts(record, left_out) -> None:
-    for key in left_out:
-        record.pop(key)
-    line = json.dumps(record).encode()
-    try:
-        expected = report_module._ROW(RunRecord.model_validate_json(line))
-    except ValidationError:
-        expected = None
-    rows = report_module._rows([line])
-    got = rows[0] if rows is not None and report_module._status_rules_hold(rows) else None
-    assert got == expected
-
-
-timestamps = st.builds(
-    "{:04d}-{:02d}-{:02d}{}{:02d}:{:02d}:{:02d}{}{}".format,
-    st.one_of(st.integers(0, 9999), st.sampled_from([0, 4, 100, 400, 1900, 2000, 2024, 2100])),
-    st.integers(0, 13),
-    st.integers(0, 32),
-    st.sampled_from(["T", "t", " ", "_", "x"]),
-    st.integers(0, 24),
-    st.integers(0, 60),
-    st.integers(0, 60),
-    st.sampled_from(["", ".5", ".123456", ".1234567", ".000000001", "."]),
-    st.sampled_from(["Z", "z", "+00:00", "-05:30", "+23:59", "+24:00", "", "+0200"]),
-)
-
-
-@settings(max_examples=400, deadline=None)
-@given(timestamps)
-def test_the_fast_timestamp_pattern_accepts_what_the_model_accepts(stamp: str) -> None:
-    # The report's fast path reads finished_at with report.CALENDAR_PATTERN alone.
-    record = {"run_id": "r", "agent_id": "a", "task_id": "t", "status": "queued"}
-    try:
-        RunRecord.model_validate_json(json.dumps(record | {"finished_at": stamp}))
-        accepted = True
-    except ValidationError:
-        accepted = False
-    assert bool(re.match(report_module.CALENDAR_PATTERN, stamp)) == accepted
