@@ -2,7 +2,7 @@
 shown, formulas are MathML, nothing is left unrendered and nothing loads from another host.
 
 The site is built once per session with ``mkdocs build --strict`` (see ``support``);
-``test_site_checks_fail.py`` shows that each check fails on a site spoiled on purpose.
+``test_checks_fail.py`` shows that each check fails on a site spoiled on purpose.
 """
 
 from __future__ import annotations
