@@ -505,7 +505,7 @@ DOCUMENTED_REPORT: dict[str, Any] = {
         },
         {"agent_id": "a0", **MIDDLE},  # ties with a1 at 63.5: by agent_id
         {"agent_id": "a1", **MIDDLE},
-        # a2: no completed run_row → null composite, listed last. radar: one failure →
+        # a2: no completed run → null composite, listed last. radar: one failure →
         # correctness 0, nothing else; profile 0. repeatability: 1 outcome → null.
         {
             "agent_id": "a2",
