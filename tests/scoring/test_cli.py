@@ -1,8 +1,6 @@
-"""Input validation and the command line: bad input exits 2 with one line per problem on
-stderr and nothing on stdout; good input gives the exact JSON of decisions.md.
-
-The command line: the exact JSON of decisions.md on a small input worked out by hand, the
-table, stdin, viewer weights, the installed console script, and the order of agents.
+"""The command line: the exact JSON of decisions.md on small inputs worked out by hand, the
+table, stdin, viewer weights, the outcome JSON, the order of agents and the installed
+console script.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""The headline composite: success rate, the evidence gate, the zero-success floor, the cohort,
-rounding and the order of agents in the report.
-
-The headline composite: evidence gate, zero-success floor, null without completed runs.
+"""The headline composite: success rate, the evidence gate, the zero-success floor, null
+without completed runs, the cohort, rounding and the order of agents in the report.
 
 composite = 100 × (0.40·p + 0.30·consistency·latency/100 + 0.30·cost/100), rounded half up
 to two decimals; consistency = 1 − 4p(1 − p) with at least 5 completed runs, else 1.

@@ -4,8 +4,6 @@ Every anchor is checked at, just below, just above and halfway to the next ancho
 below the first and above the last; once driven by ``scoring.constants`` (so the tests follow
 the constants) and once with values computed by hand from the published tables.
 
-The latency and cost curves of the headline composite, at and around every anchor.
-
 Anchors from the methodology page: latency 500 ms → 100, 2,000 → 80, 5,000 → 50,
 10,000 → 0; cost $0.001 → 100, $0.010 → 80, $0.050 → 50, $0.100 → 20, $0.200 → 0; linear
 between adjacent anchors, 100 at or below the first, 0 at or above the last. Every expected

@@ -1,8 +1,6 @@
-"""Input validation and the command line: bad input exits 2 with one line per problem on
-stderr and nothing on stdout; good input gives the exact JSON of decisions.md.
-
-Bad input: exit status 2, one stderr line per problem naming line, field and rule, and
-nothing on stdout. Nothing is scored from an input that has an error.
+"""Input validation (``scoring.models``), through the command line: bad input exits 2 with one
+stderr line per problem naming the line, the field and the rule, and nothing on stdout;
+nothing is scored from an input that has an error.
 """
 
 from __future__ import annotations

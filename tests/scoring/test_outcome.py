@@ -1,6 +1,5 @@
-"""Run-level outcome score v1: rules 1–7 of decisions.md, reasons, versions, efficiency.
-
-Run-level outcome score v1: the seven rules of decisions.md, one by one.
+"""Run-level outcome score v1: the seven rules of decisions.md one by one, reasons, versions,
+efficiency, and (hypothesis) its bounds.
 
 score = cat_v · sqrt(c · rec_v), rec_v = 0.1 + 0.9 · raw; correctness from objectives, then
 judged.checklist, then judged.outcome_validity; withheld (null) on an objective or a

@@ -1,6 +1,4 @@
-"""The fitness radar: the window, the five axes, medians, clamping and the profile.
-
-The fitness radar: its window, every axis at its edges, medians, and the profile.
+"""The fitness radar: its window, every axis at its edges, medians, clamping and the profile.
 
 decisions.md: the window is the latest 100 terminal runs by ``finished_at`` (a tie goes to
 the run later in the input); axes are 0–100, clamped, or null without evidence; latency

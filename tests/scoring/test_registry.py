@@ -1,9 +1,7 @@
-"""Documentation checks in the scikit-learn style: every registered formula documents itself,
-every constant is named, has a unit and a description.
-
-The registry, in the scikit-learn style: every formula documents itself (a doctest and the
-range of what it returns) and every constant carries a unit, a description and a unique
-dotted name, because the site and the contracts snapshot are rendered from them.
+"""The registry, in the scikit-learn style: every formula documents itself (a doctest and the
+range of what it returns, which hypothesis checks) and every constant carries a unit, a
+description and a unique dotted name, because the site and the contracts snapshot are
+rendered from them.
 """
 
 from __future__ import annotations

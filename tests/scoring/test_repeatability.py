@@ -1,9 +1,8 @@
-"""Repeatability: pass^k = C(c, k) / C(n, k) per task, the qualifying tasks, exactness.
+"""Repeatability: pass^k = C(c, k)/C(n, k) per task, averaged over tasks with >= 3 outcomes.
 
-Repeatability: pass^k = C(c, k)/C(n, k) per task, averaged over tasks with >= 3 outcomes.
-
-Checked by hand on small cases, exactly for large n, and against the pass^k table that
-τ-bench publishes for its gpt-4o airline agent (in ``test_taubench.py``).
+Checked by hand on small cases, exactly for large n, non-increasing in k (hypothesis), and
+against the pass^k table that τ-bench publishes for its gpt-4o airline agent (in
+``test_taubench.py``).
 """
 
 from __future__ import annotations
