@@ -28,6 +28,9 @@ import pytest
 from contracts.build import REPO_ROOT
 from scoring.constants import constants
 
+# Dozens of subprocesses on copies of the project: as slow as building the site.
+pytestmark = pytest.mark.slow
+
 COPIED = ("scoring", "contracts", "pyproject.toml")
 SNAPSHOT = Path("contracts/snapshots/1.0.0.json")
 CONSTANTS = tuple(constants())
