@@ -25,22 +25,28 @@ from contracts.model import (
     Location,
     Methodology,
 )
-from scoring.composite import composite_score, outcome_consistency, success_rate
-from scoring.constants import Anchor, Axis
-from scoring.curves import cost_score, latency_score
-from scoring.examples import EXAMPLES
-from scoring.outcome import combine, recoverable_with_floor
-from scoring.radar import (
+from scoring import (
+    FORMULAS,
+    Anchor,
+    Axis,
+    aggregate_pass_hat_k,
+    combine,
+    composite_score,
     correctness_axis,
     cost_axis,
+    cost_score,
     determinism,
     latency_axis,
+    latency_score,
+    outcome_consistency,
+    pass_hat_k,
     profile,
+    recoverable_with_floor,
     robustness_axis,
+    success_rate,
     tool_efficiency_axis,
 )
-from scoring.registry import FORMULAS
-from scoring.repeatability import aggregate_pass_hat_k, pass_hat_k
+from scoring.examples import EXAMPLES
 
 REPO_ROOT = Path(scoring.__file__).resolve().parent.parent
 

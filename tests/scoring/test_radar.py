@@ -22,6 +22,7 @@ from scoring import (
     build_report,
     correctness_axis,
     cost_axis,
+    determinism,
     latency_axis,
     profile,
     robustness_axis,
@@ -37,7 +38,6 @@ from scoring.constants import (
     RADAR_WINDOW_RUNS,
     ROBUSTNESS_MIN_OUTCOMES,
 )
-from scoring.radar import determinism
 from scoring.registry import ScoringError
 from scoring.report import AgentReport
 
