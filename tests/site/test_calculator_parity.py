@@ -10,27 +10,24 @@ The parity check is shown to fail on copies of the site spoiled on purpose: one 
 changed in the inlined data, one branch changed in the script. Without the inlined data no
 calculator shows and the page reads as before.
 
-Needs Debian's ``chromium`` and ``chromedriver`` (or ``CHROME_BIN``/``CHROMEDRIVER``) and
-selenium: skipped with the reason when they are missing, failed when ``CI`` is set.
+The browser is the ``chromium`` fixture (see ``chromium_driver.py`` for when it skips).
 """
 
 from __future__ import annotations
 
-import base64
 import io
 import json
-import os
 import random
 import re
 import shutil
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-from site_support import ROOT, built_site
+from chromium_driver import DESKTOP, console_errors, save_screenshot, wait_for
+from support import ROOT, built_site
 
 from scoring.cli import run as scoring_cli
 from scoring.composite import score_composite
@@ -54,19 +51,6 @@ from scoring.serialize import agent_to_json, outcome_to_json, pass_key
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = os.environ.get("CHROME_BIN", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    "--hide-scrollbars",
-)
 PHONE_WIDTH = 375
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 SEED = 20261201
@@ -556,9 +540,9 @@ return JSON.stringify(cases.map(c => {
 """
 
 
-def browser_results(driver: Any, page: Path, cases: list[Case]) -> list[dict[str, Any]]:
-    driver.get(page.as_uri())
-    answer = json.loads(driver.execute_script(RUN_CASES, json.dumps(cases, ensure_ascii=False)))
+def browser_results(chromium: Any, page: Path, cases: list[Case]) -> list[dict[str, Any]]:
+    chromium.get(page.as_uri())
+    answer = json.loads(chromium.execute_script(RUN_CASES, json.dumps(cases, ensure_ascii=False)))
     if isinstance(answer, dict):
         raise AssertionError(f"{page.name}: window.Methodology has no data")
     return answer
@@ -600,17 +584,6 @@ def report(problems: list[str], limit: int = 15) -> str:
 # --- fixtures ------------------------------------------------------------------------------------
 
 
-def _missing() -> str | None:
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not (Path(path).exists() or shutil.which(Path(path).name)):
-            return f"{path} not found: apt-get install -y chromium chromium-driver"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "the selenium package is not installed"
-    return None
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A file:// copy of the built site, its own so that nothing else touches it."""
@@ -622,30 +595,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def snapshot(site: Path) -> dict[str, Any]:
     return json.loads((site / "methodology.json").read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    reason = _missing()
-    if reason is not None:
-        if os.environ.get("CI"):
-            pytest.fail(f"browser test cannot run in CI: {reason}")
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-calc')}")
-    options.add_argument("--window-size=1280,900")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    browser = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    browser.set_page_load_timeout(30)
-    yield browser
-    browser.quit()
 
 
 @pytest.fixture(scope="module")
@@ -691,20 +640,20 @@ def test_every_outcome_rule_is_exercised(cases: list[Case], expected: list[Any])
 
 
 def test_calculator_equals_python(
-    driver: Any, site: Path, cases: list[Case], expected: list[Any]
+    chromium: Any, site: Path, cases: list[Case], expected: list[Any]
 ) -> None:
-    got = browser_results(driver, site / PARITY_PAGE, cases)
+    got = browser_results(chromium, site / PARITY_PAGE, cases)
     problems = mismatches(cases, expected, got)
     assert not problems, f"{len(problems)} of {len(cases)} inputs differ:\n{report(problems)}"
 
 
 def test_calculator_equals_the_published_golden_values(
-    driver: Any, site: Path, snapshot: dict[str, Any]
+    chromium: Any, site: Path, snapshot: dict[str, Any]
 ) -> None:
     golden = golden_cases(snapshot)
     formulas = {c["fn"] for c, _, _ in golden}
     assert formulas == set(PYTHON), f"golden evaluations cover only {formulas}"
-    got = browser_results(driver, site / PARITY_PAGE, [c for c, _, _ in golden])
+    got = browser_results(chromium, site / PARITY_PAGE, [c for c, _, _ in golden])
     problems = []
     for (case, pick, want), answer in zip(golden, got, strict=True):
         if "error" in answer:
@@ -848,7 +797,7 @@ MUTATIONS = [
     ("what", "path", "old", "new", "named"), MUTATIONS, ids=[m[0] for m in MUTATIONS]
 )
 def test_parity_fails_on_a_spoiled_copy(
-    driver: Any,
+    chromium: Any,
     site: Path,
     cases: list[Case],
     expected: list[Any],
@@ -860,7 +809,7 @@ def test_parity_fails_on_a_spoiled_copy(
     named: str,
 ) -> None:
     spoiled = spoiled_copy(site, tmp_path / "spoiled", path, old, new)
-    problems = mismatches(cases, expected, browser_results(driver, spoiled / PARITY_PAGE, cases))
+    problems = mismatches(cases, expected, browser_results(chromium, spoiled / PARITY_PAGE, cases))
     assert problems, f"parity did not notice {what}"
     assert any(p.startswith(named) for p in problems), report(problems)
 
@@ -884,16 +833,6 @@ def test_inline_data_check_fails_when_the_page_and_the_snapshot_differ(
 # --- the widgets -------------------------------------------------------------------------------
 
 
-def _wait(driver: Any, script: str, timeout: float = 5) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for: {script}")
-
-
 def _parse_weights(text: str) -> dict[str, int]:
     return {name: int(w) for name, w in (part.split("=") for part in text.split(","))}
 
@@ -901,7 +840,7 @@ def _parse_weights(text: str) -> dict[str, int]:
 VIEWER_WEIGHTS = "correctness=2,cost=1"
 
 
-def test_sliders_reproduce_the_report_with_viewer_weights(driver: Any, site: Path) -> None:
+def test_sliders_reproduce_the_report_with_viewer_weights(chromium: Any, site: Path) -> None:
     """Keyboard only: each slider focused, Home, then → as many times as its weight."""
     from selenium.webdriver.common.keys import Keys
 
@@ -916,32 +855,34 @@ def test_sliders_reproduce_the_report_with_viewer_weights(driver: Any, site: Pat
     agents = json.loads(stdout.getvalue())["agents"]
     want = [(a["agent_id"], a["radar"]["profile"]) for a in agents]
 
-    driver.get((site / "radar.html").as_uri())
-    _wait(driver, "return !document.querySelector('section.calc[data-calculator=radar]').hidden")
+    chromium.get((site / "radar.html").as_uri())
+    wait_for(
+        chromium, "return !document.querySelector('section.calc[data-calculator=radar]').hidden"
+    )
     weights = _parse_weights(VIEWER_WEIGHTS)
     for axis in Axis:
-        slider = driver.find_element("id", f"calc-radar-w-{axis.value}")
+        slider = chromium.find_element("id", f"calc-radar-w-{axis.value}")
         slider.send_keys(Keys.HOME)
         for _ in range(weights.get(axis.value, 0)):
             slider.send_keys(Keys.ARROW_RIGHT)
-    rows = driver.execute_script(
+    rows = chromium.execute_script(
         "return Array.from(document.querySelectorAll('.calc-ranking tbody tr')).map(tr =>"
         " [tr.dataset.agent, tr.querySelector('[data-profile]').dataset.profile]);"
     )
     got = [(agent, None if p == "null" else float(p)) for agent, p in rows]
     assert got == want, f"sliders {got} != report --weights {VIEWER_WEIGHTS} {want}"
-    command = driver.find_element("css selector", '[data-out="command"]').text
+    command = chromium.find_element("css selector", '[data-out="command"]').text
     assert command.endswith(f"--weights {VIEWER_WEIGHTS}"), command
-    screenshot(driver, "section.calc", SCREENSHOTS / "calculator-radar-viewer-weights.png")
+    screenshot(chromium, "section.calc", SCREENSHOTS / "calculator-radar-viewer-weights.png")
 
     # And the default positions give the report without --weights.
-    driver.find_element("css selector", ".calc-reset").send_keys(Keys.ENTER)
+    chromium.find_element("css selector", ".calc-reset").send_keys(Keys.ENTER)
     stdout = io.StringIO()
     assert scoring_cli(["report", str(runs), "--format", "json"], stdout=stdout) == 0
     default = [
         (a["agent_id"], a["radar"]["profile"]) for a in json.loads(stdout.getvalue())["agents"]
     ]
-    rows = driver.execute_script(
+    rows = chromium.execute_script(
         "return Array.from(document.querySelectorAll('.calc-ranking tbody tr')).map(tr =>"
         " [tr.dataset.agent, tr.querySelector('[data-profile]').dataset.profile]);"
     )
@@ -949,11 +890,11 @@ def test_sliders_reproduce_the_report_with_viewer_weights(driver: Any, site: Pat
     assert got == sorted(default)
 
 
-def test_composite_widget_by_keyboard(driver: Any, site: Path) -> None:
+def test_composite_widget_by_keyboard(chromium: Any, site: Path) -> None:
     from selenium.webdriver.common.keys import Keys
 
-    driver.get((site / "composite.html").as_uri())
-    _wait(driver, "return !document.querySelector('section.calc').hidden")
+    chromium.get((site / "composite.html").as_uri())
+    wait_for(chromium, "return !document.querySelector('section.calc').hidden")
     fields = {
         "completed_runs": "5",
         "successes": "4",
@@ -961,83 +902,73 @@ def test_composite_widget_by_keyboard(driver: Any, site: Path) -> None:
         "mean_cost_usd": "0.010",
     }
     for name, text in fields.items():
-        box = driver.find_element("id", f"calc-composite-{name.replace('_', '-')}")
+        box = chromium.find_element("id", f"calc-composite-{name.replace('_', '-')}")
         box.send_keys(Keys.CONTROL, "a")
         box.send_keys(text)
-    shown = driver.find_element("css selector", '[data-out="score"]').text
+    shown = chromium.find_element("css selector", '[data-out="score"]').text
     want = py_composite({k: json.loads(v) for k, v in fields.items()})["score"]
     assert float(shown) == want
-    error = driver.find_element("id", "calc-composite-error")
+    error = chromium.find_element("id", "calc-composite-error")
     assert not error.is_displayed()
-    box = driver.find_element("id", "calc-composite-successes")
+    box = chromium.find_element("id", "calc-composite-successes")
     box.send_keys(Keys.CONTROL, "a")
     box.send_keys("6")  # more successes than completed runs
     assert error.is_displayed()
     assert error.text.startswith("successes: "), error.text
 
 
-def screenshot(driver: Any, selector: str, path: Path) -> None:
+def screenshot(chromium: Any, selector: str, path: Path) -> None:
     """The whole element, however tall, at the window's width (for a person to look at)."""
-    box = driver.execute_script(
+    box = chromium.execute_script(
         "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
         "return [r.left + scrollX, r.top + scrollY, r.width, r.height];",
         selector,
     )
-    shot = driver.execute_cdp_cmd(
-        "Page.captureScreenshot",
-        {
-            "format": "png",
-            "captureBeyondViewport": True,
-            "clip": {"x": box[0], "y": box[1], "width": box[2], "height": box[3], "scale": 1},
-        },
-    )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(base64.b64decode(shot["data"]))
+    save_screenshot(chromium, path, tuple(box))
 
 
-def test_outcome_editor_by_keyboard(driver: Any, site: Path) -> None:
+def test_outcome_editor_by_keyboard(chromium: Any, site: Path) -> None:
     """Typing into the status and severity lists changes the rule that applies."""
     from selenium.webdriver.common.keys import Keys
 
-    driver.get((site / "outcome.html").as_uri())
-    _wait(driver, "return !document.querySelector('section.calc').hidden")
+    chromium.get((site / "outcome.html").as_uri())
+    wait_for(chromium, "return !document.querySelector('section.calc').hidden")
 
     def out(key: str) -> str:
-        node = driver.find_element("css selector", f'[data-out="{key}"]')
+        node = chromium.find_element("css selector", f'[data-out="{key}"]')
         return str(node.get_attribute("textContent"))
 
     record = json.loads(out("record"))
     assert out("reason") == py_outcome(json.dumps(record))["reason"]
-    first = driver.find_element("id", "calc-outcome-entry-1-status")
+    first = chromium.find_element("id", "calc-outcome-entry-1-status")
     first.send_keys("e")  # "error": the first objective is in error
     first.send_keys(Keys.TAB)
     record = json.loads(out("record"))
     assert record["verification"][0]["status"] == "error"
     assert out("reason") == py_outcome(json.dumps(record))["reason"]
     assert out("reason").startswith("withheld: objective")
-    severity = driver.find_element("id", "calc-outcome-entry-1-severity")
+    severity = chromium.find_element("id", "calc-outcome-entry-1-severity")
     severity.send_keys("c")  # a severity on an objective is refused, naming the field
-    error = driver.find_element("id", "calc-outcome-error")
+    error = chromium.find_element("id", "calc-outcome-error")
     assert error.text.startswith("verification.0.severity: "), error.text
 
 
 @pytest.mark.parametrize("page", CALCULATOR_PAGES)
 def test_calculator_fits_a_phone_and_every_control_is_labelled(
-    driver: Any, site: Path, page: str
+    chromium: Any, site: Path, page: str
 ) -> None:
-    driver.get_log("browser")
-    driver.set_window_size(PHONE_WIDTH, 800)
+    chromium.set_window_size(PHONE_WIDTH, 800)
     try:
-        driver.get((site / f"{page}.html").as_uri())
-        _wait(driver, "return !document.querySelector('section.calc').hidden")
-        unlabelled = driver.execute_script(
+        chromium.get((site / f"{page}.html").as_uri())
+        wait_for(chromium, "return !document.querySelector('section.calc').hidden")
+        unlabelled = chromium.execute_script(
             "return Array.from(document.querySelectorAll("
             "'section.calc input, section.calc select')).filter(e => !e.id"
             " || !document.querySelector(`label[for='${e.id}']`)).map(e => e.name);"
         )
         assert unlabelled == [], f"{page}: controls without a <label for>: {unlabelled}"
         # Nothing wider than the phone, except inside a box that scrolls on its own.
-        wide = driver.execute_script(
+        wide = chromium.execute_script(
             "const w = document.documentElement.clientWidth;"
             "const inBox = e => { for (let p = e.parentElement; p; p = p.parentElement) {"
             " if (getComputedStyle(p).overflowX === 'auto') return true; } return false; };"
@@ -1046,19 +977,19 @@ def test_calculator_fits_a_phone_and_every_control_is_labelled(
             ".map(e => e.tagName + '.' + e.className);"
         )
         assert wide == [], f"{page}: wider than a {PHONE_WIDTH} px phone: {wide[:5]}"
-        sideways = driver.execute_script(
+        sideways = chromium.execute_script(
             "const d = document.documentElement; return d.scrollWidth > d.clientWidth;"
         )
         assert not sideways, f"{page}: the page scrolls sideways at {PHONE_WIDTH} px"
         for scheme in ("default", "slate"):  # the light and the dark palette
-            driver.execute_script(
+            chromium.execute_script(
                 "document.body.setAttribute('data-md-color-scheme', arguments[0])", scheme
             )
-            screenshot(driver, "section.calc", SCREENSHOTS / f"calculator-{page}-{scheme}.png")
-        errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+            screenshot(chromium, "section.calc", SCREENSHOTS / f"calculator-{page}-{scheme}.png")
+        errors = console_errors(chromium)
         assert not errors, errors
     finally:
-        driver.set_window_size(1280, 900)
+        chromium.set_window_size(*DESKTOP)
 
 
 def test_every_calculator_starts_hidden_with_a_noscript_note(site: Path) -> None:
@@ -1072,12 +1003,12 @@ def test_every_calculator_starts_hidden_with_a_noscript_note(site: Path) -> None
         assert re.search(r"</section></div>\s*<noscript><p class=\"calc-noscript\">", after), page
 
 
-def test_without_the_data_no_calculator_shows(driver: Any, site: Path, tmp_path: Path) -> None:
+def test_without_the_data_no_calculator_shows(chromium: Any, site: Path, tmp_path: Path) -> None:
     """A page whose data is missing keeps its content; the calculator stays hidden."""
     spoiled = spoiled_copy(
         site, tmp_path / "spoiled", Path("composite.html"), f'id="{DATA_ID}"', 'id="gone"'
     )
-    driver.get((spoiled / "composite.html").as_uri())
-    hidden = driver.execute_script("return document.querySelector('section.calc').hidden")
+    chromium.get((spoiled / "composite.html").as_uri())
+    hidden = chromium.execute_script("return document.querySelector('section.calc').hidden")
     assert hidden is True
-    assert driver.find_elements("css selector", "figure.formula")
+    assert chromium.find_elements("css selector", "figure.formula")

@@ -1,0 +1,129 @@
+"""Headless Chromium for the browser tests of the site, and the helpers they share.
+
+A new browser test asks for the ``chromium`` fixture (``tests/site/conftest.py``) and marks
+itself ``@pytest.mark.slow``; it does not start a driver of its own. The fixture gives one
+selenium driver for the whole session: Debian's ``chromium`` driven by ``chromedriver`` (or
+the browser and driver named by ``CHROME_BIN`` and ``CHROMEDRIVER``; the GitHub workflow
+sets them), headless, with a fresh profile, a ``DESKTOP`` window and the console
+(``browser``) and network (``performance``) logs on. Each test gets it with both logs
+emptied and the window back at ``DESKTOP``, so what a test reads from the logs is its own.
+
+The driver's path is handed to selenium, so selenium-manager downloads nothing. Without the
+browser, the driver or the selenium package a test that asks for ``chromium`` is skipped with
+the reason, except where the environment variable ``CI`` is set: there it fails, so that CI
+never passes by running no browser test.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+# Debian's paths; CHROME_BIN and CHROMEDRIVER name others.
+CHROMIUM = os.environ.get("CHROME_BIN", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+# Headless, no sandbox (containers run as root), and nothing the browser would fetch on its
+# own (updates, sync, QUIC probes): the tests check that the site fetches nothing remote.
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+)
+DESKTOP = (1280, 900)
+PAGE_LOAD_TIMEOUT_S = 30
+# Requests that never leave the machine: inline data and the browser's own pages.
+LOCAL_PREFIXES = ("data:", "blob:", "about:", "chrome:", "chrome-untrusted:")
+
+
+def missing() -> str | None:
+    """Why no browser test can run here (what to install), or ``None`` when all is present."""
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not (Path(path).exists() or shutil.which(Path(path).name)):
+            return f"{path} not found: apt-get install -y chromium chromium-driver"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "the selenium package is not installed"
+    return None
+
+
+def start(profile: Path) -> Any:
+    """A headless Chromium with ``FLAGS``, its profile in ``profile``, both logs on."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.add_argument(f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(PAGE_LOAD_TIMEOUT_S)
+    return driver
+
+
+def fresh(driver: Any) -> Any:
+    """``driver`` with both logs emptied and the window at ``DESKTOP`` (between tests)."""
+    driver.get_log("browser")
+    driver.get_log("performance")
+    size = driver.get_window_size()
+    if (size["width"], size["height"]) != DESKTOP:
+        driver.set_window_size(*DESKTOP)
+    return driver
+
+
+def wait_for(driver: Any, script: str, timeout_s: float = 5) -> Any:
+    """The first truthy value ``script`` returns; an AssertionError after ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for: {script}")
+        time.sleep(0.05)
+
+
+def console_errors(driver: Any) -> list[str]:
+    """The console's errors since the log was last read (reading empties it)."""
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def requested_urls(driver: Any) -> list[str]:
+    """Every URL requested since the network log was last read (reading empties it)."""
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
+def save_screenshot(driver: Any, path: Path, box: tuple[float, float, float, float]) -> None:
+    """A PNG of the page's ``(x, y, width, height)`` box, also below the fold, at ``path``."""
+    x, y, width, height = box
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "clip": {"x": x, "y": y, "width": width, "height": height, "scale": 1},
+        },
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(base64.b64decode(shot["data"]))
