@@ -60,6 +60,64 @@ NULL_COMPOSITE: dict[str, Any] = {
     "zero_success_floor": False,
 }
 
+#: The composite of an agent with one completed pass, fast and cheap enough that every part
+#: is at its best, as the report prints it.
+PERFECT_COMPOSITE: dict[str, Any] = {
+    "score": 100.0,
+    "success_rate": 1.0,
+    "consistency": 1.0,
+    "latency_score": 100.0,
+    "cost_score": 100.0,
+    "completed_runs": 1,
+    "zero_success_floor": False,
+}
+
+
+def judged_outcome_json(run_id: str) -> dict[str, Any]:
+    """What ``scoring outcome --format json`` prints, keys in the documented order, for
+    ``{"run_id": run_id, "judged": {"checklist": 1.0, "recoverable": 0.6}}``:
+    rec_v = 0.1 + 0.9 × 0.6 = 0.64 and score sqrt(1 × 0.64) = 0.8."""
+    return {
+        "run_id": run_id,
+        "outcome_score": 0.8,
+        "correctness": 1.0,
+        "correctness_source": "judged.checklist",
+        "recoverable_safety_raw": 0.6,
+        "recoverable_safety": 0.64,
+        "catastrophic_gate": 1,
+        "scoring_version": "v1",
+        "reason": "c=1.000, rec_v=0.640, cat_v=1",
+        "efficiency": None,
+    }
+
+
+def radar_json(
+    correctness: float | None,
+    latency: float | None,
+    cost: float | None,
+    tool_efficiency: float | None,
+    robustness: float | None,
+    *,
+    profile: float | None,
+    runs: int,
+    median_ms: float | None,
+) -> dict[str, Any]:
+    """An agent's radar as the report prints it (the axes in their documented order), for a
+    window of ``runs`` runs whose median latency is ``median_ms``."""
+    axes = {
+        "correctness": correctness,
+        "latency": latency,
+        "cost": cost,
+        "tool_efficiency": tool_efficiency,
+        "robustness": robustness,
+    }
+    return {
+        "axes": axes,
+        "profile": profile,
+        "window_runs": runs,
+        "median_latency_ms": median_ms,
+    }
+
 
 def run_fields(
     run_id: str,

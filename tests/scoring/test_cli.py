@@ -14,85 +14,46 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import NULL_COMPOSITE, cli, run_fields, scoring_subprocess
+from builders import (
+    NULL_COMPOSITE,
+    PERFECT_COMPOSITE,
+    cli,
+    judged_outcome_json,
+    radar_json,
+    run_fields,
+    scoring_subprocess,
+)
 
 from scoring.constants import METHODOLOGY_VERSION
 
 
 def _small_input() -> bytes:
-    def line(**fields: Any) -> str:
-        record = {
-            "success": None,
-            "latency_ms": None,
-            "cost_usd": None,
-            "steps": None,
-            "finished_at": None,
-        } | fields
-        return json.dumps(record)
-
-    def done(run_id: str, agent: str, task: str, success: Any, ms: Any, usd: Any, **kw: Any):
-        return line(
-            run_id=run_id,
-            agent_id=agent,
-            task_id=task,
-            status="completed",
-            success=success,
-            latency_ms=ms,
-            cost_usd=usd,
-            **kw,
-        )
-
+    # run_fields(run_id, agent, task, status, success, latency_ms, cost_usd, steps, finished_at)
     rows = [
-        done("a1", "alpha", "t1", True, 1000, 0.02, steps=3, finished_at="2024-01-01T10:00:00Z"),
-        done(
-            "a2", "alpha", "t1", True, 2000, 0.03, steps=4, finished_at="2024-01-01T11:00:00+01:00"
+        run_fields("a1", "alpha", "t1", "completed", True, 1000, 0.02, 3, "2024-01-01T10:00:00Z"),
+        run_fields(
+            "a2", "alpha", "t1", "completed", True, 2000, 0.03, 4, "2024-01-01T11:00:00+01:00"
         ),
-        done("a3", "alpha", "t2", True, 3000, 0.04, steps=5, finished_at="2024-01-01T10:02:00Z"),
-        done(
-            "a4", "alpha", "t2", False, 1500, 0.03, steps=6, finished_at="2024-01-01T05:03:00-05:00"
+        run_fields("a3", "alpha", "t2", "completed", True, 3000, 0.04, 5, "2024-01-01T10:02:00Z"),
+        run_fields(
+            "a4", "alpha", "t2", "completed", False, 1500, 0.03, 6, "2024-01-01T05:03:00-05:00"
         ),
-        done("a5", "alpha", "t3", True, 2500, 0.03, finished_at="2024-01-01T10:04:00Z"),
-        line(
-            run_id="a6",
-            agent_id="alpha",
-            task_id="t1",
-            status="failed",
-            success=False,
-            steps=9,
-            finished_at="2024-01-01T10:05:00Z",
+        run_fields(
+            "a5", "alpha", "t3", "completed", True, 2500, 0.03, None, "2024-01-01T10:04:00Z"
         ),
-        done("b1", "beta", "t1", True, 400, 0.001, finished_at="2024-01-02T00:00:00Z"),
-        line(
-            run_id="b2",
-            agent_id="beta",
-            task_id="t1",
-            status="queued",
-            success=False,
-            latency_ms=99999,
-            cost_usd=9.0,
-            steps=50,
+        run_fields("a6", "alpha", "t1", "failed", False, None, None, 9, "2024-01-01T10:05:00Z"),
+        run_fields("b1", "beta", "t1", "completed", True, 400, 0.001, None, "2024-01-02T00:00:00Z"),
+        run_fields("b2", "beta", "t1", "queued", False, 99999, 9.0, 50, None),
+        run_fields("c1", "gamma", "t1", "failed", False, 700, 0.2, None, "2024-01-03T00:00:00Z"),
+        run_fields("c2", "gamma", "t2", "timeout", None, None, None, None, "2024-01-03T00:01:00Z"),
+        run_fields(
+            "d1", "delta", "t1", "completed", False, 100, 0.0005, None, "2024-01-04T00:00:00Z"
         ),
-        line(
-            run_id="c1",
-            agent_id="gamma",
-            task_id="t1",
-            status="failed",
-            success=False,
-            latency_ms=700,
-            cost_usd=0.2,
-            finished_at="2024-01-03T00:00:00Z",
+        run_fields(
+            "d2", "delta", "t1", "completed", False, 100, 0.0005, None, "2024-01-04T00:01:00Z"
         ),
-        line(
-            run_id="c2",
-            agent_id="gamma",
-            task_id="t2",
-            status="timeout",
-            finished_at="2024-01-03T00:01:00Z",
-        ),
-        done("d1", "delta", "t1", False, 100, 0.0005, finished_at="2024-01-04T00:00:00Z"),
-        done("d2", "delta", "t1", False, 100, 0.0005, finished_at="2024-01-04T00:01:00Z"),
     ]
-    return "\n".join(rows).encode() + b"\n"
+    return "\n".join(json.dumps(row) for row in rows).encode() + b"\n"
 
 
 # alpha: 5 completed runs, 4 successes: p = 0.8, consistency 1 − 4 × 0.8 × 0.2 = 0.36.
@@ -120,27 +81,10 @@ EXPECTED = {
     "agents": [
         {
             "agent_id": "beta",
-            "composite": {
-                "score": 100.0,
-                "success_rate": 1.0,
-                "consistency": 1.0,
-                "latency_score": 100.0,
-                "cost_score": 100.0,
-                "completed_runs": 1,
-                "zero_success_floor": False,
-            },
-            "radar": {
-                "axes": {
-                    "correctness": 100.0,
-                    "latency": None,
-                    "cost": 100.0,
-                    "tool_efficiency": None,
-                    "robustness": None,
-                },
-                "profile": 100.0,
-                "window_runs": 1,
-                "median_latency_ms": 400.0,
-            },
+            "composite": PERFECT_COMPOSITE,
+            "radar": radar_json(
+                100.0, None, 100.0, None, None, profile=100.0, runs=1, median_ms=400.0
+            ),
             "repeatability": {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
         },
         {
@@ -154,18 +98,9 @@ EXPECTED = {
                 "completed_runs": 5,
                 "zero_success_floor": False,
             },
-            "radar": {
-                "axes": {
-                    "correctness": 66.67,
-                    "latency": 70.0,
-                    "cost": 80.0,
-                    "tool_efficiency": 80.0,
-                    "robustness": 5.56,
-                },
-                "profile": 60.44,
-                "window_runs": 6,
-                "median_latency_ms": 2000.0,
-            },
+            "radar": radar_json(
+                66.67, 70.0, 80.0, 80.0, 5.56, profile=60.44, runs=6, median_ms=2000.0
+            ),
             "repeatability": {"pass^1": 0.6667, "pass^3": 0.0, "pass^5": 0.0, "tasks": 1},
         },
         {
@@ -179,35 +114,15 @@ EXPECTED = {
                 "completed_runs": 2,
                 "zero_success_floor": True,
             },
-            "radar": {
-                "axes": {
-                    "correctness": 0.0,
-                    "latency": None,
-                    "cost": 100.0,
-                    "tool_efficiency": None,
-                    "robustness": 100.0,
-                },
-                "profile": 66.67,
-                "window_runs": 2,
-                "median_latency_ms": 100.0,
-            },
+            "radar": radar_json(
+                0.0, None, 100.0, None, 100.0, profile=66.67, runs=2, median_ms=100.0
+            ),
             "repeatability": {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
         },
         {
             "agent_id": "gamma",
             "composite": NULL_COMPOSITE,
-            "radar": {
-                "axes": {
-                    "correctness": 0.0,
-                    "latency": None,
-                    "cost": 0.0,
-                    "tool_efficiency": None,
-                    "robustness": None,
-                },
-                "profile": 0.0,
-                "window_runs": 2,
-                "median_latency_ms": 700.0,
-            },
+            "radar": radar_json(0.0, None, 0.0, None, None, profile=0.0, runs=2, median_ms=700.0),
             "repeatability": {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
         },
     ],
@@ -323,19 +238,6 @@ def test_bad_weights_exit_2(weights: str) -> None:
 
 # --- outcome JSON --------------------------------------------------------------------------
 
-OUTCOME_KEYS = [
-    "run_id",
-    "outcome_score",
-    "correctness",
-    "correctness_source",
-    "recoverable_safety_raw",
-    "recoverable_safety",
-    "catastrophic_gate",
-    "scoring_version",
-    "reason",
-    "efficiency",
-]
-
 
 def test_subprocess_outcome_json_keys_and_input_order(tmp_path: Path) -> None:
     records = [
@@ -359,19 +261,8 @@ def test_subprocess_outcome_json_keys_and_input_order(tmp_path: Path) -> None:
     assert isinstance(document, list)
     assert [o["run_id"] for o in document] == ["z", "a", "m"]
     for item in document:
-        assert list(item) == OUTCOME_KEYS
-    assert document[0] == {
-        "run_id": "z",
-        "outcome_score": 0.8,  # sqrt(1 × (0.1 + 0.9 × 0.6)) = sqrt(0.64)
-        "correctness": 1.0,
-        "correctness_source": "judged.checklist",
-        "recoverable_safety_raw": 0.6,
-        "recoverable_safety": 0.64,
-        "catastrophic_gate": 1,
-        "scoring_version": "v1",
-        "reason": "c=1.000, rec_v=0.640, cat_v=1",
-        "efficiency": None,
-    }
+        assert list(item) == list(judged_outcome_json(item["run_id"]))
+    assert document[0] == judged_outcome_json("z")
     assert document[1]["outcome_score"] == 0.0
     assert document[1]["catastrophic_gate"] == 0
     assert document[1]["efficiency"] == {"latency_sec": 3.5, "total_tokens": 100}
@@ -454,18 +345,7 @@ MIDDLE: dict[str, Any] = {
         "completed_runs": 2,
         "zero_success_floor": False,
     },
-    "radar": {
-        "axes": {
-            "correctness": 33.33,
-            "latency": None,
-            "cost": 80.0,
-            "tool_efficiency": 80.0,
-            "robustness": 11.11,
-        },
-        "profile": 51.11,
-        "window_runs": 4,
-        "median_latency_ms": 2000.0,
-    },
+    "radar": radar_json(33.33, None, 80.0, 80.0, 11.11, profile=51.11, runs=4, median_ms=2000.0),
     "repeatability": {"pass^1": 0.3333, "pass^3": 0.0, "pass^5": 0.0, "tasks": 1},
 }
 
@@ -478,27 +358,10 @@ DOCUMENTED_REPORT: dict[str, Any] = {
         # (one outcome); profile (100 + 100 + 100)/3 = 100. repeatability: 1 outcome → null.
         {
             "agent_id": "z9",
-            "composite": {
-                "score": 100.0,
-                "success_rate": 1.0,
-                "consistency": 1.0,
-                "latency_score": 100.0,
-                "cost_score": 100.0,
-                "completed_runs": 1,
-                "zero_success_floor": False,
-            },
-            "radar": {
-                "axes": {
-                    "correctness": 100.0,
-                    "latency": None,
-                    "cost": 100.0,
-                    "tool_efficiency": 100.0,
-                    "robustness": None,
-                },
-                "profile": 100.0,
-                "window_runs": 1,
-                "median_latency_ms": 500.0,
-            },
+            "composite": PERFECT_COMPOSITE,
+            "radar": radar_json(
+                100.0, None, 100.0, 100.0, None, profile=100.0, runs=1, median_ms=500.0
+            ),
             "repeatability": {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
         },
         {"agent_id": "a0", **MIDDLE},  # ties with a1 at 63.5: by agent_id
@@ -508,18 +371,7 @@ DOCUMENTED_REPORT: dict[str, Any] = {
         {
             "agent_id": "a2",
             "composite": NULL_COMPOSITE,
-            "radar": {
-                "axes": {
-                    "correctness": 0.0,
-                    "latency": None,
-                    "cost": None,
-                    "tool_efficiency": None,
-                    "robustness": None,
-                },
-                "profile": 0.0,
-                "window_runs": 1,
-                "median_latency_ms": None,
-            },
+            "radar": radar_json(0.0, None, None, None, None, profile=0.0, runs=1, median_ms=None),
             "repeatability": {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
         },
     ],

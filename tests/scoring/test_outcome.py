@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from builders import judged_outcome_json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -616,18 +617,7 @@ def test_outcome_command_json_in_input_order(as_jsonl, scoring_cli) -> None:
     code, out, err = scoring_cli("outcome", "-", "--format", "json", stdin=as_jsonl(records))
     assert (code, err) == (0, "")
     assert json.loads(out) == [
-        {
-            "run_id": "b",
-            "outcome_score": 0.8,
-            "correctness": 1.0,
-            "correctness_source": "judged.checklist",
-            "recoverable_safety_raw": 0.6,
-            "recoverable_safety": 0.64,
-            "catastrophic_gate": 1,
-            "scoring_version": "v1",
-            "reason": "c=1.000, rec_v=0.640, cat_v=1",
-            "efficiency": None,
-        },
+        judged_outcome_json("b"),
         {
             "run_id": "a",
             "outcome_score": 0.0,
