@@ -17,17 +17,7 @@ import pytest
 from builders import report_document as report
 from builders import run_fields
 
-from scoring import (
-    Axis,
-    build_report,
-    correctness_axis,
-    cost_axis,
-    determinism,
-    latency_axis,
-    profile,
-    robustness_axis,
-    tool_efficiency_axis,
-)
+from scoring import Axis, build_report, radar
 from scoring.constants import (
     RADAR_COST_FULL_USD,
     RADAR_COST_ZERO_USD,
@@ -72,7 +62,7 @@ def failed(n: int, **kw: Any) -> dict[str, Any]:
     return rec(n, status="failed", **kw)
 
 
-def radar(records: list[dict[str, Any]], weights: Any = None) -> dict[str, Any]:
+def radar_of(records: list[dict[str, Any]], weights: Any = None) -> dict[str, Any]:
     return report(records, weights)["agents"][0]["radar"]
 
 
@@ -80,19 +70,19 @@ def radar(records: list[dict[str, Any]], weights: Any = None) -> dict[str, Any]:
 
 
 def test_correctness_axis() -> None:
-    assert correctness_axis(3, 4) == 75
-    assert correctness_axis(0, 3) == 0
-    assert correctness_axis(2, 3) == Fraction(200, 3)
-    assert correctness_axis(0, 0) is None
+    assert radar.correctness_axis(3, 4) == 75
+    assert radar.correctness_axis(0, 3) == 0
+    assert radar.correctness_axis(2, 3) == Fraction(200, 3)
+    assert radar.correctness_axis(0, 0) is None
     with pytest.raises(ScoringError):
-        correctness_axis(5, 4)
+        radar.correctness_axis(5, 4)
 
 
 def test_latency_axis_follows_the_constants() -> None:
     full = Fraction(RADAR_LATENCY_FULL_MS)
-    assert latency_axis(full, RADAR_LATENCY_MIN_RUNS) == 100
-    assert latency_axis(full, RADAR_LATENCY_MIN_RUNS - 1) is None
-    assert latency_axis(None, RADAR_LATENCY_MIN_RUNS) is None
+    assert radar.latency_axis(full, RADAR_LATENCY_MIN_RUNS) == 100
+    assert radar.latency_axis(full, RADAR_LATENCY_MIN_RUNS - 1) is None
+    assert radar.latency_axis(None, RADAR_LATENCY_MIN_RUNS) is None
 
 
 @pytest.mark.parametrize(
@@ -111,7 +101,7 @@ def test_latency_axis_follows_the_constants() -> None:
     ],
 )
 def test_latency_axis_by_hand(median_ms: Any, expected: Fraction) -> None:
-    assert latency_axis(median_ms, 5) == expected
+    assert radar.latency_axis(median_ms, 5) == expected
 
 
 @pytest.mark.parametrize(
@@ -129,14 +119,14 @@ def test_latency_axis_by_hand(median_ms: Any, expected: Fraction) -> None:
     ],
 )
 def test_cost_axis_by_hand(median_usd: str, expected: Fraction) -> None:
-    assert cost_axis(Decimal(median_usd)) == expected
+    assert radar.cost_axis(Decimal(median_usd)) == expected
 
 
 def test_cost_axis_follows_the_constants() -> None:
-    assert cost_axis(RADAR_COST_FULL_USD) == 100
-    assert cost_axis(RADAR_COST_ZERO_USD) == 0
-    assert cost_axis((RADAR_COST_FULL_USD + RADAR_COST_ZERO_USD) / 2) == 50
-    assert cost_axis(None) is None
+    assert radar.cost_axis(RADAR_COST_FULL_USD) == 100
+    assert radar.cost_axis(RADAR_COST_ZERO_USD) == 0
+    assert radar.cost_axis((RADAR_COST_FULL_USD + RADAR_COST_ZERO_USD) / 2) == 50
+    assert radar.cost_axis(None) is None
 
 
 @pytest.mark.parametrize(
@@ -154,31 +144,31 @@ def test_cost_axis_follows_the_constants() -> None:
     ],
 )
 def test_tool_efficiency_axis_by_hand(median_steps: Any, expected: Fraction | None) -> None:
-    assert tool_efficiency_axis(median_steps) == expected
+    assert radar.tool_efficiency_axis(median_steps) == expected
 
 
 def test_tool_efficiency_axis_follows_the_constants() -> None:
-    assert tool_efficiency_axis(RADAR_STEPS_FREE) == 100
-    assert tool_efficiency_axis(RADAR_STEPS_FREE + 1) == 90
+    assert radar.tool_efficiency_axis(RADAR_STEPS_FREE) == 100
+    assert radar.tool_efficiency_axis(RADAR_STEPS_FREE + 1) == 90
 
 
 def test_determinism() -> None:
-    assert determinism(0) == 1
-    assert determinism(1) == 1
-    assert determinism(Fraction(1, 2)) == 0
-    assert determinism(Fraction(1, 4)) == Fraction(1, 4)  # (2 × 1/4 − 1)² = 1/4
-    assert determinism(Fraction(2, 3)) == Fraction(1, 9)  # (4/3 − 1)² = 1/9
+    assert radar.determinism(0) == 1
+    assert radar.determinism(1) == 1
+    assert radar.determinism(Fraction(1, 2)) == 0
+    assert radar.determinism(Fraction(1, 4)) == Fraction(1, 4)  # (2 × 1/4 − 1)² = 1/4
+    assert radar.determinism(Fraction(2, 3)) == Fraction(1, 9)  # (4/3 − 1)² = 1/9
     with pytest.raises(ScoringError):
-        determinism(Fraction(3, 2))
+        radar.determinism(Fraction(3, 2))
 
 
 def test_robustness_axis_boundary_of_known_outcomes() -> None:
     assert ROBUSTNESS_MIN_OUTCOMES == 2
-    assert robustness_axis([(1, 1)]) is None  # 1 known outcome: left out
-    assert robustness_axis([(1, 2)]) == 0  # 2 known outcomes, 50/50
-    assert robustness_axis([(2, 2), (1, 2), (1, 1)]) == 50  # (1 + 0) / 2 × 100
-    assert robustness_axis([(2, 3), (0, 4)]) == Fraction(1000, 18)  # (1/9 + 1) / 2 × 100
-    assert robustness_axis([]) is None
+    assert radar.robustness_axis([(1, 1)]) is None  # 1 known outcome: left out
+    assert radar.robustness_axis([(1, 2)]) == 0  # 2 known outcomes, 50/50
+    assert radar.robustness_axis([(2, 2), (1, 2), (1, 1)]) == 50  # (1 + 0) / 2 × 100
+    assert radar.robustness_axis([(2, 3), (0, 4)]) == Fraction(1000, 18)  # (1/9 + 1) / 2 × 100
+    assert radar.robustness_axis([]) is None
 
 
 def test_profile_renormalises_over_available_axes() -> None:
@@ -189,14 +179,14 @@ def test_profile_renormalises_over_available_axes() -> None:
         Axis.TOOL_EFFICIENCY: None,
         Axis.ROBUSTNESS: Fraction(30),
     }
-    assert profile(axes) == 50  # (80 + 40 + 30) / 3
+    assert radar.profile(axes) == 50  # (80 + 40 + 30) / 3
     viewer = {Axis.CORRECTNESS: 2, Axis.COST: 1, Axis.LATENCY: 7}
-    assert profile(axes, viewer) == Fraction(200, 3)  # (2 × 80 + 1 × 40) / 3
-    assert profile(dict.fromkeys(Axis)) is None
+    assert radar.profile(axes, viewer) == Fraction(200, 3)  # (2 × 80 + 1 × 40) / 3
+    assert radar.profile(dict.fromkeys(Axis)) is None
     only_null_weighted = {Axis.LATENCY: 1}
-    assert profile(axes, only_null_weighted) is None
+    assert radar.profile(axes, only_null_weighted) is None
     with pytest.raises(ScoringError):
-        profile(axes, {Axis.CORRECTNESS: -1, Axis.COST: 2})
+        radar.profile(axes, {Axis.CORRECTNESS: -1, Axis.COST: 2})
 
 
 def test_default_weights_are_equal() -> None:
@@ -215,7 +205,7 @@ def _window_of(total: int, oldest_fails: bool = True) -> list[dict[str, Any]]:
 
 def test_window_at_exactly_100_terminal_runs_keeps_all() -> None:
     assert RADAR_WINDOW_RUNS == 100
-    result = radar(_window_of(100))
+    result = radar_of(_window_of(100))
     assert result["window_runs"] == 100
     assert result["axes"]["correctness"] == 99.0  # 99 passes of 100
 
@@ -239,8 +229,8 @@ def test_window_counts_terminal_runs_only_of_all_statuses() -> None:
     ]
     runs.append(rec(0, status="completed", success=False, at="2023-01-01T00:00:00Z"))
     runs[-1]["run_id"] = "oldest"
-    assert radar(runs)["window_runs"] == 100
-    assert radar(runs)["axes"]["correctness"] == 100.0
+    assert radar_of(runs)["window_runs"] == 100
+    assert radar_of(runs)["axes"]["correctness"] == 100.0
 
 
 @pytest.mark.parametrize(("first_success", "expected"), [(False, 100.0), (True, 99.0)])
@@ -253,7 +243,7 @@ def test_ties_in_finished_at_later_in_input_is_newer(first_success: bool, expect
         rec(1001, success=not first_success, at=tied),
         *(rec(n) for n in range(1, 100)),
     ]
-    assert radar(runs)["axes"]["correctness"] == expected
+    assert radar_of(runs)["axes"]["correctness"] == expected
 
 
 @pytest.mark.parametrize(
@@ -269,7 +259,7 @@ def test_same_instant_with_other_offset_is_a_tie(same_instant: str) -> None:
         rec(1001, success=True, at="2024-01-01T00:00:00Z"),
         *(rec(n, at=_next_day(n)) for n in range(1, 100)),
     ]
-    result = radar(runs)
+    result = radar_of(runs)
     assert result["window_runs"] == 100
     assert result["axes"]["correctness"] == 100.0
 
@@ -282,7 +272,7 @@ def test_offsets_are_compared_as_instants() -> None:
         *(rec(n, at=_next_day(n)) for n in range(1, 100)),
         rec(1001, success=False, at="2024-01-01T00:30:00+01:00"),
     ]
-    assert radar(runs)["axes"]["correctness"] == 100.0
+    assert radar_of(runs)["axes"]["correctness"] == 100.0
 
 
 @pytest.mark.parametrize(
@@ -302,7 +292,7 @@ def test_fractional_seconds_order_the_window(older: str, newer: str) -> None:
         rec(1001, success=False, at=older),
         *(rec(n, at=_next_day(n)) for n in range(1, 100)),
     ]
-    assert radar(runs)["axes"]["correctness"] == 100.0
+    assert radar_of(runs)["axes"]["correctness"] == 100.0
 
 
 def test_queued_and_running_runs_never_enter_anything() -> None:
@@ -348,7 +338,7 @@ def test_latency_axis_hidden_with_4_latencies_median_still_reported() -> None:
     assert RADAR_LATENCY_MIN_RUNS == 5
     runs = [rec(n, latency=ms) for n, ms in enumerate([1000, 2000, 3000, 4000])]
     runs += [failed(10), failed(11)]  # terminal, no latency
-    result = radar(runs)
+    result = radar_of(runs)
     assert result["window_runs"] == 6
     assert result["axes"]["latency"] is None
     assert result["median_latency_ms"] == 2500.0  # (2000 + 3000) / 2
@@ -357,7 +347,7 @@ def test_latency_axis_hidden_with_4_latencies_median_still_reported() -> None:
 def test_latency_axis_shown_with_5_latencies() -> None:
     runs = [rec(n, latency=ms) for n, ms in enumerate([1000, 2000, 3000, 4000, 600])]
     runs += [failed(10), failed(11)]
-    result = radar(runs)
+    result = radar_of(runs)
     assert result["median_latency_ms"] == 2000.0
     assert result["axes"]["latency"] == 70.0  # 100 − 2 × 1500/100
 
@@ -366,7 +356,7 @@ def test_latency_of_failed_runs_counts_in_the_window() -> None:
     # 3 completed + 2 failed runs with a latency: 5 window runs have one.
     runs = [rec(n, latency=ms) for n, ms in enumerate([600, 700, 800])]
     runs += [failed(10, latency=900), failed(11, latency=5000)]
-    result = radar(runs)
+    result = radar_of(runs)
     assert result["median_latency_ms"] == 800.0
     assert result["axes"]["latency"] == 94.0  # 100 − 2 × 300/100
 
@@ -379,7 +369,7 @@ def test_medians_of_even_counts() -> None:
         rec(n, latency=ms, cost=usd, steps=s)
         for n, (ms, usd, s) in enumerate(zip(latencies, costs, steps, strict=True))
     ]
-    result = radar(runs)
+    result = radar_of(runs)
     assert result["median_latency_ms"] == 900.0
     assert result["axes"]["latency"] == 92.0  # 100 − 2 × 400/100
     assert result["axes"]["cost"] == 65.0  # 100 × (0.11 − 0.045) / 0.10
@@ -388,11 +378,11 @@ def test_medians_of_even_counts() -> None:
 
 def test_axes_are_clamped_to_0_and_100() -> None:
     fast = [rec(n, latency=100, cost=0.0, steps=0) for n in range(5)]
-    axes = radar(fast)["axes"]
+    axes = radar_of(fast)["axes"]
     # 100 − 2 × (100 − 500)/100 = 108 → 100; cost 110 → 100; steps → 100
     assert (axes["latency"], axes["cost"], axes["tool_efficiency"]) == (100.0, 100.0, 100.0)
     slow = [rec(n, latency=9000, cost=0.5, steps=20) for n in range(5)]
-    axes = radar(slow)["axes"]
+    axes = radar_of(slow)["axes"]
     # 100 − 170 = −70 → 0; 100 × (0.11 − 0.5)/0.1 = −390 → 0; 100 − 170 → 0
     assert (axes["latency"], axes["cost"], axes["tool_efficiency"]) == (0.0, 0.0, 0.0)
 
@@ -416,7 +406,7 @@ def test_cost_axis_null_when_no_window_run_has_a_cost() -> None:
 
 
 def test_tool_efficiency_null_without_steps() -> None:
-    result = radar([rec(n, steps=None) for n in range(6)])
+    result = radar_of([rec(n, steps=None) for n in range(6)])
     assert result["axes"]["tool_efficiency"] is None
     assert result["axes"]["cost"] == 100.0
 
@@ -430,12 +420,12 @@ def test_correctness_ignores_unknown_outcomes_and_counts_failed_runs() -> None:
         failed(4, success=True),
     ]
     # known: True, False, True → 2 of 3
-    assert radar(runs)["axes"]["correctness"] == 66.67
+    assert radar_of(runs)["axes"]["correctness"] == 66.67
 
 
 def test_correctness_null_without_known_outcomes() -> None:
     runs = [rec(n, success=None) for n in range(3)]
-    result = radar(runs)
+    result = radar_of(runs)
     assert result["axes"]["correctness"] is None
     assert result["axes"]["robustness"] is None
 
@@ -455,7 +445,7 @@ def test_robustness_only_over_tasks_with_two_known_outcomes() -> None:
         failed(7, task="C", success=True),
         rec(8, task="C", success=True),
     ]
-    assert radar(runs)["axes"]["robustness"] == 50.0  # 100 × (0 + 1) / 2
+    assert radar_of(runs)["axes"]["robustness"] == 50.0  # 100 × (0 + 1) / 2
 
 
 def test_profile_renormalised_and_weights_change_profile_only() -> None:
@@ -495,7 +485,7 @@ def test_profile_default_is_mean_of_all_five_axes() -> None:
         rec(3, task="B", success=True, latency=1000, cost=0.06, steps=5),
         rec(4, task="B", success=True, latency=1000, cost=0.06, steps=5),
     ]
-    result = radar(runs)
+    result = radar_of(runs)
     # correctness 4/5 → 80; latency 90; cost 50; tool 80;
     # robustness: A q = 2/3 → 1/9, B → 1: 100 × (10/9) / 2 = 500/9 = 55.56
     # profile = (80 + 90 + 50 + 80 + 500/9) / 5 = (300 + 500/9) / 5 = 640/9 = 71.11
@@ -562,46 +552,42 @@ def test_every_terminal_status_enters_the_window(run_record, as_jsonl, kinds) ->
     assert only_agent(as_jsonl, runs).radar.window_runs == 100
 
 
+def correctness_when_one_leaves(run_record, as_jsonl, oldest: list[tuple[bool, str]]) -> Any:
+    """Window correctness for the ``oldest`` runs, (success, finished_at) in input order,
+    then enough later passes that exactly one run falls out of the window."""
+    newer = RADAR_WINDOW_RUNS + 1 - len(oldest)
+    runs = [run_record(success=success, finished_at=when) for success, when in oldest]
+    runs += [run_record(success=True, finished_at=at(24 * 60 + i)) for i in range(newer)]
+    return only_agent(as_jsonl, runs).radar.axes[Axis.CORRECTNESS]
+
+
 def test_a_tie_in_finished_at_goes_to_the_run_later_in_the_input(run_record, as_jsonl) -> None:
-    # 99 passes at later instants; two runs share the oldest instant. The one later in the
-    # input is newer, so the one earlier in the input is dropped.
-    newer = [run_record(success=True, finished_at=at(10 + i)) for i in range(99)]
-    first_fails = [
-        run_record(success=False, finished_at=at(0)),
-        run_record(success=True, finished_at=at(0)),
-    ]
-    assert only_agent(as_jsonl, first_fails + newer).radar.axes[Axis.CORRECTNESS] == 100
-    first_passes = [
-        run_record(success=True, finished_at=at(0)),
-        run_record(success=False, finished_at=at(0)),
-    ]
+    # Two runs share the oldest instant. The one later in the input is newer, so the one
+    # earlier in the input is dropped.
+    first_fails = [(False, at(0)), (True, at(0))]
+    assert correctness_when_one_leaves(run_record, as_jsonl, first_fails) == 100
     # Now the failure is the newer of the two and stays: 100 × 99/100.
-    assert only_agent(as_jsonl, newer + first_passes).radar.axes[Axis.CORRECTNESS] == 99
+    first_passes = [(True, at(0)), (False, at(0))]
+    assert correctness_when_one_leaves(run_record, as_jsonl, first_passes) == 99
 
 
 def test_the_same_instant_in_different_offsets_is_a_tie(run_record, as_jsonl) -> None:
     # 12:00Z, 14:00+02:00 and 06:30−05:30 are one instant: input order decides.
-    newer = [run_record(success=True, finished_at=at(24 * 60 + i)) for i in range(98)]
     tied = [
-        run_record(success=False, finished_at="2026-01-01T12:00:00Z"),
-        run_record(success=True, finished_at="2026-01-01T14:00:00+02:00"),
-        run_record(success=True, finished_at="2026-01-01T06:30:00-05:30"),
+        (False, "2026-01-01T12:00:00Z"),
+        (True, "2026-01-01T14:00:00+02:00"),
+        (True, "2026-01-01T06:30:00-05:30"),
     ]
-    # 101 runs: the oldest is the first of the tie, the failure.
-    assert only_agent(as_jsonl, tied + newer).radar.axes[Axis.CORRECTNESS] == 100
-    tied.reverse()  # now the failure is the newest of the tie and stays
-    assert only_agent(as_jsonl, tied + newer).radar.axes[Axis.CORRECTNESS] == 99
+    # The oldest is the first of the tie, the failure.
+    assert correctness_when_one_leaves(run_record, as_jsonl, tied) == 100
+    # Reversed, the failure is the newest of the tie and stays.
+    assert correctness_when_one_leaves(run_record, as_jsonl, tied[::-1]) == 99
 
 
 def test_instants_are_compared_in_utc_not_by_wall_clock(run_record, as_jsonl) -> None:
     # 13:00+02:00 is 11:00Z, older than 12:00Z although its wall clock reads later.
-    newer = [run_record(success=True, finished_at=at(24 * 60 + i)) for i in range(99)]
-    runs = [
-        run_record(success=True, finished_at="2026-01-01T12:00:00Z"),
-        run_record(success=False, finished_at="2026-01-01T13:00:00+02:00"),
-        *newer,
-    ]
-    assert only_agent(as_jsonl, runs).radar.axes[Axis.CORRECTNESS] == 100
+    runs = [(True, "2026-01-01T12:00:00Z"), (False, "2026-01-01T13:00:00+02:00")]
+    assert correctness_when_one_leaves(run_record, as_jsonl, runs) == 100
 
 
 # --- axes ---------------------------------------------------------------------------------------
@@ -615,7 +601,7 @@ def test_correctness_counts_known_outcomes_only(run_record, as_jsonl) -> None:
         run_record(success=None, finished_at=at(3)),
     ]
     assert only_agent(as_jsonl, runs).radar.axes[Axis.CORRECTNESS] == 50  # 100 × 1/2
-    assert correctness_axis(0, 0) is None
+    assert radar.correctness_axis(0, 0) is None
 
 
 def test_latency_axis_hidden_below_five_runs_with_a_latency(run_record, as_jsonl) -> None:
@@ -645,9 +631,9 @@ def test_latency_axis_shown_at_five_runs_with_a_latency(run_record, as_jsonl) ->
 
 
 def test_latency_axis_function_at_the_gate() -> None:
-    assert latency_axis(1000, 4) is None
-    assert latency_axis(1000, 5) == 90  # 100 − 2 × 500/100
-    assert latency_axis(None, 10) is None
+    assert radar.latency_axis(1000, 4) is None
+    assert radar.latency_axis(1000, 5) == 90  # 100 − 2 × 500/100
+    assert radar.latency_axis(None, 10) is None
 
 
 def test_medians_of_even_counts_in_a_report(run_record, as_jsonl) -> None:
@@ -681,7 +667,7 @@ def test_half_step_median_of_steps(run_record, as_jsonl) -> None:
     ],
 )
 def test_latency_axis_is_clamped(median_ms, expected) -> None:
-    assert latency_axis(median_ms, 5) == expected
+    assert radar.latency_axis(median_ms, 5) == expected
 
 
 @pytest.mark.parametrize(
@@ -697,8 +683,8 @@ def test_latency_axis_is_clamped(median_ms, expected) -> None:
 def test_cost_axis_is_clamped(median_usd, expected) -> None:
     from decimal import Decimal
 
-    assert cost_axis(Decimal(median_usd)) == expected
-    assert cost_axis(None) is None
+    assert radar.cost_axis(Decimal(median_usd)) == expected
+    assert radar.cost_axis(None) is None
 
 
 @pytest.mark.parametrize(
@@ -707,7 +693,7 @@ def test_cost_axis_is_clamped(median_usd, expected) -> None:
 )
 def test_tool_efficiency_axis_is_clamped(median_steps, expected) -> None:
     # 100 − 10 × max(0, steps − 3), clamped to [0, 100]
-    assert tool_efficiency_axis(median_steps) == expected
+    assert radar.tool_efficiency_axis(median_steps) == expected
 
 
 def test_robustness_uses_tasks_with_two_known_outcomes(run_record, as_jsonl) -> None:
@@ -726,7 +712,7 @@ def test_robustness_uses_tasks_with_two_known_outcomes(run_record, as_jsonl) -> 
         run_record(task_id="D", success=None, finished_at=at(51)),
     ]
     assert only_agent(as_jsonl, runs).radar.axes[Axis.ROBUSTNESS] == Fraction(125, 3)
-    assert robustness_axis([(1, 1), (0, 1)]) is None
+    assert radar.robustness_axis([(1, 1), (0, 1)]) is None
 
 
 def test_axes_without_evidence_are_null(run_record, as_jsonl) -> None:
@@ -740,11 +726,11 @@ def test_axes_without_evidence_are_null(run_record, as_jsonl) -> None:
             finished_at=at(0),
         )
     ]
-    radar = only_agent(as_jsonl, runs).radar
-    assert radar.window_runs == 1
-    assert all(value is None for value in radar.axes.values())
-    assert radar.profile is None
-    assert radar.median_latency_ms is None
+    shown = only_agent(as_jsonl, runs).radar
+    assert shown.window_runs == 1
+    assert all(value is None for value in shown.axes.values())
+    assert shown.profile is None
+    assert shown.median_latency_ms is None
 
 
 # --- profile ------------------------------------------------------------------------------------
@@ -761,15 +747,15 @@ AXES = {
 
 def test_profile_with_default_weights_skips_missing_axes() -> None:
     # Default weights 20% each, latency and tool efficiency missing: (80 + 40 + 60)/3 = 60
-    assert profile(AXES) == 60
+    assert radar.profile(AXES) == 60
 
 
 def test_viewer_weights_change_the_profile() -> None:
     # correctness 3, cost 1, the rest 0: (3·80 + 1·40)/4 = 70
     weights = dict.fromkeys(Axis, 0) | {Axis.CORRECTNESS: 3, Axis.COST: 1}
-    assert profile(AXES, weights) == 70
+    assert radar.profile(AXES, weights) == 70
     # Only weight on missing axes: no profile.
-    assert profile(AXES, dict.fromkeys(Axis, 0) | {Axis.LATENCY: 1}) is None
+    assert radar.profile(AXES, dict.fromkeys(Axis, 0) | {Axis.LATENCY: 1}) is None
 
 
 def test_viewer_weights_never_change_the_composite(run_record, as_jsonl) -> None:
