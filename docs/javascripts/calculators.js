@@ -79,27 +79,13 @@
 
   // --- composite ------------------------------------------------------------------------------
 
-  function composite(section) {
-    var form = $(section, "form");
+  // A form that recalculates as the reader types: `compute` fills the outputs, or throws an
+  // error naming the field, which the section shows instead. Enter never submits the form.
+  function liveForm(section, form, compute) {
     function update() {
-      var get = function (name) {
-        return form.elements[name];
-      };
       try {
-        var result = M.composite({
-          completed_runs: wholeNumber(get("completed_runs")),
-          successes: wholeNumber(get("successes")),
-          // Strings keep the decimal typed: 0.03 is exactly three cents.
-          mean_latency_ms: get("mean_latency_ms").value.trim(),
-          mean_cost_usd: get("mean_cost_usd").value.trim(),
-        });
+        compute();
         showError(section, null);
-        setOut(section, "score", shown(result.score, places("score")));
-        setOut(section, "success_rate", shown(result.success_rate, places("fraction")));
-        setOut(section, "consistency", shown(result.consistency, places("fraction")));
-        setOut(section, "latency_score", shown(result.latency_score, places("score")));
-        setOut(section, "cost_score", shown(result.cost_score, places("score")));
-        setOut(section, "zero_success_floor", shown(result.zero_success_floor));
       } catch (error) {
         showError(section, error);
       }
@@ -111,28 +97,39 @@
     update();
   }
 
+  function composite(section) {
+    var form = $(section, "form");
+    var get = function (name) {
+      return form.elements[name];
+    };
+    liveForm(section, form, function () {
+      var result = M.composite({
+        completed_runs: wholeNumber(get("completed_runs")),
+        successes: wholeNumber(get("successes")),
+        // Strings keep the decimal typed: 0.03 is exactly three cents.
+        mean_latency_ms: get("mean_latency_ms").value.trim(),
+        mean_cost_usd: get("mean_cost_usd").value.trim(),
+      });
+      setOut(section, "score", shown(result.score, places("score")));
+      setOut(section, "success_rate", shown(result.success_rate, places("fraction")));
+      setOut(section, "consistency", shown(result.consistency, places("fraction")));
+      setOut(section, "latency_score", shown(result.latency_score, places("score")));
+      setOut(section, "cost_score", shown(result.cost_score, places("score")));
+      setOut(section, "zero_success_floor", shown(result.zero_success_floor));
+    });
+  }
+
   // --- repeatability --------------------------------------------------------------------------
 
   function repeatability(section) {
     var form = $(section, "form");
-    function update() {
-      try {
-        var n = wholeNumber(form.elements.n);
-        var c = wholeNumber(form.elements.c);
-        var k = wholeNumber(form.elements.k);
-        var value = M.passK(n, c, k);
-        showError(section, null);
-        setOut(section, "pass_k", shown(value, places("fraction")));
-        setOut(section, "exact", M.exact.passK(n, c, k).toString());
-      } catch (error) {
-        showError(section, error);
-      }
-    }
-    form.addEventListener("input", update);
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
+    liveForm(section, form, function () {
+      var n = wholeNumber(form.elements.n);
+      var c = wholeNumber(form.elements.c);
+      var k = wholeNumber(form.elements.k);
+      setOut(section, "pass_k", shown(M.passK(n, c, k), places("fraction")));
+      setOut(section, "exact", M.exact.passK(n, c, k).toString());
     });
-    update();
   }
 
   // --- radar ----------------------------------------------------------------------------------

@@ -142,12 +142,22 @@ def perturb_constant(source: str, python_name: str) -> str:
 # --- Scenarios -------------------------------------------------------------------------------
 
 
-def _constant_scenario(python_name: str) -> Callable[[Path], list[Run]]:
+Edit = tuple[str, Callable[[str], str]]  # (a file of the copy, the change to its text)
+
+
+def _edits_then_check(*edits: Edit) -> Callable[[Path], list[Run]]:
+    """A scenario: make the edits in the copy, then run the check once."""
+
     def scenario(root: Path) -> list[Run]:
-        edit(root, "scoring/constants.py", lambda text: perturb_constant(text, python_name))
+        for relative, change in edits:
+            edit(root, relative, change)
         return [check(root)]
 
     return scenario
+
+
+def _constant_perturbed(python_name: str) -> Edit:
+    return "scoring/constants.py", lambda text: perturb_constant(text, python_name)
 
 
 def _probe(root: Path) -> list[Run]:
@@ -155,74 +165,17 @@ def _probe(root: Path) -> list[Run]:
     return [run_in(root, "-c", code), check(root)]
 
 
-def _edited_snapshot(root: Path) -> list[Run]:
-    def change(text: str) -> str:
-        data = json.loads(text)
-        for entry in data["constants"]:
-            if entry["name"] == "composite.weight.success":
-                entry["value"] = 0.45
-        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-    edit(root, str(SNAPSHOT), change)
-    return [check(root)]
+def _success_weight_045(text: str) -> str:
+    """The committed snapshot with the success weight changed, re-serialised as written."""
+    data = json.loads(text)
+    for entry in data["constants"]:
+        if entry["name"] == "composite.weight.success":
+            entry["value"] = 0.45
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def _formula(root: Path) -> list[Run]:
-    edit(
-        root,
-        "scoring/composite.py",
-        replace_once("1 - 4 * rate * (1 - rate)", "1 - 2 * rate * (1 - rate)"),
-    )
-    return [check(root)]
-
-
-def _no_changelog_entry(root: Path) -> list[Run]:
-    edit(
-        root,
-        "contracts/CHANGELOG.md",
-        lambda text: re.sub(r"^## 1\.0\.0 \(.*?(?=^## |\Z)", "", text, flags=re.M | re.S),
-    )
-    return [check(root)]
-
-
-def _corrupt_snapshot(root: Path) -> list[Run]:
-    edit(root, str(SNAPSHOT), lambda text: text[: len(text) // 2])
-    return [check(root)]
-
-
-def _corrupt_lock(root: Path) -> list[Run]:
-    edit(root, "contracts/snapshots/released.json", lambda text: text.replace("{", "[", 1))
-    return [check(root)]
-
-
-def _stale_schema(root: Path) -> list[Run]:
-    edit(
-        root,
-        "contracts/snapshots/methodology.schema.json",
-        replace_once('"title": "Methodology snapshot file"', '"title": "Old title"'),
-    )
-    return [check(root)]
-
-
-def _harmless_comment(root: Path) -> list[Run]:
-    edit(root, "scoring/constants.py", lambda text: "# A harmless comment.\n" + text)
-    return [check(root)]
-
-
-def _harmless_reformat(root: Path) -> list[Run]:
-    edit(
-        root,
-        "scoring/composite.py",
-        replace_once(
-            "    return 1 - 4 * rate * (1 - rate)\n",
-            "    # Spelled out on three lines: the same value.\n"
-            "    return (\n        1\n        - 4 * rate * (1 - rate)\n    )\n",
-        ),
-    )
-    edit(
-        root, "scoring/curves.py", lambda text: text.replace("\n\n\n@formula(", "\n\n\n\n@formula(")
-    )
-    return [check(root)]
+def _drop_changelog_1_0_0(text: str) -> str:
+    return re.sub(r"^## 1\.0\.0 \(.*?(?=^## |\Z)", "", text, flags=re.M | re.S)
 
 
 def _bump_flow(root: Path) -> list[Run]:
@@ -256,16 +209,43 @@ def _bump_flow(root: Path) -> list[Run]:
 
 
 SCENARIOS: dict[str, Callable[[Path], list[Run]]] = {
-    **{f"constant:{c.python_name}": _constant_scenario(c.python_name) for c in CONSTANTS},
+    **{
+        f"constant:{c.python_name}": _edits_then_check(_constant_perturbed(c.python_name))
+        for c in CONSTANTS
+    },
     "probe": _probe,
-    "edited_snapshot": _edited_snapshot,
-    "formula": _formula,
-    "no_changelog_entry": _no_changelog_entry,
-    "corrupt_snapshot": _corrupt_snapshot,
-    "corrupt_lock": _corrupt_lock,
-    "stale_schema": _stale_schema,
-    "harmless_comment": _harmless_comment,
-    "harmless_reformat": _harmless_reformat,
+    "edited_snapshot": _edits_then_check((str(SNAPSHOT), _success_weight_045)),
+    "formula": _edits_then_check(
+        (
+            "scoring/composite.py",
+            replace_once("1 - 4 * rate * (1 - rate)", "1 - 2 * rate * (1 - rate)"),
+        )
+    ),
+    "no_changelog_entry": _edits_then_check(("contracts/CHANGELOG.md", _drop_changelog_1_0_0)),
+    "corrupt_snapshot": _edits_then_check((str(SNAPSHOT), lambda text: text[: len(text) // 2])),
+    "corrupt_lock": _edits_then_check(
+        ("contracts/snapshots/released.json", lambda text: text.replace("{", "[", 1))
+    ),
+    "stale_schema": _edits_then_check(
+        (
+            "contracts/snapshots/methodology.schema.json",
+            replace_once('"title": "Methodology snapshot file"', '"title": "Old title"'),
+        )
+    ),
+    "harmless_comment": _edits_then_check(
+        ("scoring/constants.py", lambda text: "# A harmless comment.\n" + text)
+    ),
+    "harmless_reformat": _edits_then_check(
+        (
+            "scoring/composite.py",
+            replace_once(
+                "    return 1 - 4 * rate * (1 - rate)\n",
+                "    # Spelled out on three lines: the same value.\n"
+                "    return (\n        1\n        - 4 * rate * (1 - rate)\n    )\n",
+            ),
+        ),
+        ("scoring/curves.py", lambda text: text.replace("\n\n\n@formula(", "\n\n\n\n@formula(")),
+    ),
     "bump_flow": _bump_flow,
 }
 
