@@ -13,18 +13,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from scoring import radar
 from scoring.composite import score_composite
 from scoring.constants import PASS_K_LEVELS, Axis
 from scoring.models import OutcomeRecord
 from scoring.outcome import score_outcome
-from scoring.radar import (
-    correctness_axis,
-    cost_axis,
-    latency_axis,
-    profile,
-    robustness_axis,
-    tool_efficiency_axis,
-)
 from scoring.repeatability import pass_hat_k, score_repeatability
 from scoring.serialize import outcome_to_json
 
@@ -62,21 +55,21 @@ def _composite(inputs: Mapping[str, Any]) -> dict[str, Any]:
 
 def _radar(inputs: Mapping[str, Any]) -> dict[str, Any]:
     axes = {
-        Axis.CORRECTNESS: correctness_axis(inputs["passes"], inputs["known_outcomes"]),
-        Axis.LATENCY: latency_axis(
+        Axis.CORRECTNESS: radar.correctness_axis(inputs["passes"], inputs["known_outcomes"]),
+        Axis.LATENCY: radar.latency_axis(
             Decimal(inputs["median_latency_ms"]), inputs["runs_with_latency"]
         ),
-        Axis.COST: cost_axis(Decimal(inputs["median_cost_usd"])),
-        Axis.TOOL_EFFICIENCY: tool_efficiency_axis(inputs["median_steps"]),
-        Axis.ROBUSTNESS: robustness_axis(
+        Axis.COST: radar.cost_axis(Decimal(inputs["median_cost_usd"])),
+        Axis.TOOL_EFFICIENCY: radar.tool_efficiency_axis(inputs["median_steps"]),
+        Axis.ROBUSTNESS: radar.robustness_axis(
             (passes, known) for passes, known in inputs["tasks_passes_known"]
         ),
     }
     viewer = {Axis(name): Decimal(w) for name, w in inputs["viewer_weights"].items()}
     return {
         **{f"axis.{axis.value}": value for axis, value in axes.items()},
-        "profile": profile(axes),
-        "viewer_profile": profile(axes, viewer),
+        "profile": radar.profile(axes),
+        "viewer_profile": radar.profile(axes, viewer),
     }
 
 
