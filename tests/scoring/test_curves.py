@@ -121,68 +121,6 @@ def test_below_first_and_above_last(curve: str) -> None:
     assert function(10**12) == last_s
 
 
-# --- hard-coded, computed by hand from the published tables -------------------------------
-
-# Latency slopes: 500→2000: −20/1500 = −1/75 per ms; 2000→5000: −30/3000 = −1/100;
-# 5000→10000: −50/5000 = −1/100.
-LATENCY_BY_HAND = [
-    (Fraction(0), Fraction(100)),  # below the first anchor
-    (Fraction(499), Fraction(100)),  # just below 500: flat
-    (Fraction(500), Fraction(100)),
-    (Fraction(501), Fraction(100) - Fraction(1, 75)),  # 100 − 1/75
-    (Fraction(1250), Fraction(90)),  # halfway 500→2000
-    (Fraction(1999), Fraction(80) + Fraction(1, 75)),
-    (Fraction(2000), Fraction(80)),
-    (Fraction(2001), Fraction(7999, 100)),  # 80 − 1/100
-    (Fraction(3500), Fraction(65)),  # halfway 2000→5000
-    (Fraction(4999), Fraction(5001, 100)),  # 50 + 1/100
-    (Fraction(5000), Fraction(50)),
-    (Fraction(5001), Fraction(4999, 100)),
-    (Fraction(7500), Fraction(25)),  # halfway 5000→10000
-    (Fraction(9999), Fraction(1, 100)),
-    (Fraction(10000), Fraction(0)),
-    (Fraction(10001), Fraction(0)),  # just above the last anchor: flat
-    (Fraction(10**9), Fraction(0)),
-]
-
-# Cost slopes per USD: 0.001→0.010: −20/0.009 = −20000/9; 0.010→0.050: −30/0.04 = −750;
-# 0.050→0.100: −30/0.05 = −600; 0.100→0.200: −20/0.1 = −200. Steps of ε = $0.0001.
-COST_BY_HAND = [
-    ("0", Fraction(100)),
-    ("0.0009", Fraction(100)),
-    ("0.001", Fraction(100)),
-    ("0.0011", Fraction(100) - Fraction(2, 9)),  # 100 − 20000/9 × 0.0001
-    ("0.0055", Fraction(90)),  # halfway 0.001→0.010
-    ("0.0099", Fraction(80) + Fraction(2, 9)),
-    ("0.010", Fraction(80)),
-    ("0.0101", Fraction(79925, 1000)),  # 80 − 750 × 0.0001 = 79.925
-    ("0.030", Fraction(65)),  # halfway 0.010→0.050
-    ("0.0499", Fraction(50075, 1000)),  # 50 + 0.075
-    ("0.050", Fraction(50)),
-    ("0.0501", Fraction(4994, 100)),  # 50 − 600 × 0.0001 = 49.94
-    ("0.075", Fraction(35)),  # halfway 0.050→0.100
-    ("0.0999", Fraction(2006, 100)),  # 20 + 0.06
-    ("0.100", Fraction(20)),
-    ("0.1001", Fraction(1998, 100)),  # 20 − 200 × 0.0001 = 19.98
-    ("0.150", Fraction(10)),  # halfway 0.100→0.200
-    ("0.1999", Fraction(2, 100)),
-    ("0.200", Fraction(0)),
-    ("0.2001", Fraction(0)),
-    ("5", Fraction(0)),
-]
-
-
-@pytest.mark.parametrize(("ms", "expected"), LATENCY_BY_HAND)
-def test_latency_score_by_hand(ms: Fraction, expected: Fraction) -> None:
-    assert latency_score(ms) == expected
-
-
-@pytest.mark.parametrize(("usd", "expected"), COST_BY_HAND)
-def test_cost_score_by_hand(usd: str, expected: Fraction) -> None:
-    assert cost_score(Decimal(usd)) == expected
-    assert cost_score(Fraction(usd)) == expected
-
-
 def test_scores_are_exact_fractions() -> None:
     # 1999 ms: 80 + 1/75 = 6001/75, not a rounded float.
     assert latency_score(1999) == Fraction(6001, 75)
@@ -259,7 +197,10 @@ def test_report_mean_is_exact_and_rounds_half_up() -> None:
 
 TINY = Fraction(1, 10**9)
 
-# (mean latency in ms, expected score, the arithmetic)
+# --- hard-coded, computed by hand from the published tables -------------------------------
+
+# (mean latency in ms, expected score, the arithmetic). Slopes: 500→2000: −20/1500 = −1/75
+# per ms; 2000→5000: −30/3000 = −1/100; 5000→10000: −50/5000 = −1/100.
 LATENCY_CASES = [
     (Fraction(0), Fraction(100), "below the first anchor: flat 100"),
     (Fraction(-5), Fraction(100), "below the first anchor: flat 100"),
@@ -283,7 +224,8 @@ LATENCY_CASES = [
     (Fraction(10**12), Fraction(0), "far above the last anchor: flat 0"),
 ]
 
-# (mean cost in USD, expected score, the arithmetic)
+# (mean cost in USD, expected score, the arithmetic). Slopes per USD: 0.001→0.010:
+# −20/0.009 = −20000/9; 0.010→0.050: −750; 0.050→0.100: −600; 0.100→0.200: −200.
 COST_CASES = [
     (Decimal("0"), Fraction(100), "below the first anchor: flat 100"),
     (Decimal("0.0009"), Fraction(100), "just below $0.001: flat 100"),
@@ -311,12 +253,16 @@ COST_CASES = [
 
 @pytest.mark.parametrize(("mean_ms", "expected", "why"), LATENCY_CASES)
 def test_latency_curve(mean_ms: Fraction, expected: Fraction, why: str) -> None:
-    assert latency_score(mean_ms) == expected, why
+    score = latency_score(mean_ms)
+    assert score == expected, why
+    assert isinstance(score, Fraction), why  # exact, never a rounded float
 
 
 @pytest.mark.parametrize(("mean_usd", "expected", "why"), COST_CASES)
 def test_cost_curve(mean_usd: Decimal, expected: Fraction, why: str) -> None:
     assert cost_score(mean_usd) == expected, why
+    assert cost_score(Fraction(mean_usd)) == expected, why  # the same from an exact Fraction
+    assert isinstance(cost_score(mean_usd), Fraction), why
 
 
 def test_anchor_tables_are_the_published_ones() -> None:
