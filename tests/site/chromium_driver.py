@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 # Debian's paths; CHROME_BIN and CHROMEDRIVER name others.
 CHROMIUM = os.environ.get("CHROME_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -57,6 +59,17 @@ def missing() -> str | None:
     except ImportError:
         return "the selenium package is not installed"
     return None
+
+
+def require() -> None:
+    """Return when a browser test can run; otherwise skip it with the reason, or fail it
+    where ``CI`` is set (a CI job without a browser must not pass by skipping)."""
+    reason = missing()
+    if reason is None:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"browser test cannot run in CI: {reason}")
+    pytest.skip(reason)
 
 
 def start(profile: Path) -> Any:

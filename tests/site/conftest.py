@@ -3,12 +3,19 @@
 - ``chromium``: the session's headless Chromium (selenium driver), its logs emptied and its
   window at desktop size for each test; skipped with the reason where the browser, its
   driver or selenium is missing, failed instead where ``CI`` is set. Every browser test
-  uses it (helpers in ``chromium_driver.py``); mark such a test ``@pytest.mark.slow``.
+  uses it (helpers in ``chromium_driver.py``); mark such a test ``@pytest.mark.slow``::
+
+      pytestmark = pytest.mark.slow
+
+      def test_a_page(chromium, tmp_path_factory):
+          site = built_site(tmp_path_factory)  # from support
+          chromium.get((site / "composite.html").as_uri())
+          wait_for(chromium, "return document.readyState === 'complete'")
+          assert console_errors(chromium) == []
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,11 +25,7 @@ import pytest
 
 @pytest.fixture(scope="session")
 def _chromium_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    reason = chromium_driver.missing()
-    if reason is not None:
-        if os.environ.get("CI"):
-            pytest.fail(f"browser test cannot run in CI: {reason}")
-        pytest.skip(reason)
+    chromium_driver.require()
     driver = chromium_driver.start(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
