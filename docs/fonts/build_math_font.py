@@ -117,8 +117,8 @@ def subset(font_bytes: bytes, codepoints: set[int]) -> bytes:
     options.notdef_outline = True
     options.glyph_names = False
     options.hinting = False  # the browser does not need TrueType hints; a third of the size
-    options.recalc_timestamp = False  # same input, same bytes
-    font = TTFont(io.BytesIO(font_bytes))
+    options.recalc_timestamp = False  # same input, same bytes (and TTFont below)
+    font = TTFont(io.BytesIO(font_bytes), recalcTimestamp=False)
     if "MATH" not in font:
         raise SystemExit("the source font has no MATH table")
     subsetter = ftsubset.Subsetter(options)

@@ -41,7 +41,7 @@ from macros.markup import (
     usd,
     value,
 )
-from macros.mathml import to_mathml
+from macros.mathml import tex_source, to_mathml
 from scoring.numeric import decimal_half_up
 
 #: The one site of the current build (set by :func:`define_env`).
@@ -219,7 +219,7 @@ class Site:
         return (
             f'\n<figure class="{FORMULA_CLASS}" data-mv="formula:{esc(name)}" '
             f'id="{anchor_id("formula", name)}">{to_mathml(entry.latex)}'
-            f"<figcaption>{caption}</figcaption></figure>\n"
+            f"<figcaption>{caption}</figcaption>{tex_source(entry.latex)}</figure>\n"
         )
 
     def anchors(self, name: str) -> str:
