@@ -30,8 +30,8 @@ MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 TEX_ENCODING = "application/x-tex"
 ET.register_namespace("", MATHML_NS)
 
-# A few commands that would mean the LaTeX was not converted (used by the tests too).
-RAW_LATEX = re.compile(r"\\(?:d?frac|begin|end|mathrm|binom|sqrt|left|right|cdot)\b")
+# A command left in the MathML means latex2mathml did not know it (it keeps it as an <mi>).
+RAW_LATEX = re.compile(r"\\[A-Za-z]+")
 
 OVERLINE = "\u203e"  # stretches horizontally in the math font
 FUNCTION_APPLICATION = "\u2061"
@@ -53,6 +53,9 @@ NAMED_SPACES |= {f"negative{name}": -ems for name, ems in NAMED_SPACES.items()}
 PUNCTUATION = frozenset(":;!,|")
 #: Parts of a ``\mathrm{...}`` word that arrive as ``<mo>`` (``judged.recoverable``).
 WORD_JOINERS = frozenset({".", "_"})
+#: latex2mathml writes ``\\mathrm{d}`` as ``<mi>&#x00064;</mi>`` (a plain ``d`` as ``<mi>d</mi>``),
+#: without the ``mathvariant`` that would keep it upright; the escaped letter is the only trace.
+_UPRIGHT_LETTER = re.compile(r"<mi>(&#x0*(?:4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]);)</mi>")
 SCRIPTED = frozenset({"msub", "msup", "msubsup", "munder", "mover", "munderover"})
 
 
@@ -81,7 +84,7 @@ def to_mathml(latex: str, *, block: bool = True) -> str:
 def tidy(mathml: str, latex: str | None = None) -> str:
     """The post-processing of latex2mathml's output described in the module docstring;
     with ``latex``, the formula is wrapped in ``<semantics>`` with its TeX annotation."""
-    root = ET.fromstring(mathml)
+    root = ET.fromstring(_UPRIGHT_LETTER.sub(r'<mi mathvariant="normal">\1</mi>', mathml))
     _merge_words(root)
     _operator_names(root)
     _accents(root)
