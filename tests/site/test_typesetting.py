@@ -63,9 +63,8 @@ FENCE_COVER = 0.9  # TeX's \delimiterfactor 901
 OVERLINE_COVER = 0.95
 MATH_FAMILY = "STIX Two Math"
 FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}", re.DOTALL)
-PAGES_WITH_FORMULAS = sorted(
-    p.stem for p in (ROOT / "docs").glob("*.md") if "formula(" in p.read_text(encoding="utf-8")
-)
+#: Every page: formulas and plots are found on the built page (the reference page lists all).
+PAGES = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
 
 # Everything invisible but the parts being probed (visibility keeps the layout as it is).
 PROBE_CSS = """
@@ -297,7 +296,7 @@ def font_problems(driver: Any, page: str) -> list[str]:
         if foreign:
             text = driver.execute_cdp_cmd("DOM.getOuterHTML", {"nodeId": node})["outerHTML"]
             problems.append(f"{page}: {text} is drawn from {', '.join(sorted(set(foreign)))}")
-    if not checked:
+    if nodes["nodeIds"] and not checked:
         problems.append(f"{page}: no glyph of a formula was found to check its font")
     return problems
 
@@ -305,14 +304,10 @@ def font_problems(driver: Any, page: str) -> list[str]:
 # --- The tests --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", PAGES_WITH_FORMULAS)
+@pytest.mark.parametrize("name", PAGES)
 def test_formulas_are_typeset(driver: Any, base_url: str, name: str) -> None:
     problems = typesetting_problems(driver, f"{base_url}{name}.html")
     assert not problems, "\n".join(problems)
-
-
-def test_every_page_with_formulas_is_measured() -> None:
-    assert {"composite", "radar", "outcome", "repeatability"} <= set(PAGES_WITH_FORMULAS)
 
 
 def test_a_script_pushed_onto_its_base_is_reported(driver: Any, base_url: str) -> None:
@@ -341,3 +336,80 @@ def test_without_the_font_the_braces_are_reported(
     braces = [p for p in problems if "fence '{'" in p and "formula:composite.score" in p]
     assert braces, "\n".join(problems) or "no problem reported without the font"
     assert any("is drawn from" in p for p in problems)
+
+
+# --- Plots on a phone --------------------------------------------------------------------------
+
+PHONE = (375, 812)
+MIN_PHONE_TEXT_PX = 11
+
+# Per plot: the smallest text as drawn (font size × the SVG's scale), the curves' dash
+# patterns and names, the legend's names, and the text alternatives.
+PLOTS_JS = """
+const style = document.createElement('style');
+style.textContent = arguments[0];
+document.head.appendChild(style);
+return Array.from(document.querySelectorAll('article figure.plot')).map(figure => {
+  const svg = figure.querySelector('svg');
+  const texts = Array.from(svg.querySelectorAll('text')).map(t => {
+    const m = t.getScreenCTM();
+    return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)];
+  });
+  const curves = Array.from(svg.querySelectorAll('path.curve')).map(p => ({
+    name: (p.querySelector('title') || {}).textContent || '',
+    dash: getComputedStyle(p).strokeDasharray,
+  }));
+  const legend = Array.from(svg.querySelectorAll('.legend text')).map(t => t.textContent);
+  const desc = svg.querySelector('desc');
+  return {key: figure.dataset.mv, texts, curves, legend,
+    desc: desc ? desc.textContent : '', rows: figure.querySelectorAll('details table tr').length};
+});
+"""
+
+
+def plot_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
+    """What makes a plot of the page hard to read on a 375 px phone (empty: nothing)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True},
+    )
+    try:
+        _load(driver, url)
+        found = driver.execute_script(PLOTS_JS, spoil_css)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    page = url.rsplit("/", 1)[-1]
+    problems = []
+    for plot in found:
+        where = f"{page} {plot['key']}"
+        for text, size in plot["texts"]:
+            if size < MIN_PHONE_TEXT_PX:
+                problems.append(f"{where}: {text!r} is drawn at {size:.1f}px on a phone")
+        curves = plot["curves"]
+        if len(curves) > 1:
+            dashes = [c["dash"] for c in curves]
+            if len(set(dashes)) < len(dashes):
+                problems.append(f"{where}: curves told apart by colour alone ({dashes})")
+            unnamed = [c["name"] for c in curves if c["name"] not in plot["legend"]]
+            if unnamed:
+                problems.append(f"{where}: curves missing from the legend: {unnamed}")
+        if not plot["desc"] or plot["rows"] < 2:
+            problems.append(f"{where}: no text alternative (a <desc> and a data table)")
+    return problems
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_plots_read_on_a_phone(driver: Any, base_url: str, name: str) -> None:
+    problems = plot_problems(driver, f"{base_url}{name}.html")
+    assert not problems, "\n".join(problems)
+
+
+def test_small_text_and_look_alike_curves_are_reported(driver: Any, base_url: str) -> None:
+    """The plots' text at the desktop size on a phone, and every curve solid: reported."""
+    spoil = (
+        ".plot text, .plot .label, .plot .marker-label { font-size: 12px !important; }"
+        ".plot .curve { stroke-dasharray: none !important; }"
+    )
+    problems = plot_problems(driver, f"{base_url}outcome.html", spoil)
+    assert any("drawn at" in p for p in problems), "\n".join(problems)
+    assert any("colour alone" in p for p in problems), "\n".join(problems)
