@@ -310,6 +310,16 @@ def test_formulas_are_typeset(driver: Any, base_url: str, name: str) -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_the_font_loads_from_a_file_copy(
+    driver: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Opened from the file system (file://), the formulas are still drawn with the font."""
+    url = (built_site(tmp_path_factory) / "composite.html").as_uri()
+    _load(driver, url)
+    assert driver.execute_script("return document.querySelectorAll('article math').length")
+    assert font_problems(driver, "composite.html (file://)") == []
+
+
 def test_a_script_pushed_onto_its_base_is_reported(driver: Any, base_url: str) -> None:
     """Subscripts moved half an em to the left, onto their base: reported, as no other rule."""
     spoil = "math msub > :last-child { margin-left: -0.5em !important; }"
