@@ -35,7 +35,7 @@ RAW_LATEX = re.compile(r"\\[A-Za-z]+")
 
 OVERLINE = "\u203e"  # stretches horizontally in the math font
 FUNCTION_APPLICATION = "\u2061"
-BARS = frozenset({"\u2015", "\u00af", OVERLINE, "\u005f"})  # what an overline may arrive as
+BARS = frozenset({"\u2015", "\u00af", OVERLINE})  # what an overline may arrive as
 TILDES = frozenset({"~", "\u02dc"})
 CAPITAL_GREEK = frozenset(chr(c) for c in range(0x391, 0x3AA))
 #: MathML 3 named spaces (not in MathML Core), in ems.
