@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from site_support import ROOT, built_site
+from support import ROOT, built_site
 
 from scoring.cli import run as scoring_cli
 from scoring.composite import score_composite
