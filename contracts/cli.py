@@ -10,6 +10,9 @@ Commands:
 - ``update [--amend]``: write the current version's snapshot, the schema and the lock.
   Exit 0 on success; 1 when it refuses (a released version would change, no changelog
   entry, a version not newer than the released ones); 2 when a contracts file is unusable.
+- ``impact [--format table|json]``: the committed scoreboard of the reference corpus against
+  the live code's (composites, ranks, Kendall's τ-b). Exit 0; 2 when the corpus or the
+  snapshot cannot be read.
 """
 
 from __future__ import annotations
@@ -25,11 +28,14 @@ class Command(StrEnum):
 
     CHECK = "check"
     UPDATE = "update"
+    IMPACT = "impact"
 
 
 _HELP = {
     Command.CHECK: "check the live methodology against the committed snapshots (exit 0/1/2)",
     Command.UPDATE: "write the current version's snapshot, the JSON Schema and the lock",
+    Command.IMPACT: "compare the committed scoreboard of the reference corpus with the live "
+    "code's: composites, ranks, Kendall's tau-b (exit 0/2)",
 }
 
 
@@ -47,6 +53,13 @@ def _parser() -> argparse.ArgumentParser:
                 action="store_true",
                 help="re-record the newest version if git HEAD's lock does not have it yet",
             )
+        if command is Command.IMPACT:
+            sub.add_argument(
+                "--format",
+                choices=["table", "json"],
+                default="table",
+                help="table for people, biggest movers first (default), or json",
+            )
     return parser
 
 
@@ -62,6 +75,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in result.lines():
             print(line, file=stream)
         return result.exit_code
+    if command is Command.IMPACT:
+        from contracts.impact import ImpactFormat, run_impact
+
+        impact = run_impact(ImpactFormat(args.format))
+        print(impact.text, file=sys.stdout if impact.ok else sys.stderr)
+        return impact.exit_code
     from contracts.update import run_update
 
     outcome = run_update(amend=args.amend)
