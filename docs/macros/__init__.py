@@ -60,6 +60,7 @@ MACRO_NAMES = (
     "live_drift",
     "check_demo",
     "snapshot_links",
+    "version_impact",
 )
 
 

@@ -25,7 +25,7 @@ from typing import Any
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
 from contracts.build import build_snapshot, locate
 from contracts.model import Location, Methodology
-from macros import history, inputs, plots, samples
+from macros import history, impact, inputs, plots, samples
 from macros.markup import (
     FORMULA_CLASS,
     block,
@@ -688,6 +688,10 @@ class Site:
             )
         return history.between_versions(releases)
 
+    def version_impact(self) -> str:
+        """What each release did to the rankings of the reference corpus."""
+        return impact.versions_impact(self.history(), C.SCORE_DECIMALS)
+
     def live_drift(self) -> str:
         """Does the code this page was built from match the newest released snapshot?"""
         from contracts.check import diff_snapshots
@@ -1293,6 +1297,7 @@ MACROS: dict[str, str] = {
     "live_drift": "live_drift",
     "check_demo": "check_demo",
     "snapshot_links": "snapshot_links",
+    "version_impact": "version_impact",
 }
 
 
