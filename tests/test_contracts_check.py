@@ -17,8 +17,10 @@ from contracts.check import run_check
 from contracts.cli import Command, main
 from contracts.model import Methodology
 from contracts.update import run_update
+from scoring.constants import METHODOLOGY_VERSION
 
-VERSION = "1.0.0"
+#: The current (newest released) version, which the live code is checked against.
+VERSION = METHODOLOGY_VERSION
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +103,8 @@ def test_check_on_a_bumped_version_lists_what_update_will_record(
     text = _text(run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog))
     assert "1.1.0.json: the snapshot of methodology version 1.1.0 is missing" in text
     assert (
-        "changes since released version 1.0.0 (3 differences), which python -m contracts update"
-        in text
+        f"changes since released version {VERSION} (3 differences), which python -m contracts "
+        "update" in text
     )
     assert "  constants[composite.weight.cost].value" in text
     assert "  methodology_version" in text
@@ -120,7 +122,7 @@ def test_check_rejects_a_version_older_than_the_released_ones(
     result = run_check(
         live=_bumped(live, "0.9.0"), snapshot_dir=snapshots, changelog_path=changelog
     )
-    assert "0.9.0 is older than the newest released version 1.0.0" in _text(result)
+    assert f"0.9.0 is older than the newest released version {VERSION}" in _text(result)
     result = run_check(live=_bumped(live, "1.0"), snapshot_dir=snapshots, changelog_path=changelog)
     assert "constants[methodology.version].value: methodology version '1.0' is not" in _text(result)
 
@@ -226,7 +228,9 @@ def test_update_writes_nothing_when_up_to_date(files: tuple[Path, Path], live: M
     snapshots, changelog = files
     result = run_update(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert (result.ok, result.written) == (True, [])
-    assert result.lines == ["contracts update: OK; version 1.0.0 is up to date, nothing written"]
+    assert result.lines == [
+        f"contracts update: OK; version {VERSION} is up to date, nothing written"
+    ]
 
 
 def test_update_refuses_to_change_a_released_version(
@@ -238,7 +242,7 @@ def test_update_refuses_to_change_a_released_version(
     result = run_update(live=drifted, snapshot_dir=snapshots, changelog_path=changelog)
     assert (result.ok, result.exit_code) == (False, 1)
     [line] = result.lines
-    assert line.startswith("contracts update: REFUSED: version 1.0.0 is released")
+    assert line.startswith(f"contracts update: REFUSED: version {VERSION} is released")
     assert "(1 difference; run python -m contracts check to list them)" in line
     assert "bump METHODOLOGY_VERSION (scoring/constants.py:" in line
     assert _files_bytes(snapshots) == before
@@ -260,15 +264,13 @@ def test_update_records_a_new_version_and_leaves_older_ones(
     assert result.ok
     assert result.written == [snapshots / "1.1.0.json", snapshots / "released.json"]
     assert (snapshots / f"{VERSION}.json").read_bytes() == before
-    assert list(store.read_lock(snapshots / "released.json")) == ["1.0.0", "1.1.0"]
+    released = list(store.read_lock())
+    assert list(store.read_lock(snapshots / "released.json")) == [*released, "1.1.0"]
     assert store.read_snapshot(snapshots / "1.1.0.json").methodology == bumped
     assert run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog).ok
-    assert sorted(p.name for p in snapshots.iterdir()) == [
-        "1.0.0.json",
-        "1.1.0.json",
-        "methodology.schema.json",
-        "released.json",
-    ]
+    assert sorted(p.name for p in snapshots.iterdir()) == sorted(
+        [*(f"{v}.json" for v in released), "1.1.0.json", "methodology.schema.json", "released.json"]
+    )
 
 
 def test_update_refuses_a_version_that_is_not_newer(
@@ -280,7 +282,7 @@ def test_update_refuses_a_version_that_is_not_newer(
         live=_bumped(live, "0.9.0"), snapshot_dir=snapshots, changelog_path=changelog
     )
     assert result.exit_code == 1
-    assert "version 0.9.0 is not newer than released version 1.0.0" in result.lines[0]
+    assert f"version 0.9.0 is not newer than released version {VERSION}" in result.lines[0]
 
 
 def test_update_restores_an_edited_current_snapshot(
@@ -292,7 +294,7 @@ def test_update_restores_an_edited_current_snapshot(
     path.write_text(path.read_text(encoding="utf-8").replace("56.1", "56.2"), encoding="utf-8")
     assert not run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog).ok
     result = run_update(live=live, snapshot_dir=snapshots, changelog_path=changelog)
-    assert result.lines[0] == f"restored {path} (methodology 1.0.0)"
+    assert result.lines[0] == f"restored {path} (methodology {VERSION})"
     assert path.read_bytes() == original
 
 
@@ -302,7 +304,13 @@ def test_update_bootstraps_an_empty_folder(tmp_path: Path, live: Methodology) ->
     snapshots = tmp_path / "snapshots"
     result = run_update(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert result.ok
-    assert _files_bytes(snapshots) == _files_bytes(store.SNAPSHOT_DIR)
+    # The current version only: the older released snapshots are not rebuilt from live code.
+    written, committed = _files_bytes(snapshots), _files_bytes(store.SNAPSHOT_DIR)
+    assert set(written) == {f"{VERSION}.json", store.SCHEMA_FILENAME, store.LOCK_FILENAME}
+    for name in (f"{VERSION}.json", store.SCHEMA_FILENAME):
+        assert written[name] == committed[name]
+    lock = store.read_lock(snapshots / store.LOCK_FILENAME)
+    assert lock == {VERSION: store.read_lock()[VERSION]}
 
 
 def test_update_refuses_when_the_lock_is_lost(files: tuple[Path, Path], live: Methodology) -> None:
@@ -310,7 +318,8 @@ def test_update_refuses_when_the_lock_is_lost(files: tuple[Path, Path], live: Me
     (snapshots / "released.json").unlink()
     result = run_update(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert result.exit_code == 2
-    assert "the lock is missing but snapshots exist (1.0.0); restore it" in result.lines[0]
+    existing = ", ".join(store.read_lock())
+    assert f"the lock is missing but snapshots exist ({existing}); restore it" in result.lines[0]
 
 
 def _git(cwd: Path, *args: str) -> None:
@@ -359,7 +368,7 @@ def test_update_amend_only_before_the_version_is_committed(
 
 
 def test_cli_has_one_enum_of_commands() -> None:
-    assert [command.value for command in Command] == ["check", "update"]
+    assert [command.value for command in Command] == ["check", "update", "impact"]
 
 
 def test_cli_check_ok(capsys: pytest.CaptureFixture[str]) -> None:
@@ -378,15 +387,15 @@ def test_cli_check_prints_exact_lines_for_a_drift(
     weight = _line(live, "composite.weight.cost")
     version = _line(live, "methodology.version")
     assert err.splitlines() == [
-        "contracts/snapshots/1.0.0.json: the live methodology differs from the committed "
-        "snapshot of version 1.0.0 (1 difference):",
+        f"contracts/snapshots/{VERSION}.json: the live methodology differs from the committed "
+        f"snapshot of version {VERSION} (1 difference):",
         "  constants[composite.weight.cost].value",
         "      committed: 0.3",
         "      live:      0.25",
         f"      defined:   scoring/constants.py:{weight}",
         "      fix:       python -m contracts update, after bumping METHODOLOGY_VERSION and "
         "adding a CHANGELOG entry (or revert the change)",
-        "version 1.0.0 is released and its snapshot is immutable: to publish this change, "
+        f"version {VERSION} is released and its snapshot is immutable: to publish this change, "
         f"bump METHODOLOGY_VERSION (scoring/constants.py:{version}), add a "
         "'## <new version> (<YYYY-MM-DD>)' entry to contracts/CHANGELOG.md, then run: "
         "python -m contracts update",
@@ -419,12 +428,12 @@ def test_cli_update(
     monkeypatch.setattr(contracts.update, "CHANGELOG_PATH", changelog)
     assert main(["update"]) == 0
     assert capsys.readouterr().out == (
-        "contracts update: OK; version 1.0.0 is up to date, nothing written\n"
+        f"contracts update: OK; version {VERSION} is up to date, nothing written\n"
     )
     drifted = _with_constant(live, "composite.weight.cost", 0.25)
     monkeypatch.setattr(contracts.check, "build_snapshot", lambda: drifted)
     assert main(["update"]) == 1
-    assert capsys.readouterr().err.startswith("contracts update: REFUSED: version 1.0.0")
+    assert capsys.readouterr().err.startswith(f"contracts update: REFUSED: version {VERSION}")
 
 
 def test_cli_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
