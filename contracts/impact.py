@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from contracts.model import CorpusScoreboard, Methodology
+from contracts.result import CommandResult
 from contracts.store import (
     EXIT_UNUSABLE,
     LOCK_PATH,
@@ -279,7 +280,7 @@ def _largest(agents: list[AgentImpact]) -> AgentImpact | None:
     """The agent whose composite moved most (first in order among equals); ``None`` if none
     has a composite on both sides."""
     scored = [a for a in agents if a.delta is not None]
-    return max(scored, key=lambda a: abs(a.delta or 0), default=None)
+    return max(scored, key=lambda a: abs(a.delta or Decimal(0)), default=None)
 
 
 def movers_first(agents: list[AgentImpact]) -> list[AgentImpact]:
@@ -482,12 +483,16 @@ def live_impact() -> Impact:
 
 
 @dataclass(frozen=True, slots=True)
-class ImpactResult:
+class ImpactResult(CommandResult):
     """What ``impact`` prints (``text`` on stdout, or one error line on stderr)."""
 
     ok: bool
     text: str
     exit_code: int = 0
+
+    def output(self) -> list[str]:
+        """The table or the JSON document, or the one error line."""
+        return [self.text]
 
 
 def run_impact(fmt: ImpactFormat = ImpactFormat.TABLE) -> ImpactResult:

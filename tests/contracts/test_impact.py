@@ -28,6 +28,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from site_support import import_macros
 
 import scoring.constants as C  # noqa: N812 - the module of constants
 from contracts.build import REPO_ROOT, build_snapshot
@@ -637,11 +638,7 @@ def test_check_exits_2_on_an_unreadable_corpus(tmp_path: Path) -> None:
 
 
 def test_the_versions_page_macro_draws_crossing_lines_for_a_swap() -> None:
-    sys.path.insert(0, str(REPO_ROOT / "docs"))
-    try:
-        from macros.impact import versions_impact
-    finally:
-        sys.path.remove(str(REPO_ROOT / "docs"))
+    versions_impact = import_macros("macros.impact").versions_impact
     old = build_snapshot()
     assert old.scoreboard is not None
     board = old.scoreboard[0]
@@ -680,11 +677,7 @@ def test_the_versions_page_macro_draws_crossing_lines_for_a_swap() -> None:
 
 
 def test_the_versions_page_says_when_a_release_has_no_scoreboard() -> None:
-    sys.path.insert(0, str(REPO_ROOT / "docs"))
-    try:
-        from macros.impact import versions_impact
-    finally:
-        sys.path.remove(str(REPO_ROOT / "docs"))
+    versions_impact = import_macros("macros.impact").versions_impact
     old = read_snapshot(snapshot_path("1.0.0")).methodology
     new = build_snapshot()
     page = versions_impact(
