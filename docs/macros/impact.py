@@ -29,6 +29,10 @@ LABEL_GAP = 14
 #: Labels longer than this are shortened with an ellipsis (the full id is in the title).
 LABEL_CHARS = 14
 LEADER = 6
+#: The vertical scale runs between multiples of this many points around the composites.
+SCALE_STEP = 10
+#: How far above the plot the version names sit.
+HEADER_RISE = 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,10 +102,10 @@ def slope_chart(
     if not slopes:
         return ""
     values = [s.before for s in slopes] + [s.after for s in slopes]
-    low = min(values) // 10 * 10
-    high = -(-max(values) // 10) * 10
+    low = min(values) // SCALE_STEP * SCALE_STEP
+    high = -(-max(values) // SCALE_STEP) * SCALE_STEP
     if high == low:
-        high = low + 10
+        high = low + SCALE_STEP
     # Two label heights per agent: most labels then sit at their own value.
     plot_h = min(max(PLOT_HEIGHT_MIN, 2 * LABEL_GAP * len(slopes)), PLOT_HEIGHT_MAX)
     height = TOP + plot_h + BOTTOM
@@ -112,9 +116,9 @@ def slope_chart(
     parts = [
         f'<line class="frame" x1="{LEFT_AXIS}" y1="{TOP}" x2="{LEFT_AXIS}" y2="{TOP + plot_h}"/>',
         f'<line class="frame" x1="{RIGHT_AXIS}" y1="{TOP}" x2="{RIGHT_AXIS}" y2="{TOP + plot_h}"/>',
-        f'<text class="label" x="{LEFT_AXIS}" y="{TOP - 14}" text-anchor="middle">'
+        f'<text class="label" x="{LEFT_AXIS}" y="{TOP - HEADER_RISE}" text-anchor="middle">'
         f"{esc(before)}</text>",
-        f'<text class="label" x="{RIGHT_AXIS}" y="{TOP - 14}" text-anchor="middle">'
+        f'<text class="label" x="{RIGHT_AXIS}" y="{TOP - HEADER_RISE}" text-anchor="middle">'
         f"{esc(after)}</text>",
     ]
     # Movers last, so that they are drawn on top.
