@@ -251,6 +251,7 @@ def impact_to_json(impact: Impact) -> dict[str, Any]:
         "live_version": impact.live_version,
         "corpus": impact.corpus,
         "corpus_changed": impact.corpus_changed,
+        "unchanged": impact.unchanged,
         "agents": [
             {
                 "corpus": a.corpus,
@@ -380,9 +381,10 @@ def impact_table(impact: Impact) -> str:
     from scoring.serialize import render_table
 
     places = _score_places()
+    verdict = "no change" if impact.unchanged else "changes"
     out = [
         f"impact of the live code (methodology {impact.live_version}) against the committed "
-        f"scoreboard of {impact.committed_version}",
+        f"scoreboard of {impact.committed_version}: {verdict}",
     ]
     for corpus in impact.corpus:
         rows = []

@@ -324,6 +324,7 @@ def test_no_impact_on_unchanged_code(capsys: pytest.CaptureFixture[str]) -> None
     assert data["committed_version"] == data["live_version"] == C.METHODOLOGY_VERSION
     assert data["corpus"] == [SYNTHETIC, TAU_BENCH]
     assert data["corpus_changed"] == []
+    assert data["unchanged"] is True
     for agent in data["agents"]:
         assert agent["committed"] == agent["live"], agent
         assert agent["delta"] in (0, None)
@@ -394,6 +395,7 @@ def test_after_a_weight_change_the_impact_is_the_report_before_and_after(
         else:
             assert data["kendall_tau"][corpus] == pytest.approx(expected_tau, abs=1e-12)
     assert moved_ranks > 0, "the weight change was meant to move some ranks"
+    assert data["unchanged"] is False
     assert data["kendall_tau"][SYNTHETIC] < 1
 
 
