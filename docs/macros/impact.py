@@ -1,7 +1,8 @@
 """The versions page's impact section: what each release did to the rankings of the
 reference corpus, from the scoreboards in the committed snapshots.
 
-Pure functions returning HTML: a table of rank changes and an SVG slope chart per corpus
+Pure functions returning HTML (the one macro, :func:`version_impact`, only reads the
+site's history and calls them): a table of rank changes and an SVG slope chart per corpus
 file (each agent's composite under the older version on the left and the newer on the
 right; lines cross where two agents swap ranks). The numbers come from
 :func:`contracts.impact.compare_snapshots`, the comparison ``python -m contracts impact``
@@ -11,11 +12,14 @@ prints.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from macros.markup import PLOT_CLASS, block, esc, table, value
+
+if TYPE_CHECKING:
+    from macros.site import Site
 
 # The chart is drawn for a phone: 360 units wide, so that its 12px labels stay 12px on a
 # 360px screen; wider screens scale it up to the figure's max-width (see extra.css).
@@ -255,3 +259,15 @@ def versions_impact(releases: Sequence[Any], places: int) -> str:
         )
     pairs = list(itertools.pairwise(releases))
     return "".join(release_impact(older, newer, places) for older, newer in reversed(pairs))
+
+
+def version_impact(site: Site) -> str:
+    """The macro: every release's impact against the one before, from the committed
+    snapshots, composites shown to the methodology's score decimals."""
+    import scoring.constants as C  # noqa: N812 - the module of constants
+
+    return versions_impact(site.history(), C.SCORE_DECIMALS)
+
+
+#: The macros this module renders (see ``macros.MACROS_BY_MODULE``).
+MACROS: dict[str, Callable[..., str]] = {"version_impact": version_impact}
