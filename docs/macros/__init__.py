@@ -63,6 +63,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "next_version",
     ),
     "published": ("downloads", "snapshot_links"),
+    "calculator": ("calculator",),
     "impact": ("version_impact",),
 }
 

@@ -9,6 +9,7 @@ workflow; others spoil the corpus or a snapshot and expect exit 2.
 
 from __future__ import annotations
 
+import importlib
 import io
 import itertools
 import json
@@ -24,11 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
-from site_support import import_macros
 
 import scoring.constants as C  # noqa: N812 - the module of constants
 from contracts.build import REPO_ROOT, build_snapshot
@@ -168,6 +168,16 @@ def tau_by_pair_classes(x: Sequence[int], y: Sequence[int]) -> float | None:
     if denominator == 0:
         return None
     return (concordant - discordant) / math.sqrt(denominator)
+
+
+def macros_impact() -> ModuleType:
+    """``docs/macros/impact.py`` as the site imports it (``macros.impact``, docs/ on the path)."""
+    docs = str(REPO_ROOT / "docs")
+    sys.path.insert(0, docs)
+    try:
+        return importlib.import_module("macros.impact")
+    finally:
+        sys.path.remove(docs)
 
 
 def impact_json_in_process(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -640,7 +650,7 @@ def test_check_exits_2_on_an_unreadable_corpus(tmp_path: Path) -> None:
 
 
 def test_the_versions_page_macro_draws_crossing_lines_for_a_swap() -> None:
-    versions_impact = import_macros("macros.impact").versions_impact
+    versions_impact = macros_impact().versions_impact
     old = build_snapshot()
     assert old.scoreboard is not None
     board = old.scoreboard[0]
@@ -679,7 +689,7 @@ def test_the_versions_page_macro_draws_crossing_lines_for_a_swap() -> None:
 
 
 def test_the_versions_page_says_when_a_release_has_no_scoreboard() -> None:
-    versions_impact = import_macros("macros.impact").versions_impact
+    versions_impact = macros_impact().versions_impact
     old = read_snapshot(snapshot_path("1.0.0")).methodology
     new = build_snapshot()
     page = versions_impact(

@@ -4,77 +4,26 @@ once the error is fixed. ``benchmarks/bench_serve_reload.py`` times the first pa
 
 from __future__ import annotations
 
-import os
-import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from site_support import copy_project
+from serving import Served, copy_project, serve
+
+# mkdocs serve on a copy of the project, polled until pages change.
+pytestmark = pytest.mark.slow
 
 # The page must change within this many seconds of the save (the benchmark's figure is
 # well below; the margin absorbs a busy CI machine).
 RELOAD_LIMIT = 8.0
 
 
-@dataclass
-class Served:
-    project: Path
-    process: subprocess.Popen[bytes]
-    base: str
-
-    def get(self, page: str) -> str | None:
-        try:
-            with urllib.request.urlopen(self.base + page, timeout=5) as response:
-                return response.read().decode("utf-8")
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            return None
-
-    def wait_for(self, page: str, pattern: str, limit: float = 30.0) -> float:
-        """Seconds until ``pattern`` shows on ``page``; fails after ``limit``."""
-        start = time.monotonic()
-        while time.monotonic() - start < limit:
-            html = self.get(page)
-            if html is not None and re.search(pattern, html):
-                return time.monotonic() - start
-            assert self.process.poll() is None, "mkdocs serve exited"
-            time.sleep(0.05)
-        raise AssertionError(f"{pattern!r} did not show on {page} within {limit} s")
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     project = copy_project(tmp_path_factory.mktemp("serve") / "project")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    log = (project / "serve.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
-        cwd=project,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    server = Served(project, process, f"http://127.0.0.1:{port}/")
-    try:
-        server.wait_for("composite.html", r'data-mv="constant:composite\.weight\.success"', 60)
-        time.sleep(1.0)
+    ready = r'data-mv="constant:composite\.weight\.success"'
+    with serve(project, "composite.html", ready, limit_s=60) as server:
         yield server
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
 
 
 def _edit(path: Path, old: str, new: str) -> None:

@@ -1,4 +1,4 @@
-"""Shared fixtures of the scoring tests (``tests/test_scoring_*.py``).
+"""Fixtures of the scoring tests (the builders behind them are in ``builders.py``).
 
 - ``run_record``: a factory of valid run records (dicts) that a test overrides field by field.
 - ``as_jsonl``: records (dicts or raw strings/bytes) as the bytes of a JSON Lines input.
@@ -7,17 +7,13 @@
 
 from __future__ import annotations
 
-import io
-import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
-
-from scoring.cli import run
+from builders import CliResult, cli, jsonl
 
 RunFactory = Callable[..., dict[str, Any]]
-CliResult = tuple[int, str, str]
 
 
 @pytest.fixture
@@ -43,19 +39,6 @@ def run_record() -> RunFactory:
     return make
 
 
-def jsonl(records: Iterable[dict[str, Any] | str | bytes]) -> bytes:
-    """One line per record: dicts as JSON, strings and bytes as they are."""
-    lines = []
-    for record in records:
-        if isinstance(record, bytes):
-            lines.append(record)
-        elif isinstance(record, str):
-            lines.append(record.encode())
-        else:
-            lines.append(json.dumps(record).encode())
-    return b"".join(line + b"\n" for line in lines)
-
-
 @pytest.fixture
 def as_jsonl() -> Callable[[Iterable[dict[str, Any] | str | bytes]], bytes]:
     """``as_jsonl(records)``: the bytes of a JSON Lines input."""
@@ -67,8 +50,6 @@ def scoring_cli() -> Callable[..., CliResult]:
     """``scoring_cli(*argv, stdin=b"")``: run ``scoring`` in-process on bytes for stdin."""
 
     def invoke(*argv: str, stdin: bytes = b"") -> CliResult:
-        out, err = io.StringIO(), io.StringIO()
-        code = run(list(argv), stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-        return code, out.getvalue(), err.getvalue()
+        return cli(list(argv), stdin)
 
     return invoke

@@ -1,327 +1,22 @@
-"""Input validation and the command line: bad input exits 2 with one line per problem on
-stderr and nothing on stdout; good input gives the exact JSON of decisions.md."""
+"""The command line: the exact JSON of decisions.md on small inputs worked out by hand, the
+table, stdin, viewer weights, the outcome JSON, the order of agents and the installed
+console script.
+"""
 
 from __future__ import annotations
 
-import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import NULL_COMPOSITE, cli, run_fields, scoring_subprocess
 
-from scoring.cli import run
 from scoring.constants import METHODOLOGY_VERSION
-
-# --- helpers --------------------------------------------------------------------------------
-
-GOOD: dict[str, Any] = {
-    "run_id": "g1",
-    "agent_id": "a",
-    "task_id": "t",
-    "status": "completed",
-    "success": True,
-    "latency_ms": 1000,
-    "cost_usd": 0.01,
-    "steps": 3,
-    "finished_at": "2024-01-01T00:00:00Z",
-}
-
-
-def good(run_id: str, **changes: Any) -> bytes:
-    return json.dumps(GOOD | {"run_id": run_id} | changes).encode()
-
-
-def cli(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = run(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
-
-
-def problem_lines(stderr: str) -> list[str]:
-    return [line for line in stderr.splitlines() if line.startswith("line ")]
-
-
-def _subprocess(args: list[str], cwd: Path, stdin: bytes = b"") -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "scoring", *args],
-        input=stdin,
-        capture_output=True,
-        cwd=cwd,
-        env=os.environ.copy(),
-        timeout=60,
-        check=False,
-    )
-
-
-# --- bad run records ----------------------------------------------------------------------
-
-_without_latency = {k: v for k, v in GOOD.items() if k != "latency_ms"}
-
-BAD_LINES: list[tuple[str, bytes, str | None, str]] = [
-    # (case, line 3 of the input, field named, words of the rule)
-    ("unknown field", good("b", foo=1), "foo", "unknown field"),
-    ("success as a string", good("b", success="true"), "success", "valid boolean"),
-    ("steps as a float", good("b", steps=3.0), "steps", "valid integer"),
-    ("latency NaN", good("b").replace(b"1000", b"NaN"), "latency_ms", "finite number"),
-    ("latency Infinity", good("b").replace(b"1000", b"Infinity"), "latency_ms", "finite number"),
-    ("cost -Infinity", good("b").replace(b"0.01", b"-Infinity"), "cost_usd", "finite number"),
-    ("negative latency", good("b", latency_ms=-0.5), "latency_ms", "greater than or equal to 0"),
-    ("negative steps", good("b", steps=-1), "steps", "greater than or equal to 0"),
-    (
-        "latency absent on completed",
-        json.dumps(_without_latency | {"run_id": "b"}).encode(),
-        "latency_ms",
-        "required (not null) on a completed run",
-    ),
-    (
-        "latency null on completed",
-        good("b", latency_ms=None),
-        "latency_ms",
-        "required (not null) on a completed run",
-    ),
-    (
-        "cost null on completed",
-        good("b", cost_usd=None),
-        "cost_usd",
-        "required (not null) on a completed run",
-    ),
-    (
-        "finished_at null on failed",
-        good("b", status="failed", finished_at=None),
-        "finished_at",
-        "required (not null) on a failed run",
-    ),
-    (
-        "finished_at null on timeout",
-        good("b", status="timeout", finished_at=None),
-        "finished_at",
-        "required (not null) on a timeout run",
-    ),
-    (
-        "timestamp without offset",
-        good("b", finished_at="2024-01-01T00:00:00"),
-        "finished_at",
-        "with an offset",
-    ),
-    ("unknown status", good("b", status="done"), "status", "'queued'"),
-    (
-        "missing agent_id",
-        json.dumps({"run_id": "b", "status": "queued", "task_id": "t"}).encode(),
-        "agent_id",
-        "required field is missing",
-    ),
-    ("duplicate run_id", good("g1"), "run_id", "duplicate run_id 'g1'"),
-    ("not JSON", b'{"run_id": "b", ', None, "not valid JSON"),
-    ("invalid UTF-8", b'{"run_id": "b\xff\xfe"}', None, "not UTF-8"),
-    ("JSON array", b"[1, 2, 3]", None, "must be a JSON object"),
-    ("JSON array of a record", b"[" + good("b") + b"]", None, "must be a JSON object"),
-    ("JSON string", b'"hello"', None, "must be a JSON object"),
-]
-
-
-@pytest.mark.parametrize(
-    ("line", "field", "rule"), [c[1:] for c in BAD_LINES], ids=[c[0] for c in BAD_LINES]
-)
-def test_bad_run_record_exits_2_names_line_field_rule(
-    line: bytes, field: str | None, rule: str
-) -> None:
-    stdin = good("g1") + b"\n" + good("g2") + b"\n" + line + b"\n" + good("g4") + b"\n"
-    code, out, err = cli(["report", "-", "--format", "json"], stdin)
-    assert code == 2
-    assert out == ""
-    listed = problem_lines(err)
-    assert len(listed) == 1, err
-    assert listed[0].startswith(f"line 3: {field}: " if field else "line 3: ")
-    assert rule in listed[0]
-    assert "Traceback" not in err
-
-
-@pytest.mark.parametrize("stamp", ["1700000000", "1700000000.5"])
-def test_unix_time_string_is_not_an_rfc3339_timestamp_with_offset(stamp: str) -> None:
-    # decisions.md: finished_at is an "RFC 3339 timestamp with offset". A string holding
-    # Unix seconds is neither RFC 3339 nor carries an offset; it must be refused like any
-    # other timestamp without offset, not read silently as UTC.
-    stdin = good("g1") + b"\n" + good("g2") + b"\n" + good("b", finished_at=stamp) + b"\n"
-    code, out, err = cli(["report", "-", "--format", "json"], stdin)
-    assert (code, out) == (2, ""), out[:200]
-    listed = problem_lines(err)
-    assert len(listed) == 1
-    assert listed[0].startswith("line 3: finished_at: ")
-
-
-def test_blank_lines_keep_the_line_numbers() -> None:
-    stdin = good("g1") + b"\n\n   \n" + good("b", steps=-2) + b"\n"
-    code, out, err = cli(["report", "-"], stdin)
-    assert (code, out) == (2, "")
-    assert problem_lines(err) == [
-        "line 4: steps: Input should be greater than or equal to 0 (got -2) [greater_than_equal]"
-    ]
-
-
-def test_no_output_even_when_the_bad_line_is_last_of_many() -> None:
-    lines = [good(f"r{i}") for i in range(5000)] + [good("r17")]
-    code, out, err = cli(["report", "-", "--format", "json"], b"\n".join(lines) + b"\n")
-    assert (code, out) == (2, "")
-    assert problem_lines(err) == ["line 5001: run_id: duplicate run_id 'r17' [unique]"]
-
-
-def test_more_than_20_problems_lists_20_then_counts() -> None:
-    lines = [good("ok")]
-    lines += [good(f"b{i}", steps=-1) for i in range(23)]  # lines 2..24
-    lines += [good(f"c{i}", success="yes") for i in range(2)]  # lines 25..26
-    code, out, err = cli(["report", "-"], b"\n".join(lines) + b"\n")
-    assert (code, out) == (2, "")
-    listed = problem_lines(err)
-    assert len(listed) == 20
-    assert [line.split(":")[0] for line in listed] == [f"line {n}" for n in range(2, 22)]
-    assert err.rstrip("\n").splitlines()[-1] == "... and 5 more problems"
-
-
-def test_exactly_20_problems_has_no_count_line() -> None:
-    lines = [good(f"b{i}", steps=-1) for i in range(20)]
-    code, _, err = cli(["report", "-"], b"\n".join(lines) + b"\n")
-    assert code == 2
-    assert len(problem_lines(err)) == 20
-    assert "more problems" not in err
-
-
-def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
-    missing = tmp_path / "nope.jsonl"
-    code, out, err = cli(["report", str(missing)])
-    assert (code, out) == (2, "")
-    assert str(missing) in err
-    assert "No such file" in err
-    assert "Traceback" not in err
-    code, out, err = cli(["outcome", str(missing), "--format", "json"])
-    assert (code, out) == (2, "")
-    assert "cannot read" in err
-
-
-def test_bad_arguments_return_2_through_the_given_streams() -> None:
-    # run() "returns the exit status" and writes to the streams it is given; the module
-    # promises exit status 2 on bad arguments with the problem on stderr.
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        code = run(
-            ["report", "-", "--format", "xml"], stdin=io.BytesIO(b""), stdout=out, stderr=err
-        )
-    except SystemExit as exit_:  # argparse exits instead of returning
-        pytest.fail(f"run() raised SystemExit({exit_.code}) instead of returning 2")
-    assert code == 2
-    assert out.getvalue() == ""
-    assert "--format" in err.getvalue()
-
-
-def test_subprocess_bad_arguments_exit_2(tmp_path: Path) -> None:
-    done = _subprocess(["report", "-", "--format", "xml"], tmp_path, stdin=good("g1"))
-    assert done.returncode == 2
-    assert done.stdout == b""
-    assert b"--format" in done.stderr
-    assert b"Traceback" not in done.stderr
-
-
-# --- bad outcome records -------------------------------------------------------------------
-
-BAD_OUTCOMES: list[tuple[str, dict[str, Any], str, str]] = [
-    (
-        "safeguard without severity",
-        {"run_id": "x", "verification": [{"name": "s", "role": "safeguard", "status": "passed"}]},
-        "verification.0.severity",
-        "required on a safeguard",
-    ),
-    (
-        "objective with severity",
-        {
-            "run_id": "x",
-            "verification": [
-                {"name": "o", "role": "objective", "severity": "recoverable", "status": "passed"}
-            ],
-        },
-        "verification.0.severity",
-        "must be absent on an objective",
-    ),
-    (
-        "weight 0",
-        {
-            "run_id": "x",
-            "verification": [
-                {"name": "o", "role": "objective", "status": "passed"},
-                {"name": "p", "role": "objective", "status": "passed", "weight": 0},
-            ],
-        },
-        "verification.1.weight",
-        "greater than 0",
-    ),
-    (
-        "judged 1.5",
-        {"run_id": "x", "judged": {"checklist": 1.5}},
-        "judged.checklist",
-        "less than or equal to 1",
-    ),
-    (
-        "judged negative",
-        {"run_id": "x", "judged": {"recoverable": -0.1}},
-        "judged.recoverable",
-        "greater than or equal to 0",
-    ),
-    (
-        "unknown status",
-        {"run_id": "x", "verification": [{"name": "o", "role": "objective", "status": "skipped"}]},
-        "verification.0.status",
-        "'passed'",
-    ),
-    ("unknown field", {"run_id": "x", "score": 1}, "score", "unknown field"),
-    ("duplicate run_id", {"run_id": "first"}, "run_id", "duplicate run_id 'first'"),
-]
-
-
-@pytest.mark.parametrize(
-    ("record", "field", "rule"), [c[1:] for c in BAD_OUTCOMES], ids=[c[0] for c in BAD_OUTCOMES]
-)
-def test_bad_outcome_record_exits_2(record: dict[str, Any], field: str, rule: str) -> None:
-    stdin = b'{"run_id": "first"}\n' + json.dumps(record).encode() + b"\n"
-    code, out, err = cli(["outcome", "-", "--format", "json"], stdin)
-    assert (code, out) == (2, "")
-    listed = problem_lines(err)
-    assert len(listed) == 1, err
-    assert listed[0].startswith(f"line 2: {field}: ")
-    assert rule in listed[0]
-
-
-def test_judged_1_5_rule_is_named() -> None:
-    stdin = b'{"run_id": "x", "judged": {"checklist": 1.5}}\n'
-    _, _, err = cli(["outcome", "-"], stdin)
-    assert problem_lines(err) == [
-        "line 1: judged.checklist: Input should be less than or equal to 1 (got 1.5) "
-        "[less_than_equal]"
-    ]
-
-
-# --- a real subprocess ---------------------------------------------------------------------
-
-
-def test_subprocess_bad_input_and_missing_file(tmp_path: Path) -> None:
-    bad = tmp_path / "runs.jsonl"
-    bad.write_bytes(good("g1") + b"\n" + good("b", cost_usd=float("nan")))
-    done = _subprocess(["report", str(bad), "--format", "json"], tmp_path)
-    assert done.returncode == 2
-    assert done.stdout == b""
-    listed = problem_lines(done.stderr.decode())
-    assert listed == [
-        "line 2: cost_usd: must be a finite number (NaN and Infinity are refused) [finite_number]"
-    ]
-    missing = _subprocess(["report", str(tmp_path / "absent.jsonl")], tmp_path)
-    assert missing.returncode == 2
-    assert missing.stdout == b""
-    assert b"absent.jsonl" in missing.stderr
-    assert b"Traceback" not in missing.stderr
-
-
-# --- success: the exact JSON of a small input ------------------------------------------------
 
 
 def _small_input() -> bytes:
@@ -500,15 +195,7 @@ EXPECTED = {
         },
         {
             "agent_id": "gamma",
-            "composite": {
-                "score": None,
-                "success_rate": None,
-                "consistency": None,
-                "latency_score": None,
-                "cost_score": None,
-                "completed_runs": 0,
-                "zero_success_floor": False,
-            },
+            "composite": NULL_COMPOSITE,
             "radar": {
                 "axes": {
                     "correctness": 0.0,
@@ -665,7 +352,7 @@ def test_subprocess_outcome_json_keys_and_input_order(tmp_path: Path) -> None:
     ]
     path = tmp_path / "outcomes.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
-    done = _subprocess(["outcome", str(path), "--format", "json"], tmp_path)
+    done = scoring_subprocess(["outcome", str(path), "--format", "json"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stderr == b""
     document = json.loads(done.stdout)
@@ -705,6 +392,316 @@ def test_outcome_stdin_and_table() -> None:
 
 
 def test_subprocess_report_success(tmp_path: Path) -> None:
-    done = _subprocess(["report", "-", "--format", "json"], tmp_path, stdin=_small_input())
+    done = scoring_subprocess(["report", "-", "--format", "json"], tmp_path, stdin=_small_input())
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == EXPECTED
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_row(
+    run_id: str,
+    agent: str,
+    task: str,
+    status: str,
+    success: bool | None,
+    latency: float | None,
+    cost: float | None,
+    steps: int | None,
+    second: int | None,
+) -> dict[str, Any]:
+    finished = None if second is None else f"2026-03-01T10:00:{second:02d}+01:00"
+    return run_fields(run_id, agent, task, status, success, latency, cost, steps, finished)
+
+
+def agent_runs(agent: str) -> list[dict[str, Any]]:
+    return [
+        run_row(f"{agent}-1", agent, "t1", "completed", True, 1000, 0.02, 4, 1),
+        run_row(f"{agent}-2", agent, "t1", "completed", False, 3000, 0.04, 6, 2),
+        run_row(f"{agent}-3", agent, "t1", "failed", False, None, None, None, 3),
+        run_row(f"{agent}-4", agent, "t2", "timeout", None, None, None, None, 4),
+        run_row(f"{agent}-5", agent, "t2", "queued", None, None, None, None, None),
+    ]
+
+
+SMALL_INPUT = [
+    *agent_runs("a1"),
+    run_row("lonely", "a2", "t1", "failed", False, None, None, None, 5),
+    run_row("best", "z9", "t1", "completed", True, 500, 0.001, 2, 6),
+    *agent_runs("a0"),
+]
+
+# Worked out by hand for a0 and a1 (the same runs):
+# composite: completed a?-1, a?-2; p = 1/2; 2 < 5 runs → consistency 1;
+#   mean latency (1000 + 3000)/2 = 2000 → 80; mean cost (0.02 + 0.04)/2 = 0.03
+#   → 80 − 30·0.02/0.04 = 65; 100 × (0.4·0.5 + 0.3·1·0.8 + 0.3·0.65) = 20 + 24 + 19.5 = 63.5
+# radar: window = 4 terminal runs (the queued one never enters)
+#   correctness: 1 pass of 3 known → 100/3 = 33.33
+#   latency: 2 runs with a latency < 5 → null; raw median (1000 + 3000)/2 = 2000
+#   cost: median (0.02 + 0.04)/2 = 0.03 → 100 × (0.11 − 0.03)/0.1 = 80
+#   tool efficiency: median (4 + 6)/2 = 5 → 100 − 10·2 = 80
+#   robustness: t1 has 3 known (q = 1/3): (2/3 − 1)² = 1/9 → 100/9 = 11.11; t2 has none
+#   profile: (100/3 + 80 + 80 + 100/9)/4 = (1840/9)/4 = 460/9 = 51.11
+# repeatability: t1 n = 3, c = 1 → pass^1 1/3 = 0.3333, pass^3 0 (c < 3), pass^5 0; 1 task
+MIDDLE: dict[str, Any] = {
+    "composite": {
+        "score": 63.5,
+        "success_rate": 0.5,
+        "consistency": 1.0,
+        "latency_score": 80.0,
+        "cost_score": 65.0,
+        "completed_runs": 2,
+        "zero_success_floor": False,
+    },
+    "radar": {
+        "axes": {
+            "correctness": 33.33,
+            "latency": None,
+            "cost": 80.0,
+            "tool_efficiency": 80.0,
+            "robustness": 11.11,
+        },
+        "profile": 51.11,
+        "window_runs": 4,
+        "median_latency_ms": 2000.0,
+    },
+    "repeatability": {"pass^1": 0.3333, "pass^3": 0.0, "pass^5": 0.0, "tasks": 1},
+}
+
+DOCUMENTED_REPORT: dict[str, Any] = {
+    "methodology_version": METHODOLOGY_VERSION,
+    "agents": [
+        # z9: 1 completed pass at 500 ms and $0.001: 100 × (0.4 + 0.3 + 0.3) = 100.
+        # radar: correctness 100; latency null (1 < 5), raw 500; cost
+        # 100 × (0.11 − 0.001)/0.1 = 109 → clamped 100; steps 2 ≤ 3 → 100; robustness null
+        # (one outcome); profile (100 + 100 + 100)/3 = 100. repeatability: 1 outcome → null.
+        {
+            "agent_id": "z9",
+            "composite": {
+                "score": 100.0,
+                "success_rate": 1.0,
+                "consistency": 1.0,
+                "latency_score": 100.0,
+                "cost_score": 100.0,
+                "completed_runs": 1,
+                "zero_success_floor": False,
+            },
+            "radar": {
+                "axes": {
+                    "correctness": 100.0,
+                    "latency": None,
+                    "cost": 100.0,
+                    "tool_efficiency": 100.0,
+                    "robustness": None,
+                },
+                "profile": 100.0,
+                "window_runs": 1,
+                "median_latency_ms": 500.0,
+            },
+            "repeatability": {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
+        },
+        {"agent_id": "a0", **MIDDLE},  # ties with a1 at 63.5: by agent_id
+        {"agent_id": "a1", **MIDDLE},
+        # a2: no completed run → null composite, listed last. radar: one failure →
+        # correctness 0, nothing else; profile 0. repeatability: 1 outcome → null.
+        {
+            "agent_id": "a2",
+            "composite": NULL_COMPOSITE,
+            "radar": {
+                "axes": {
+                    "correctness": 0.0,
+                    "latency": None,
+                    "cost": None,
+                    "tool_efficiency": None,
+                    "robustness": None,
+                },
+                "profile": 0.0,
+                "window_runs": 1,
+                "median_latency_ms": None,
+            },
+            "repeatability": {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
+        },
+    ],
+}
+
+
+def keys_in_order(text: str) -> list[list[str]]:
+    """Every object's keys, in the order the JSON text writes them."""
+    found: list[list[str]] = []
+    json.loads(text, object_pairs_hook=lambda pairs: found.append([k for k, _ in pairs]) or {})
+    return found
+
+
+@pytest.fixture
+def small_input(tmp_path: Path, as_jsonl) -> Path:
+    path = tmp_path / "runs.jsonl"
+    path.write_bytes(as_jsonl(SMALL_INPUT))
+    return path
+
+
+def test_report_json_is_exactly_the_documented_document(small_input, scoring_cli) -> None:
+    code, out, err = scoring_cli("report", str(small_input), "--format", "json")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == DOCUMENTED_REPORT
+    expected_text = json.dumps(DOCUMENTED_REPORT)
+    assert keys_in_order(out) == keys_in_order(expected_text)
+
+
+def test_agents_are_ordered_by_composite_then_id_null_last(as_jsonl, scoring_cli) -> None:
+    records = [
+        run_row("n1", "b-null", "t", "failed", False, None, None, None, 1),
+        run_row("n2", "a-null", "t", "timeout", None, None, None, None, 2),
+        run_row("x1", "m-low", "t", "completed", False, 500, 0.001, 3, 3),  # floor: 0
+        run_row("x2", "c-high", "t", "completed", True, 500, 0.001, 3, 4),  # 100
+        run_row("x3", "b-high", "t", "completed", True, 500, 0.001, 3, 5),  # 100
+    ]
+    code, out, _ = scoring_cli("report", "-", "--format", "json", stdin=as_jsonl(records))
+    assert code == 0
+    order = [a["agent_id"] for a in json.loads(out)["agents"]]
+    assert order == ["b-high", "c-high", "m-low", "a-null", "b-null"]
+
+
+def test_stdin_and_a_file_give_the_same_report(small_input, scoring_cli) -> None:
+    from_file = scoring_cli("report", str(small_input), "--format", "json")
+    from_stdin = scoring_cli("report", "-", "--format", "json", stdin=small_input.read_bytes())
+    assert from_file == from_stdin
+    assert from_file[0] == 0
+
+
+def test_the_table_is_readable(small_input, scoring_cli) -> None:
+    code, out, err = scoring_cli("report", str(small_input))
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == f"methodology {METHODOLOGY_VERSION}"
+    for title in (
+        "Headline composite (0-100)",
+        "Fitness radar (0-100, diagnostic only)",
+        "Repeatability (pass^k, fractions)",
+    ):
+        assert title in lines
+    start = lines.index("Headline composite (0-100)")
+    header, rule, *rows = lines[start + 1 : start + 7]
+    assert header.split() == [
+        "agent",
+        "composite",
+        "success",
+        "consistency",
+        "latency",
+        "cost",
+        "completed",
+        "floor",
+    ]
+    assert set(rule.replace(" ", "")) == {"-"}
+    assert [row.split()[:2] for row in rows] == [
+        ["z9", "100.00"],
+        ["a0", "63.50"],
+        ["a1", "63.50"],
+        ["a2", "—"],
+    ]
+    # Numbers are right-aligned: every composite cell ends in the same column.
+    ends = {row.index(row.split()[1]) + len(row.split()[1]) for row in rows}
+    assert len(ends) == 1
+    assert rows[1].split()[2:] == ["0.5000", "1.0000", "80.00", "65.00", "2", "no"]
+
+
+def test_the_table_of_an_empty_input(scoring_cli) -> None:
+    code, out, err = scoring_cli("report", "-", stdin=b"")
+    assert (code, err) == (0, "")
+    assert "Headline composite (0-100)" in out
+
+
+def test_outcome_table(as_jsonl, scoring_cli) -> None:
+    records = [{"run_id": "r1", "judged": {"checklist": 1.0, "recoverable": 0.6}}]
+    code, out, _ = scoring_cli("outcome", "-", stdin=as_jsonl(records))
+    assert code == 0
+    header, _, row = out.splitlines()
+    assert header.split()[:3] == ["run_id", "score", "c"]
+    assert row.split()[:6] == ["r1", "0.800", "1.000", "judged.checklist", "0.640", "1"]
+
+
+# --- viewer weights ------------------------------------------------------------------------------
+
+
+def test_weights_change_the_profile_only(small_input, scoring_cli) -> None:
+    plain = json.loads(scoring_cli("report", str(small_input), "--format", "json")[1])
+    code, out, err = scoring_cli(
+        "report", str(small_input), "--format", "json", "--weights", "correctness=3, cost=1"
+    )
+    assert (code, err) == (0, "")
+    weighted = json.loads(out)
+    a1_plain, a1_weighted = plain["agents"][2], weighted["agents"][2]
+    assert a1_weighted["agent_id"] == "a1"
+    assert a1_weighted["composite"] == a1_plain["composite"]
+    assert a1_weighted["radar"]["axes"] == a1_plain["radar"]["axes"]
+    assert a1_weighted["repeatability"] == a1_plain["repeatability"]
+    # (3 × 100/3 + 1 × 80)/4 = 180/4 = 45
+    assert a1_weighted["radar"]["profile"] == 45.0
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ("speed=1", "'speed=1': expected AXIS=WEIGHT"),
+        ("correctness", "'correctness': expected AXIS=WEIGHT"),
+        ("cost=-1", "cost: weight must be a finite number >= 0"),
+        ("cost=abc", "cost: weight must be a finite number >= 0"),
+        ("cost=nan", "cost: weight must be a finite number >= 0"),
+        ("cost=inf", "cost: weight must be a finite number >= 0"),
+        ("cost=0,latency=0", "at least one weight must be above 0"),
+    ],
+)
+def test_weights_errors(small_input, scoring_cli, weights, message) -> None:
+    code, out, err = scoring_cli("report", str(small_input), "--weights", weights)
+    assert (code, out) == (2, "")
+    assert f"--weights: {message}" in err
+
+
+def test_an_unknown_format_is_a_usage_error(small_input, scoring_cli) -> None:
+    code, out, err = scoring_cli("report", str(small_input), "--format", "yaml")
+    assert (code, out) == (2, "")
+    assert "invalid choice: 'yaml'" in err
+
+
+# --- the installed command -----------------------------------------------------------------------
+
+
+def console_commands() -> list[list[str]]:
+    commands = [[sys.executable, "-m", "scoring"]]
+    script = Path(sys.executable).with_name("scoring")
+    installed = str(script) if script.exists() else shutil.which("scoring")
+    if installed:
+        commands.append([installed])
+    return commands
+
+
+@pytest.mark.parametrize("command", console_commands(), ids=lambda c: Path(c[-1]).name)
+def test_the_console_script(command: list[str], small_input: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [*command, "report", str(small_input), "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout) == DOCUMENTED_REPORT
+
+
+def test_the_console_script_on_bad_input(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"run_id": "x"}\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring", "report", str(path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "line 1: agent_id: required field is missing [missing]" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -11,7 +11,6 @@ import importlib
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -23,7 +22,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Classes that mark macro output (see docs/macros/markup.py).
 MARKED_CLASSES = frozenset({"mv", "mv-block", "formula", "plot"})
@@ -78,16 +77,6 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
             pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}")
         _BUILT["site"] = dest
     return _BUILT["site"]
-
-
-def copy_project(dest: Path) -> Path:
-    """A copy of what the site is built from: mkdocs.yml, docs/, scoring/, contracts/."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    dest.mkdir(parents=True, exist_ok=True)
-    shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
-    for folder in ("docs", "scoring", "contracts"):
-        shutil.copytree(ROOT / folder, dest / folder, ignore=ignore)
-    return dest
 
 
 # --- Parsing ----------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from site_support import ROOT, built_site
+from support import ROOT, built_site
 
 # Debian's paths; CHROME_BIN and CHROMEDRIVER name others (the GitHub workflow sets them).
 CHROMIUM = os.environ.get("CHROME_BIN", "/usr/bin/chromium")
@@ -41,6 +41,9 @@ FLAGS = (
     "--disable-dev-shm-usage",
     "--hide-scrollbars",
 )
+
+# Headless Chromium over the built site: the slowest tests of the suite.
+pytestmark = pytest.mark.slow
 # Requests that never leave the machine: inline data and the browser's own pages.
 LOCAL_PREFIXES = ("data:", "blob:", "about:", "chrome:", "chrome-untrusted:")
 DESKTOP = (1280, 900)
@@ -210,17 +213,23 @@ def test_dark_theme_toggle(driver: Any, base_url: str) -> None:
         ).click()
 
 
-def test_search_works_offline(driver: Any, base_url: str) -> None:
-    driver.get_log("performance")
-    _load(driver, f"{base_url}index.html")
+def _search(driver: Any, words: str, limit_s: float = 10) -> list[Any]:
+    """Type ``words`` into the search box; the result items once some show (or none)."""
     box = driver.find_element("css selector", "input.md-search__input")
     box.click()
-    box.send_keys("consistency")
-    deadline = time.monotonic() + 10
+    box.send_keys(words)
+    deadline = time.monotonic() + limit_s
     results: list[Any] = []
     while time.monotonic() < deadline and not results:
         results = driver.find_elements("css selector", ".md-search-result__item")
         time.sleep(0.1)
+    return results
+
+
+def test_search_works_offline(driver: Any, base_url: str) -> None:
+    driver.get_log("performance")
+    _load(driver, f"{base_url}index.html")
+    results = _search(driver, "consistency")
     assert results, "search found nothing for 'consistency'"
     foreign = [u for u in _requests(driver) if not u.startswith((*LOCAL_PREFIXES, base_url))]
     assert not foreign, f"search: requests to another host: {foreign}"
@@ -232,14 +241,7 @@ def test_a_file_copy_works(driver: Any, tmp_path_factory: pytest.TempPathFactory
     driver.get_log("browser")
     driver.get_log("performance")
     _load(driver, (site / "composite.html").as_uri())
-    box = driver.find_element("css selector", "input.md-search__input")
-    box.click()
-    box.send_keys("consistency")
-    deadline = time.monotonic() + 10
-    results: list[Any] = []
-    while time.monotonic() < deadline and not results:
-        results = driver.find_elements("css selector", ".md-search-result__item")
-        time.sleep(0.1)
+    results = _search(driver, "consistency")
     assert results, "search found nothing from a file:// copy"
     errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     assert not errors, "file://: console errors:\n" + "\n".join(errors)

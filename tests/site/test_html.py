@@ -1,8 +1,8 @@
 """Checks on the built site: every number in the prose comes from the code, every constant is
 shown, formulas are MathML, nothing is left unrendered and nothing loads from another host.
 
-The site is built once per session with ``mkdocs build --strict`` (see ``site_support``);
-``test_site_checks_fail.py`` shows that each check fails on a site spoiled on purpose.
+The site is built once per session with ``mkdocs build --strict`` (see ``support``);
+``test_checks_fail.py`` shows that each check fails on a site spoiled on purpose.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from site_support import (
+from support import (
     ALLOWED_NUMERALS,
     Page,
     broken_links,
@@ -28,6 +28,9 @@ from site_support import (
     template_leftovers,
     used_allowlist,
 )
+
+# The site is built with mkdocs (once per session) before the first of these runs.
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="session")

@@ -28,6 +28,9 @@ import pytest
 from contracts.build import REPO_ROOT
 from scoring.constants import METHODOLOGY_VERSION, constants
 
+# Dozens of subprocesses on copies of the project: as slow as building the site.
+pytestmark = pytest.mark.slow
+
 COPIED = ("scoring", "contracts", "pyproject.toml")
 #: The snapshot of the current (newest released) version: the live code is checked against it.
 SNAPSHOT = Path(f"contracts/snapshots/{METHODOLOGY_VERSION}.json")

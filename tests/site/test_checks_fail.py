@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from site_support import (
+from serving import copy_project
+from support import (
     broken_links,
-    copy_project,
     external_assets,
     formula_problems,
     methodology_pages,
@@ -25,6 +25,9 @@ from site_support import (
     snapshot_constant_names,
     template_leftovers,
 )
+
+# Each test builds a spoiled copy of the project with mkdocs.
+pytestmark = pytest.mark.slow
 
 SPOILED_SENTENCE = "Latency at or above 12,000 ms scores 0."
 
