@@ -63,6 +63,8 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "next_version",
     ),
     "published": ("downloads", "snapshot_links"),
+    "calculator": ("calculator",),
+    "impact": ("version_impact",),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from site_support import ROOT
+from support import ROOT
 
 PAGE = ROOT / "docs" / "contract.md"
 SECTION = "## Where things live"

@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from site_support import (
+from serving import copy_project
+from support import (
     FORMULA_LITERALS,
     Page,
     built_site,
-    copy_project,
     explained_numerals,
     formula_numerals,
     methodology_pages,

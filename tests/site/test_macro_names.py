@@ -25,7 +25,7 @@ import jinja2
 import jinja2.meta
 import pytest
 from mkdocs.utils.meta import get_data
-from site_support import ROOT, import_macros
+from support import ROOT, import_macros
 
 DOCS = ROOT / "docs"
 MACROS_DIR = DOCS / "macros"

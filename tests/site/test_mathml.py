@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from site_support import ROOT, import_macros
+from support import ROOT, import_macros
 
 import scoring  # noqa: F401  (registers every formula)
 from scoring.registry import FORMULAS

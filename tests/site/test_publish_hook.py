@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from site_support import ROOT, copy_project, mkdocs_build
+from serving import copy_project
+from support import ROOT, mkdocs_build
 
 from contracts.build import build_snapshot
 
@@ -40,6 +41,7 @@ def project(tmp_path: Path) -> Path:
     return project
 
 
+@pytest.mark.slow  # builds a copy of the site
 def test_the_hook_publishes_without_the_macros_plugin(project: Path, tmp_path: Path) -> None:
     result = mkdocs_build(project, tmp_path / "site", strict=False)
     assert result.returncode == 0, result.stderr
@@ -51,6 +53,7 @@ def test_the_hook_publishes_without_the_macros_plugin(project: Path, tmp_path: P
     assert "{{ c(" in (site / "composite.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # builds a copy of the site
 def test_broken_live_code_publishes_nothing(project: Path, tmp_path: Path) -> None:
     constants = project / "scoring" / "constants.py"
     text = constants.read_text(encoding="utf-8")

@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from site_support import ROOT, built_site, copy_project, mkdocs_build
+from serving import copy_project
+from support import ROOT, built_site, mkdocs_build
 
 pytestmark = pytest.mark.slow
 
