@@ -72,7 +72,7 @@ BASE_CODEPOINTS: frozenset[int] = frozenset(
     | {0x2308, 0x2309, 0x230A, 0x230B}  # ceiling and floor
     | {0x23DC, 0x23DD, 0x23DE, 0x23DF}  # over and under parentheses and braces
     | {0x27E8, 0x27E9}  # angle brackets
-)
+) - {0x3A2, 0x1D455}  # unassigned; italic h is U+210E, kept above
 
 
 def formula_codepoints() -> set[int]:

@@ -20,6 +20,7 @@ mathml = import_macros("macros.mathml")
 NS = {"m": mathml.MATHML_NS}
 FONT = ROOT / "docs" / "fonts" / "STIXTwoMath-subset.woff2"
 LICENCE = ROOT / "docs" / "fonts" / "OFL.txt"
+BUILD_SCRIPT = ROOT / "docs" / "fonts" / "build_math_font.py"
 MAX_FONT_BYTES = 150 * 1024
 
 
@@ -197,6 +198,19 @@ def test_the_font_has_every_glyph_the_formulas_paint() -> None:
 def test_a_formula_needing_a_glyph_the_subset_lacks_fails() -> None:
     problems = missing_glyphs({"spoiled": r"\aleph_0 + \mathrm{ok}"}, font_cmap())
     assert problems == ["spoiled: the math font lacks U+2135 'ℵ'"]
+
+
+def test_the_committed_subset_holds_the_scripts_base_set() -> None:
+    """A base set edited in the build script without rebuilding the font fails here."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_math_font", BUILD_SCRIPT)
+    assert spec is not None
+    assert spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    lacking = sorted(f"U+{c:04X}" for c in script.BASE_CODEPOINTS - font_cmap())
+    assert lacking == [], "rebuild: .venv/bin/python docs/fonts/build_math_font.py"
 
 
 def test_the_font_keeps_the_math_table_and_the_stretchy_parts() -> None:
