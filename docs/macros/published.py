@@ -88,7 +88,7 @@ def publish(site_dir: Path) -> None:
     all computed now from the live code."""
     from contracts.build import build_snapshot
     from contracts.model import Methodology
-    from contracts.store import load_history
+    from contracts.store import load_history, snapshot_content
 
     site_dir.mkdir(parents=True, exist_ok=True)
     _write_json(site_dir / SNAPSHOT_FILE, build_snapshot().model_dump(mode="json"))
@@ -102,7 +102,8 @@ def publish(site_dir: Path) -> None:
     versions = site_dir / VERSIONS_DIR
     versions.mkdir(exist_ok=True)
     for release in load_history():
-        _write_json(versions / f"{release.version}.json", release.snapshot.model_dump(mode="json"))
+        # As committed: a version released without a scoreboard gets no "scoreboard": null.
+        _write_json(versions / f"{release.version}.json", snapshot_content(release.snapshot))
     publish_sources(site_dir / SOURCE_DIR)
 
 
