@@ -1,11 +1,17 @@
-"""Builders shared by the contracts tests: edited copies of a snapshot, changelog entries."""
+"""Builders shared by the contracts tests: edited copies of a snapshot, changelog entries,
+scratch copies of the project and Python run in them."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import contracts.check
-from contracts.build import locate
+from contracts.build import REPO_ROOT, locate
 from contracts.model import Methodology
 from scoring.constants import METHODOLOGY_VERSION
 
@@ -45,3 +51,36 @@ def line_of(snapshot: Methodology, name: str) -> int:
 def check_text(result: contracts.check.CheckResult) -> str:
     """What the check prints for ``result``."""
     return "\n".join(result.lines())
+
+
+def copy_of_project(root: Path, names: Sequence[str]) -> Path:
+    """A scratch copy at ``root`` of the project's files and folders ``names`` (no caches)."""
+    root.mkdir(parents=True, exist_ok=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in names:
+        source = REPO_ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, root / name, ignore=ignore)
+        else:
+            shutil.copy2(source, root / name)
+    return root
+
+
+def python_in(root: Path, *args: str, timeout_s: float = 600) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` in ``root``, with ``root`` first on the import path (so the copy's
+    ``scoring`` and ``contracts`` are the ones imported); output captured as text."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(root),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "NO_MKDOCS_2_WARNING": "1",
+    }
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+        check=False,
+    )

@@ -14,11 +14,9 @@ import io
 import itertools
 import json
 import math
-import os
 import random
 import re
 import shutil
-import subprocess
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -29,6 +27,7 @@ from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
+from contract_builders import copy_of_project, python_in
 
 import scoring.constants as C  # noqa: N812 - the module of constants
 from contracts.build import REPO_ROOT, build_snapshot
@@ -69,34 +68,12 @@ class Done:
 
 def make_copy(root: Path) -> Path:
     """A scratch copy of what the contracts and the site are built from."""
-    root.mkdir(parents=True, exist_ok=True)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in COPIED:
-        source = REPO_ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, root / name, ignore=ignore)
-        else:
-            shutil.copy2(source, root / name)
-    return root
+    return copy_of_project(root, COPIED)
 
 
 def run_in(root: Path, *args: str) -> Done:
     """``python ARGS`` in ``root``, with ``root`` first on the import path."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(root),
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "NO_MKDOCS_2_WARNING": "1",
-    }
-    done = subprocess.run(
-        [sys.executable, *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    done = python_in(root, *args)
     return Done(done.returncode, done.stdout, done.stderr)
 
 

@@ -14,9 +14,6 @@ import ast
 import json
 import os
 import re
-import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,6 +21,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import pytest
+from contract_builders import copy_of_project, python_in
 
 from contracts.build import REPO_ROOT
 from scoring.constants import METHODOLOGY_VERSION, constants
@@ -48,28 +46,12 @@ class Run:
 
 def make_copy(root: Path) -> Path:
     """A copy of the project's code and contracts (no caches) at ``root``."""
-    root.mkdir(parents=True, exist_ok=True)
-    for name in COPIED:
-        source = REPO_ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, root / name)
-    return root
+    return copy_of_project(root, COPIED)
 
 
 def run_in(root: Path, *args: str) -> Run:
     """``python ARGS`` in ``root`` with ``root`` first on the import path."""
-    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONDONTWRITEBYTECODE": "1"}
-    done = subprocess.run(
-        [sys.executable, *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = python_in(root, *args, timeout_s=120)
     return Run(args, done.returncode, done.stdout + done.stderr)
 
 

@@ -17,10 +17,16 @@ never passes by running no browser test.
 from __future__ import annotations
 
 import base64
+import contextlib
+import importlib
 import json
 import os
 import shutil
+import threading
 import time
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +48,8 @@ FLAGS = (
     "--disable-sync",
     "--disable-dev-shm-usage",
     "--hide-scrollbars",
+    # Screenshots measured pixel by pixel read the same colours on every machine.
+    "--force-color-profile=srgb",
 )
 DESKTOP = (1280, 900)
 PAGE_LOAD_TIMEOUT_S = 30
@@ -49,22 +57,25 @@ PAGE_LOAD_TIMEOUT_S = 30
 LOCAL_PREFIXES = ("data:", "blob:", "about:", "chrome:", "chrome-untrusted:")
 
 
-def missing() -> str | None:
-    """Why no browser test can run here (what to install), or ``None`` when all is present."""
+def missing(*modules: str) -> str | None:
+    """Why no browser test can run here (what to install), or ``None`` when all is present:
+    the browser, its driver, selenium and the other Python ``modules`` a test names."""
     for path in (CHROMIUM, CHROMEDRIVER):
         if not (Path(path).exists() or shutil.which(Path(path).name)):
             return f"{path} not found: apt-get install -y chromium chromium-driver"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "the selenium package is not installed"
+    for module in ("selenium", *modules):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            return f"the {module} package is not installed (pip install -e '.[dev]')"
     return None
 
 
-def require() -> None:
-    """Return when a browser test can run; otherwise skip it with the reason, or fail it
-    where ``CI`` is set (a CI job without a browser must not pass by skipping)."""
-    reason = missing()
+def require(*modules: str) -> None:
+    """Return when a browser test can run (see :func:`missing`); otherwise skip it with the
+    reason, or fail it where ``CI`` is set (a CI job without a browser must not pass by
+    skipping)."""
+    reason = missing(*modules)
     if reason is None:
         return
     if os.environ.get("CI"):
@@ -98,6 +109,16 @@ def fresh(driver: Any) -> Any:
     if (size["width"], size["height"]) != DESKTOP:
         driver.set_window_size(*DESKTOP)
     return driver
+
+
+def load(driver: Any, url: str, timeout_s: float = 10) -> None:
+    """Open ``url`` and wait until the page and its web fonts have loaded."""
+    driver.get(url)
+    try:
+        wait_for(driver, "return document.readyState === 'complete'", timeout_s)
+    except AssertionError:
+        raise AssertionError(f"{url} did not finish loading") from None
+    driver.execute_async_script("document.fonts.ready.then(() => arguments[0]())")
 
 
 def wait_for(driver: Any, script: str, timeout_s: float = 5) -> Any:
@@ -140,3 +161,22 @@ def save_screenshot(driver: Any, path: Path, box: tuple[float, float, float, flo
     )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(base64.b64decode(shot["data"]))
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serve(site: Path) -> Iterator[str]:
+    """The built ``site`` over HTTP on a free local port (the URL ends with ``/``), for as
+    long as the block runs."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()

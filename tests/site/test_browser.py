@@ -8,11 +8,7 @@ Driven through the ``chromium`` fixture of ``tests/site/conftest.py``.
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
-from collections.abc import Iterator
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +17,9 @@ from chromium_driver import (
     DESKTOP,
     LOCAL_PREFIXES,
     console_errors,
+    load,
     requested_urls,
     save_screenshot,
-    wait_for,
 )
 from support import ROOT, built_site
 
@@ -35,29 +31,8 @@ SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 PAGES = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    site = built_site(tmp_path_factory)
-    handler = partial(_QuietHandler, directory=str(site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-
-
 def _load(chromium: Any, url: str) -> None:
-    chromium.get(url)
-    try:
-        wait_for(chromium, "return document.readyState === 'complete'", timeout_s=10)
-    except AssertionError:
-        raise AssertionError(f"{url} did not finish loading") from None
+    load(chromium, url)
     # Let the theme's script run (tables wrapped, search index loaded).
     time.sleep(0.3)
 

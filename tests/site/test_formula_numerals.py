@@ -20,25 +20,13 @@ from serving import copy_project
 from support import (
     FORMULA_LITERALS,
     Page,
-    built_site,
     explained_numerals,
     formula_numerals,
-    methodology_pages,
     mkdocs_build,
     parse,
 )
 
 SCALE_LINE = re.compile(r'(SCORE_SCALE: Annotated\[.*?\] = Decimal\(")(\d+)("\))', re.DOTALL)
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_site(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def all_pages(site: Path) -> list[Page]:
-    return methodology_pages(site)
 
 
 def test_every_formula_numeral_is_explained(site: Path, all_pages: list[Page]) -> None:

@@ -16,11 +16,9 @@ from support import (
     ALLOWED_NUMERALS,
     Page,
     broken_links,
-    built_site,
     external_assets,
     formula_problems,
     import_macros,
-    methodology_pages,
     missing_constants,
     pages,
     prose_numerals,
@@ -31,16 +29,6 @@ from support import (
 
 # The site is built with mkdocs (once per session) before the first of these runs.
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_site(tmp_path_factory)
-
-
-@pytest.fixture(scope="session")
-def all_pages(site: Path) -> list[Page]:
-    return methodology_pages(site)
 
 
 def test_every_page_of_the_navigation_was_built(all_pages: list[Page]) -> None:

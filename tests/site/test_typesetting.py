@@ -19,48 +19,26 @@ The plots are measured on a 375 px phone: their text is drawn at 11 CSS px or mo
 that share a plot differ by dash pattern and are named in its legend, and each plot carries
 a text alternative (a ``<desc>`` and its data as a table).
 
-Needs Debian's ``chromium`` and ``chromium-driver`` (``CHROME_BIN``/``CHROMEDRIVER`` name
-others); without them it is skipped, except where ``CI`` is set: there it fails.
+The browser is the session's ``chromium`` fixture (``tests/site/conftest.py``); without
+Chromium, its driver, selenium, numpy or Pillow the tests are skipped, failed where ``CI`` is set.
 """
 
 from __future__ import annotations
 
 import base64
-import contextlib
 import io
-import os
 import re
-import shutil
-import threading
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
+import chromium_driver
 import pytest
+from chromium_driver import load, serve
 from serving import copy_project
 from support import ROOT, built_site, mkdocs_build
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = os.environ.get("CHROME_BIN", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    "--hide-scrollbars",
-    "--force-color-profile=srgb",
-)
-WINDOW = (1280, 900)
 #: Screenshots at twice the CSS pixel density, so a one-pixel gap is two pixels.
 SCALE = 2
 #: A pixel is ink when it is this dark (0-255, black ink on a white page).
@@ -128,66 +106,11 @@ return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];
 """
 
 
-def _missing() -> str | None:
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not (Path(path).exists() or shutil.which(Path(path).name)):
-            return f"{path} not found: apt-get install -y chromium chromium-driver"
-    try:
-        import numpy  # noqa: F401
-        import PIL  # noqa: F401
-        import selenium  # noqa: F401
-    except ImportError as error:
-        return f"{error.name} is not installed (pip install -e '.[dev]')"
-    return None
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def serve(site: Path) -> Iterator[str]:
-    """The built site over HTTP on a free local port, for as long as the block runs."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@pytest.fixture(scope="module")
-def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    reason = _missing()
-    if reason is not None:
-        if os.environ.get("CI"):
-            pytest.fail(f"the typesetting test cannot run in CI: {reason}")
-        pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-typesetting')}")
-    options.add_argument(f"--window-size={WINDOW[0]},{WINDOW[1]}")
-    browser = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    browser.set_page_load_timeout(30)
-    try:
-        yield browser
-    finally:
-        browser.quit()
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve(built_site(tmp_path_factory)) as url:
-        yield url
+@pytest.fixture
+def driver(chromium: Any) -> Any:
+    """The session's browser (``conftest.py``); the measurements also need numpy and Pillow."""
+    chromium_driver.require("numpy", "PIL")
+    return chromium
 
 
 # --- Measuring -------------------------------------------------------------------------------
@@ -222,16 +145,6 @@ class Ink:
         return int(columns[-1] - columns[0] + 1) if columns.size else 0
 
 
-def _load(driver: Any, url: str) -> None:
-    driver.get(url)
-    deadline = time.monotonic() + 10
-    while driver.execute_script("return document.readyState") != "complete":
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{url} did not finish loading")
-        time.sleep(0.05)
-    driver.execute_async_script("document.fonts.ready.then(() => arguments[0]())")
-
-
 def _ink(driver: Any, shown: list[int], math: int) -> Ink:
     import numpy as np
     from PIL import Image
@@ -252,7 +165,7 @@ def _ink(driver: Any, shown: list[int], math: int) -> Ink:
 def typesetting_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
     """What breaks the rules in the formulas of the page at ``url`` (empty: none);
     ``spoil_css`` is added to the page first (to show that a rule can fail)."""
-    _load(driver, url)
+    load(driver, url)
     formulas = driver.execute_script(PROBES_JS, PROBE_CSS + spoil_css)
     page = url.rsplit("/", 1)[-1]
     problems = []
@@ -329,7 +242,7 @@ def test_the_font_loads_from_a_file_copy(
 ) -> None:
     """Opened from the file system (file://), the formulas are still drawn with the font."""
     url = (built_site(tmp_path_factory) / "composite.html").as_uri()
-    _load(driver, url)
+    load(driver, url)
     assert driver.execute_script("return document.querySelectorAll('article math').length")
     assert font_problems(driver, "composite.html (file://)") == []
 
@@ -398,7 +311,7 @@ def plot_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
         {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True},
     )
     try:
-        _load(driver, url)
+        load(driver, url)
         found = driver.execute_script(PLOTS_JS, spoil_css)
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
