@@ -146,51 +146,9 @@ WEIGHING: frozenset[str] = frozenset(
 )
 #: Words that end the search for a counted noun after a number.
 BREAKS: frozenset[str] = frozenset(
-    [
-        "of",
-        "at",
-        "in",
-        "on",
-        "to",
-        "per",
-        "by",
-        "for",
-        "from",
-        "with",
-        "than",
-        "and",
-        "or",
-        "but",
-        "that",
-        "which",
-        "who",
-        "when",
-        "where",
-        "as",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "has",
-        "have",
-        "had",
-        "it",
-        "its",
-        "this",
-        "these",
-        "those",
-        "each",
-        "every",
-        "any",
-        "all",
-        "a",
-        "an",
-        "the",
-        "no",
-        "not",
-    ]
+    "of at in on to per by for from with than and or but that which who when where as"  # noqa: SIM905
+    " is are was were be been has have had it its this these those each every any all a"
+    " an the no not".split()
 )
 #: Words right before a cardinal that make it a pair or a group already shown.
 POINTING: frozenset[str] = frozenset({"between", "these", "those", "few", "several"})

@@ -51,24 +51,7 @@ ALLOWED_NUMBER_WORDS: dict[str, str] = {
 
 #: Elements whose own text is one unit of prose for the number-word check.
 PROSE_BLOCKS = frozenset(
-    [
-        "p",
-        "li",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "td",
-        "th",
-        "dt",
-        "dd",
-        "figcaption",
-        "summary",
-        "caption",
-        "blockquote",
-    ]
+    "p li h1 h2 h3 h4 h5 h6 td th dt dd figcaption summary caption blockquote".split()  # noqa: SIM905
 )
 
 #: Text that only appears when a macro failed or was not rendered.
@@ -82,9 +65,7 @@ RAW_LATEX = re.compile(r"\\(?:d?frac|begin|end|mathrm|binom|sqrt|left|right|cdot
 NUMERAL = re.compile(r"[\w.,^+%$-]*\d[\w.,^+%$-]*")
 EXTERNAL = re.compile(r"^\s*(?:[a-z][a-z0-9+.-]*:)?//", re.IGNORECASE)
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")\s]+)|@import\s+['"]([^'"]+)""", re.IGNORECASE)
-VOID = frozenset(
-    "area base br col embed hr img input link meta source track wbr".split()  # noqa: SIM905
-)
+VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
 SKIPPED_TEXT = frozenset({"script", "style"})
 
 
