@@ -65,7 +65,9 @@ RAW_LATEX = re.compile(r"\\(?:d?frac|begin|end|mathrm|binom|sqrt|left|right|cdot
 NUMERAL = re.compile(r"[\w.,^+%$-]*\d[\w.,^+%$-]*")
 EXTERNAL = re.compile(r"^\s*(?:[a-z][a-z0-9+.-]*:)?//", re.IGNORECASE)
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")\s]+)|@import\s+['"]([^'"]+)""", re.IGNORECASE)
-VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+VOID = frozenset(
+    "area base br col embed hr img input link meta source track wbr".split()  # noqa: SIM905
+)
 SKIPPED_TEXT = frozenset({"script", "style"})
 
 
