@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
+from contracts import store
 from contracts.build import build_snapshot, locate
 from contracts.model import Location, Methodology
+from contracts.output import OUTPUT_MODELS
 from macros import history, inputs, plots, samples
 from macros.markup import (
     FORMULA_CLASS,
@@ -754,6 +756,10 @@ class Site:
         entries = [
             (SNAPSHOT_FILE, "the live methodology snapshot this site was built from"),
             (SCHEMA_FILE, "its JSON Schema"),
+            *(
+                (name, f"JSON Schema of {name.split('.')[0]} --format json")
+                for name in OUTPUT_MODELS
+            ),
             (f"{DOWNLOADS}/{samples.RUNS_FILE}", "a sample run log (input of report)"),
             (f"{DOWNLOADS}/{samples.OUTCOMES_FILE}", "sample outcome records (input of outcome)"),
             (f"{DOWNLOADS}/{samples.BAD_RUNS_FILE}", "a run log with two problems"),
@@ -767,6 +773,9 @@ class Site:
             (f"{VERSIONS_DIR}/{r.version}.json", f"committed snapshot of version {r.version}")
             for r in self.history()
         ]
+        entries.append(
+            (f"{VERSIONS_DIR}/{store.LOCK_FILENAME}", "SHA-256 of each released snapshot (lock)")
+        )
         rows = [
             [f'<a href="{esc(self.rel(path))}"><code>{esc(path)}</code></a>', esc(what)]
             for path, what in entries
@@ -791,12 +800,14 @@ class Site:
             (downloads / name).write_text(text, encoding="utf-8")
         versions = site_dir / VERSIONS_DIR
         versions.mkdir(exist_ok=True)
+        # Byte for byte: a reader checks them with python -m contracts verify and the lock.
         for release in self.history():
-            (versions / f"{release.version}.json").write_text(
-                json.dumps(release.snapshot.model_dump(mode="json"), indent=2, ensure_ascii=False)
-                + "\n",
-                encoding="utf-8",
+            shutil.copyfile(
+                store.snapshot_path(release.version), versions / f"{release.version}.json"
             )
+        shutil.copyfile(store.LOCK_PATH, versions / store.LOCK_FILENAME)
+        for name in OUTPUT_MODELS:
+            shutil.copyfile(store.SNAPSHOT_DIR / name, site_dir / name)
         publish_sources(site_dir / SOURCE_DIR)
         shutil.rmtree(self.workdir, ignore_errors=True)
 
