@@ -417,12 +417,18 @@ def claims_in_sentence(sentence: str) -> list[Claim]:
         else:
             if _at(lowered, number.end) not in ("as", "the", "that", "more"):
                 continue
-            for k in range(number.end + 1, min(len(lowered), number.end + 6)):
+            weighed = any(
+                _at(lowered, k) in WEIGHING for k in range(number.start - 3, number.start)
+            )
+            noun = "weight" if weighed else None
+            for k in range(number.end + 1, min(len(lowered), number.end + 9)):
                 word = lowered[k]
-                if word in COUNTED or word in SHARES:
-                    noun = COUNTED.get(word, word.rstrip("s"))
-                    found.append(Claim(number.value, "multiple", noun, (), words, sentence))
+                if not _word(word):
                     break
+                if noun is None and (word in COUNTED or word in SHARES):
+                    noun = COUNTED.get(word, word.rstrip("s"))
+            if noun is not None:
+                found.append(Claim(number.value, "multiple", noun, (), words, sentence))
     return found
 
 
