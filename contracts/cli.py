@@ -25,6 +25,8 @@ import sys
 from collections.abc import Sequence
 from enum import StrEnum
 
+from contracts.result import CommandResult
+
 
 class Command(StrEnum):
     """The commands of ``python -m contracts``."""
@@ -89,15 +91,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command is Command.CHECK:
         from contracts.check import run_check
 
-        result = run_check()
-        stream = sys.stdout if result.ok else sys.stderr
-        for line in result.lines():
-            print(line, file=stream)
-        return result.exit_code
+        return _print(run_check())
     from contracts.update import run_update
 
-    outcome = run_update(amend=args.amend)
-    stream = sys.stdout if outcome.ok else sys.stderr
-    for line in outcome.lines:
+    return _print(run_update(amend=args.amend))
+
+
+def _print(result: CommandResult) -> int:
+    """Print a command's lines (stdout when it succeeded, stderr otherwise); its exit status."""
+    stream = sys.stdout if result.ok else sys.stderr
+    for line in result.output():
         print(line, file=stream)
-    return outcome.exit_code
+    return result.exit_code

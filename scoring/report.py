@@ -10,7 +10,7 @@ Speed (a million runs take about twice as long as ``json.loads`` alone, see
 straight into tuples; the status rules, grouping and counting are done per chunk, sums in
 batches, and the garbage collector is paused. A chunk with a bad (or blank) line is read
 again line by line with :class:`RunRecord`, which names every problem. Every path gives the
-same result, which ``tests/test_scoring_properties.py`` checks against a plain computation.
+same result, which ``tests/scoring/test_report.py`` checks against a plain computation.
 """
 
 from __future__ import annotations
@@ -460,7 +460,7 @@ def _status_rules_hold(rows: list[_Row]) -> bool:
 # The fast path's reading of ``finished_at``: models.Timestamp's RFC 3339 pattern with the
 # calendar written into it (day of month, leap years, years 0001 to 9999), so that no Python
 # runs per line. A line it refuses is read again by the model, whose check names the problem;
-# tests/test_scoring_properties.py checks that both accept exactly the same timestamps.
+# tests/scoring/test_report.py checks that both accept exactly the same timestamps.
 _YEAR = r"(?:\d{3}[1-9]|\d{2}[1-9]\d|\d[1-9]\d{2}|[1-9]\d{3})"
 _MONTH_DAY = (
     r"(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])"
@@ -488,7 +488,7 @@ def _dict_validator() -> Callable[[bytes], dict[str, Any]]:
     }
     fields["finished_at"] = Annotated[str, StringConstraints(pattern=CALENDAR_PATTERN)] | None
     every_key = with_config(_RunFields.model_config)(TypedDict("_EveryKey", fields))  # type: ignore[operator]
-    return TypeAdapter(every_key).validator.validate_json  # type: ignore[no-any-return]
+    return TypeAdapter(every_key).validator.validate_json
 
 
 _validate_every_key = _dict_validator()

@@ -57,7 +57,8 @@ def test_every_renderer_has_its_block_and_the_allowlist_is_short_and_used() -> N
     assert len(ALLOWED_NUMERALS) <= 5
     prose = " ".join(p for _, p in prose_paragraphs(text))
     assert all(phrase in prose for phrase in ALLOWED_NUMERALS), "an unused README allowlist entry"
-    assert text.count("<!-- measured: ") == 1
+    # Measured regions (benchmark figures, test durations) are few; each says what it holds.
+    assert 1 <= text.count("<!-- measured: ") <= 2
 
 
 def test_the_weights_the_readme_states_are_the_constants(live: Methodology) -> None:
