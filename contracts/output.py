@@ -64,7 +64,7 @@ class RadarOutput(BaseModel):
 
     model_config = _CLOSED
 
-    axes: RadarAxesOutput  # type: ignore[valid-type]
+    axes: RadarAxesOutput
     profile: Score | None
     window_runs: Annotated[int, Field(ge=0)]
     median_latency_ms: Annotated[float, Field(ge=0)] | None
@@ -89,7 +89,7 @@ class AgentOutput(BaseModel):
     agent_id: str
     composite: CompositeOutput
     radar: RadarOutput
-    repeatability: RepeatabilityOutput  # type: ignore[valid-type]
+    repeatability: RepeatabilityOutput
 
 
 class ReportOutput(BaseModel):

@@ -403,32 +403,32 @@ def claims_in_sentence(sentence: str) -> list[Claim]:
             noun = _share_after_of(lowered, number.end) or "weight"
             found.append(Claim(number.value, "share", noun, (), words, sentence))
         elif number.kind == "fraction":
-            noun = _share_after_of(lowered, number.end)
-            if noun is None and _at(lowered, number.end) == "the":
+            share: str | None = _share_after_of(lowered, number.end)
+            if share is None and _at(lowered, number.end) == "the":
                 following = _at(lowered, number.end + 1)
-                noun = following if following in SHARES else None
+                share = following if following in SHARES else None
             weighed = any(
                 _at(lowered, k) in WEIGHING for k in range(number.start - 3, number.start)
             )
-            if noun is None and weighed and lowered[number.start] not in ("half", "halves"):
-                noun = "weight"
-            if noun is not None:
-                found.append(Claim(number.value, "share", noun, (), words, sentence))
+            if share is None and weighed and lowered[number.start] not in ("half", "halves"):
+                share = "weight"
+            if share is not None:
+                found.append(Claim(number.value, "share", share, (), words, sentence))
         else:
             if _at(lowered, number.end) not in ("as", "the", "that", "more"):
                 continue
             weighed = any(
                 _at(lowered, k) in WEIGHING for k in range(number.start - 3, number.start)
             )
-            noun = "weight" if weighed else None
+            times: str | None = "weight" if weighed else None
             for k in range(number.end + 1, min(len(lowered), number.end + 9)):
                 word = lowered[k]
                 if not _word(word):
                     break
-                if noun is None and (word in COUNTED or word in SHARES):
-                    noun = COUNTED.get(word, word.rstrip("s"))
-            if noun is not None:
-                found.append(Claim(number.value, "multiple", noun, (), words, sentence))
+                if times is None and (word in COUNTED or word in SHARES):
+                    times = COUNTED.get(word, word.rstrip("s"))
+            if times is not None:
+                found.append(Claim(number.value, "multiple", times, (), words, sentence))
     return found
 
 
