@@ -9,6 +9,7 @@ drift check.
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 import subprocess
@@ -137,12 +138,12 @@ def _json_output(*argv: str, stdin: bytes) -> Any:
 
 @pytest.fixture(scope="module")
 def samples() -> Any:
+    """The site's sample inputs (``docs/macros/samples.py``), the CLI's real input here."""
     sys.path.insert(0, str(REPO_ROOT / "docs"))
     try:
-        import macros.samples as module
+        return importlib.import_module("macros.samples")
     finally:
         sys.path.remove(str(REPO_ROOT / "docs"))
-    return module
 
 
 def test_report_output_validates_against_its_schema(samples: Any) -> None:
