@@ -10,6 +10,9 @@ Commands:
 - ``update [--amend]``: write the current version's snapshot, the schema and the lock.
   Exit 0 on success; 1 when it refuses (a released version would change, no changelog
   entry, a version not newer than the released ones); 2 when a contracts file is unusable.
+- ``impact [--format table|json]``: the committed scoreboard of the reference corpus against
+  the live code's (composites, ranks, Kendall's τ-b). Exit 0; 2 when the corpus or the
+  snapshot cannot be read.
 - ``readme --check|--update``: the README's generated blocks and its numbers (see
   :mod:`contracts.readme`). Exit 0 when fresh and clean; 1 listing each stale block and each
   unexplained number; 2 when the README or a marker is unusable.
@@ -33,6 +36,7 @@ class Command(StrEnum):
 
     CHECK = "check"
     UPDATE = "update"
+    IMPACT = "impact"
     README = "readme"
     VERIFY = "verify"
 
@@ -40,6 +44,8 @@ class Command(StrEnum):
 _HELP = {
     Command.CHECK: "check the live methodology against the committed snapshots (exit 0/1/2)",
     Command.UPDATE: "write the current version's snapshot, the JSON Schema and the lock",
+    Command.IMPACT: "compare the committed scoreboard of the reference corpus with the live "
+    "code's: composites, ranks, Kendall's tau-b (exit 0/2)",
     Command.README: "check or rewrite the README's generated blocks; check its numbers",
     Command.VERIFY: "check a downloaded snapshot against the lock of released versions",
 }
@@ -58,6 +64,13 @@ def _parser() -> argparse.ArgumentParser:
                 "--amend",
                 action="store_true",
                 help="re-record the newest version if git HEAD's lock does not have it yet",
+            )
+        if command is Command.IMPACT:
+            sub.add_argument(
+                "--format",
+                choices=["table", "json"],
+                default="table",
+                help="table for people, biggest movers first (default), or json",
             )
         if command is Command.README:
             mode = sub.add_mutually_exclusive_group(required=True)
@@ -92,6 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from contracts.check import run_check
 
         return _print(run_check())
+    if command is Command.IMPACT:
+        from contracts.impact import ImpactFormat, run_impact
+
+        return _print(run_impact(ImpactFormat(args.format)))
     from contracts.update import run_update
 
     return _print(run_update(amend=args.amend))

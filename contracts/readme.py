@@ -123,7 +123,11 @@ def _change_a_constant(m: Methodology) -> str:
    dotted path (`constants[{entry.name}].value`), the committed and the live value,
    where it is defined (`{entry.defined_in.file}:{line}`) and the command that fixes it. Check
    that it lists only what you meant to change: golden evaluations and worked examples that
-   move with it are listed too.
+   move with it are listed too. It ends with the impact on the reference corpus
+   (`contracts/corpus/`): per file, the agents whose rank changes, the largest change of
+   composite and Kendall's τ-b between the committed and the live ranking.
+   `.venv/bin/python -m contracts impact` lists every agent, biggest movers first
+   (`--format json` for the data).
 3. Bump `METHODOLOGY_VERSION` in `scoring/constants.py` (MAJOR.MINOR.PATCH, above every
    released version).
 4. Add a section at the top of `contracts/CHANGELOG.md`: `## <new version> (<YYYY-MM-DD>)`,
@@ -140,7 +144,8 @@ def _change_a_constant(m: Methodology) -> str:
    stale, and on any number in the README's prose that no constant explains.
 8. `.venv/bin/python -m contracts check` prints `contracts check: OK`. Commit the constant,
    the changelog, the snapshot, the lock and the README together. `mkdocs serve` shows the
-   new value on the pages as soon as you save; the versions page lists the new release.
+   new value on the pages as soon as you save; the versions page lists the new release with
+   its impact against the one before (rank table and slope chart).
 """
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from contracts.check import build_live, diff_snapshots, version_location
+from contracts.impact import impact_since_release, suggestion_lines, summary_lines
 from contracts.model import Methodology
 from contracts.result import CommandResult
 from contracts.store import (
@@ -170,9 +171,11 @@ def _update(
 
     entries = read_changelog(changelog_path)
     if version not in entries:
+        suggestion = "\n".join(suggestion_lines(live, directory))
         raise _refused(
             f"{display_path(changelog_path)}: no entry for methodology version {version}; "
-            f"add a section '## {version} (<YYYY-MM-DD>)' saying what changed and why"
+            f"add a section '## {version} (<YYYY-MM-DD>)' saying what changed and why\n"
+            f"{suggestion}"
         )
     released = _read_lock_or_bootstrap(directory)
 
@@ -207,6 +210,9 @@ def _update(
         written.append(path)
         record = True
         lines.append(f"wrote {display_path(path)} (methodology {version})")
+        impact = impact_since_release(live, directory)
+        if impact is not None:
+            lines += summary_lines(impact)
         if released:
             previous = display_path(snapshot_path(max(released, key=version_key), directory))
             review = f"git diff --no-index {previous} {display_path(path)}"

@@ -64,6 +64,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     ),
     "published": ("downloads", "snapshot_links"),
     "calculator": ("calculator",),
+    "impact": ("version_impact",),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.

@@ -59,8 +59,8 @@ def test_check_on_a_bumped_version_lists_what_update_will_record(
     text = check_text(run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog))
     assert "1.1.0.json: the snapshot of methodology version 1.1.0 is missing" in text
     assert (
-        "changes since released version 1.0.0 (3 differences), which python -m contracts update"
-        in text
+        f"changes since released version {VERSION} (3 differences), which python -m contracts "
+        "update" in text
     )
     assert "  constants[composite.weight.cost].value" in text
     assert "  methodology_version" in text
@@ -78,7 +78,7 @@ def test_check_rejects_a_version_older_than_the_released_ones(
     result = run_check(
         live=bumped_to(live, "0.9.0"), snapshot_dir=snapshots, changelog_path=changelog
     )
-    assert "0.9.0 is older than the newest released version 1.0.0" in check_text(result)
+    assert f"0.9.0 is older than the newest released version {VERSION}" in check_text(result)
     result = run_check(
         live=bumped_to(live, "1.0"), snapshot_dir=snapshots, changelog_path=changelog
     )

@@ -1,4 +1,5 @@
-"""The command line of ``python -m contracts`` (``contracts/cli.py``): check and update.
+"""The command line of ``python -m contracts`` (``contracts/cli.py``): check and update
+(``impact`` is tested in ``test_impact.py``).
 
 Named for its package: ``test_cli.py`` is the scoring command line's, and test
 modules share one namespace (the test folders have no ``__init__.py``).
@@ -9,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from contract_builders import line_of, with_constant
+from contract_builders import VERSION, line_of, with_constant
 
 import contracts.check
 import contracts.update
@@ -20,7 +21,13 @@ from contracts.model import Methodology
 
 
 def test_cli_has_one_enum_of_commands() -> None:
-    assert [command.value for command in Command] == ["check", "update", "readme", "verify"]
+    assert [command.value for command in Command] == [
+        "check",
+        "update",
+        "impact",
+        "readme",
+        "verify",
+    ]
 
 
 def test_cli_check_ok(capsys: pytest.CaptureFixture[str]) -> None:
@@ -39,15 +46,15 @@ def test_cli_check_prints_exact_lines_for_a_drift(
     weight = line_of(live, "composite.weight.cost")
     version = line_of(live, "methodology.version")
     assert err.splitlines() == [
-        "contracts/snapshots/1.0.0.json: the live methodology differs from the committed "
-        "snapshot of version 1.0.0 (1 difference):",
+        f"contracts/snapshots/{VERSION}.json: the live methodology differs from the committed "
+        f"snapshot of version {VERSION} (1 difference):",
         "  constants[composite.weight.cost].value",
         "      committed: 0.3",
         "      live:      0.25",
         f"      defined:   scoring/constants.py:{weight}",
         "      fix:       python -m contracts update, after bumping METHODOLOGY_VERSION and "
         "adding a CHANGELOG entry (or revert the change)",
-        "version 1.0.0 is released and its snapshot is immutable: to publish this change, "
+        f"version {VERSION} is released and its snapshot is immutable: to publish this change, "
         f"bump METHODOLOGY_VERSION (scoring/constants.py:{version}), add a "
         "'## <new version> (<YYYY-MM-DD>)' entry to contracts/CHANGELOG.md, then run: "
         "python -m contracts update",
@@ -80,12 +87,12 @@ def test_cli_update(
     monkeypatch.setattr(contracts.update, "CHANGELOG_PATH", changelog)
     assert main(["update"]) == 0
     assert capsys.readouterr().out == (
-        "contracts update: OK; version 1.0.0 is up to date, nothing written\n"
+        f"contracts update: OK; version {VERSION} is up to date, nothing written\n"
     )
     drifted = with_constant(live, "composite.weight.cost", 0.25)
     monkeypatch.setattr(contracts.check, "build_snapshot", lambda: drifted)
     assert main(["update"]) == 1
-    assert capsys.readouterr().err.startswith("contracts update: REFUSED: version 1.0.0")
+    assert capsys.readouterr().err.startswith(f"contracts update: REFUSED: version {VERSION}")
 
 
 def test_cli_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

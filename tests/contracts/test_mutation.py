@@ -26,13 +26,14 @@ from pathlib import Path
 import pytest
 
 from contracts.build import REPO_ROOT
-from scoring.constants import constants
+from scoring.constants import METHODOLOGY_VERSION, constants
 
 # Dozens of subprocesses on copies of the project: as slow as building the site.
 pytestmark = pytest.mark.slow
 
 COPIED = ("scoring", "contracts", "pyproject.toml")
-SNAPSHOT = Path("contracts/snapshots/1.0.0.json")
+#: The snapshot of the current (newest released) version: the live code is checked against it.
+SNAPSHOT = Path(f"contracts/snapshots/{METHODOLOGY_VERSION}.json")
 CONSTANTS = tuple(constants())
 
 
@@ -238,16 +239,16 @@ def _bump_flow(root: Path) -> list[Run]:
     edit(root, "scoring/constants.py", replace_once('] = Decimal("0.40")', '] = Decimal("0.45")'))
     runs.append(check(root))
     runs.append(run_in(root, "-m", "contracts", "update"))
-    edit(root, "scoring/constants.py", replace_once('] = "1.0.0"', '] = "1.1.0"'))
+    edit(root, "scoring/constants.py", replace_once(f'] = "{METHODOLOGY_VERSION}"', '] = "1.1.0"'))
     runs.append(check(root))
     runs.append(run_in(root, "-m", "contracts", "update"))
     edit(
         root,
         "contracts/CHANGELOG.md",
         replace_once(
-            "\n## 1.0.0 (",
+            f"\n## {METHODOLOGY_VERSION} (",
             "\n## 1.1.0 (2026-12-01)\n\nCost weight 0.30 → 0.25, success 0.40 → 0.45.\n"
-            "\n## 1.0.0 (",
+            f"\n## {METHODOLOGY_VERSION} (",
         ),
     )
     runs.append(run_in(root, "-m", "contracts", "update"))
@@ -385,7 +386,7 @@ def test_the_bump_workflow(results: Results) -> None:
     assert "  constants[composite.weight.cost].value" in drift.output
     assert "  constants[composite.weight.success].value" in drift.output
     assert refused.returncode == 1
-    assert "contracts update: REFUSED: version 1.0.0 is released" in refused.output
+    assert f"contracts update: REFUSED: version {METHODOLOGY_VERSION} is released" in refused.output
     assert missing.returncode == 1
     assert "contracts/snapshots/1.1.0.json: the snapshot of methodology version 1.1.0 is " in (
         missing.output
@@ -400,4 +401,5 @@ def test_the_bump_workflow(results: Results) -> None:
     assert (passed.returncode, passed.output) == (0, "contracts check: OK\n")
     assert (root / SNAPSHOT).read_bytes() == (REPO_ROOT / SNAPSHOT).read_bytes()
     lock = json.loads((root / "contracts/snapshots/released.json").read_text(encoding="utf-8"))
-    assert list(lock["released"]) == ["1.0.0", "1.1.0"]
+    released = json.loads((REPO_ROOT / "contracts/snapshots/released.json").read_text())
+    assert list(lock["released"]) == [*released["released"], "1.1.0"]

@@ -26,7 +26,9 @@ def test_update_writes_nothing_when_up_to_date(files: tuple[Path, Path], live: M
     snapshots, changelog = files
     result = run_update(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert (result.ok, result.written) == (True, [])
-    assert result.lines == ["contracts update: OK; version 1.0.0 is up to date, nothing written"]
+    assert result.lines == [
+        f"contracts update: OK; version {VERSION} is up to date, nothing written"
+    ]
 
 
 def test_update_refuses_to_change_a_released_version(
@@ -38,7 +40,7 @@ def test_update_refuses_to_change_a_released_version(
     result = run_update(live=drifted, snapshot_dir=snapshots, changelog_path=changelog)
     assert (result.ok, result.exit_code) == (False, 1)
     [line] = result.lines
-    assert line.startswith("contracts update: REFUSED: version 1.0.0 is released")
+    assert line.startswith(f"contracts update: REFUSED: version {VERSION} is released")
     assert "(1 difference; run python -m contracts check to list them)" in line
     assert "bump METHODOLOGY_VERSION (scoring/constants.py:" in line
     assert _files_bytes(snapshots) == before
@@ -60,17 +62,20 @@ def test_update_records_a_new_version_and_leaves_older_ones(
     assert result.ok
     assert result.written == [snapshots / "1.1.0.json", snapshots / "released.json"]
     assert (snapshots / f"{VERSION}.json").read_bytes() == before
-    assert list(store.read_lock(snapshots / "released.json")) == ["1.0.0", "1.1.0"]
+    released = list(store.read_lock())
+    assert list(store.read_lock(snapshots / "released.json")) == [*released, "1.1.0"]
     assert store.read_snapshot(snapshots / "1.1.0.json").methodology == bumped
     assert run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog).ok
-    assert sorted(p.name for p in snapshots.iterdir()) == [
-        "1.0.0.json",
-        "1.1.0.json",
-        "methodology.schema.json",
-        "outcome.schema.json",
-        "released.json",
-        "report.schema.json",
-    ]
+    assert sorted(p.name for p in snapshots.iterdir()) == sorted(
+        [
+            *(f"{v}.json" for v in released),
+            "1.1.0.json",
+            "methodology.schema.json",
+            "outcome.schema.json",
+            "released.json",
+            "report.schema.json",
+        ]
+    )
 
 
 def test_update_refuses_a_version_that_is_not_newer(
@@ -82,7 +87,7 @@ def test_update_refuses_a_version_that_is_not_newer(
         live=bumped_to(live, "0.9.0"), snapshot_dir=snapshots, changelog_path=changelog
     )
     assert result.exit_code == 1
-    assert "version 0.9.0 is not newer than released version 1.0.0" in result.lines[0]
+    assert f"version 0.9.0 is not newer than released version {VERSION}" in result.lines[0]
 
 
 def test_update_restores_an_edited_current_snapshot(
@@ -94,7 +99,7 @@ def test_update_restores_an_edited_current_snapshot(
     path.write_text(path.read_text(encoding="utf-8").replace("56.1", "56.2"), encoding="utf-8")
     assert not run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog).ok
     result = run_update(live=live, snapshot_dir=snapshots, changelog_path=changelog)
-    assert result.lines[0] == f"restored {path} (methodology 1.0.0)"
+    assert result.lines[0] == f"restored {path} (methodology {VERSION})"
     assert path.read_bytes() == original
 
 
@@ -104,7 +109,13 @@ def test_update_bootstraps_an_empty_folder(tmp_path: Path, live: Methodology) ->
     snapshots = tmp_path / "snapshots"
     result = run_update(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert result.ok
-    assert _files_bytes(snapshots) == _files_bytes(store.SNAPSHOT_DIR)
+    # The current version only: the older released snapshots are not rebuilt from live code.
+    written, committed = _files_bytes(snapshots), _files_bytes(store.SNAPSHOT_DIR)
+    assert set(written) == {f"{VERSION}.json", store.SCHEMA_FILENAME, store.LOCK_FILENAME}
+    for name in (f"{VERSION}.json", store.SCHEMA_FILENAME):
+        assert written[name] == committed[name]
+    lock = store.read_lock(snapshots / store.LOCK_FILENAME)
+    assert lock == {VERSION: store.read_lock()[VERSION]}
 
 
 def test_update_refuses_when_the_lock_is_lost(files: tuple[Path, Path], live: Methodology) -> None:
@@ -112,7 +123,8 @@ def test_update_refuses_when_the_lock_is_lost(files: tuple[Path, Path], live: Me
     (snapshots / "released.json").unlink()
     result = run_update(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert result.exit_code == 2
-    assert "the lock is missing but snapshots exist (1.0.0); restore it" in result.lines[0]
+    existing = ", ".join(store.read_lock())
+    assert f"the lock is missing but snapshots exist ({existing}); restore it" in result.lines[0]
 
 
 def _git(cwd: Path, *args: str) -> None:
