@@ -275,11 +275,16 @@ def explain(claim: Claim, items: Sequence[Explainer]) -> Explainer | None:
     return next((item for item in candidates(claim, items) if item.value == claim.value), None)
 
 
+def _wanted_head(claim: Claim) -> str:
+    return {"multiple": "ratio", "share": "share"}.get(claim.kind, claim.noun)
+
+
 def nearest(claim: Claim, items: Sequence[Explainer]) -> Explainer | None:
     """The explainer a writer most likely meant: the most relevant, then the closest value,
     preferring constants over derived values and examples."""
     sentence_words = vocabulary(claim.sentence)
-    pool = candidates(claim, items) or [i for i in items if i.source != "example"]
+    same_head = [i for i in items if i.source != "example" and i.head == _wanted_head(claim)]
+    pool = candidates(claim, items) or same_head or [i for i in items if i.source == "constant"]
     if not pool:
         return None
     rank = {"constant": 0, "derived": 1, "example": 2}
