@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from macros.markup import FORMULA_CLASS, esc, value
-from macros.mathml import to_mathml
+from macros.mathml import tex_source, to_mathml
 from macros.site import anchor_id
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def formula(site: Site, name: str) -> str:
     return (
         f'\n<figure class="{FORMULA_CLASS}" data-mv="formula:{esc(name)}" '
         f'id="{anchor_id("formula", name)}">{to_mathml(entry.latex)}'
-        f"<figcaption>{caption}</figcaption></figure>\n"
+        f"<figcaption>{caption}</figcaption>{tex_source(entry.latex)}</figure>\n"
     )
 
 

@@ -15,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
@@ -69,6 +70,18 @@ VOID = frozenset(
     "area base br col embed hr img input link meta source track wbr".split()  # noqa: SIM905
 )
 SKIPPED_TEXT = frozenset({"script", "style"})
+#: Where a formula's TeX is shown on purpose (its MathML annotation, the "TeX" disclosure).
+TEX_SOURCE = frozenset({"annotation"})
+TEX_SOURCE_CLASS = "formula-tex"
+
+#: Numerals a formula may show that no constant holds, each with why. Keep it short: any
+#: other <mn> must be the value of a constant or of a worked example.
+FORMULA_LITERALS: dict[str, str] = {
+    "0": "zero: the floor of a score or a rate, the value of a failed gate",
+    "1": "one: a whole (1 − p), the first index, a passed gate",
+    "2": "the 2 of (2q − 1)², which maps a pass rate onto [−1, 1]",
+    "4": "the 4 of 1 − 4p(1 − p), which makes consistency 0 at p = 1/2",
+}
 
 
 # --- Building ---------------------------------------------------------------------------------
@@ -334,17 +347,76 @@ def _around(text: str, marker: str, width: int = 60) -> str:
     return " ".join(text[max(0, at - width) : at + width].split())
 
 
+def _without_tex_source(node: Node) -> str:
+    """Text below ``node``, leaving out where the TeX of a formula is shown on purpose."""
+    parts: list[str] = []
+    for child in node.children:
+        if isinstance(child, str):
+            parts.append(child)
+        elif child.tag in SKIPPED_TEXT | TEX_SOURCE or TEX_SOURCE_CLASS in child.classes:
+            continue
+        else:
+            parts.append(_without_tex_source(child))
+    return "".join(parts)
+
+
 def formula_problems(page: Page) -> list[str]:
-    """Formulas that are not MathML, and raw LaTeX anywhere in the page's text."""
+    """Formulas that are not MathML, and raw LaTeX anywhere in the page's text (the TeX a
+    formula carries for a reader to copy left out)."""
     problems = []
     for figure in page.root.find_all(cls="formula"):
         if not figure.find_all("math"):
             problems.append(f"{page.name}: a formula without <math>: «{figure.text()[:80]}»")
-    text = page.article.text()
+    text = _without_tex_source(page.article)
     for match in RAW_LATEX.finditer(text):
         problems.append(
             f"{page.name}: raw LaTeX {match.group()!r}: «{_around(text, match.group())}»"
         )
+    return problems
+
+
+def _numeral_forms(value: object) -> Iterator[str]:
+    """The ways a number of the snapshot can be written in a formula (``0.40`` as ``0.4``)."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int | float):
+        yield format(Decimal(str(value)).normalize(), "f")
+    elif isinstance(value, str):
+        try:
+            yield format(Decimal(value).normalize(), "f")
+        except InvalidOperation:
+            return
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _numeral_forms(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _numeral_forms(item)
+
+
+def explained_numerals(site: Path) -> dict[str, str]:
+    """Numeral -> what explains it: the values of the constants and worked examples the
+    site publishes (``methodology.json``), then the listed literals."""
+    data = json.loads((site / "methodology.json").read_text(encoding="utf-8"))
+    explained: dict[str, str] = {}
+    for example in data["examples"]:
+        for form in _numeral_forms([example["inputs"], example["result"]]):
+            explained.setdefault(form, f"worked example {example['name']}")
+    for constant in data["constants"]:
+        for form in _numeral_forms(constant["value"]):
+            explained[form] = f"constant {constant['name']}"
+    return {**explained, **FORMULA_LITERALS}
+
+
+def formula_numerals(page: Page, explained: dict[str, str]) -> list[str]:
+    """Every ``<mn>`` of the page's MathML that no constant, example or literal explains."""
+    problems = []
+    for math in page.article.find_all("math"):
+        for number in math.find_all("mn"):
+            text = number.text().strip()
+            if text not in explained:
+                context = " ".join(_without_tex_source(math).split())[:100]
+                problems.append(f"{page.name}: <mn>{text}</mn> is no constant's: «{context}»")
     return problems
 
 
