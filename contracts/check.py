@@ -496,7 +496,11 @@ def _check_released(
 
 
 def _check_schema(report: _Report, directory: Path) -> None:
-    """The committed JSON Schema equals the one generated from the model now."""
+    """The committed JSON Schemas (the snapshot's, the CLI output's) equal the generated ones."""
+    from contracts.output import stale_output_schemas
+
+    for problem in stale_output_schemas(directory):
+        report.add(EXIT_FAILED, f"{problem}; run {UPDATE_COMMAND}")
     schema = directory / SCHEMA_FILENAME
     try:
         stale = schema.read_text(encoding="utf-8") != schema_text()

@@ -13,6 +13,12 @@ Commands:
 - ``impact [--format table|json]``: the committed scoreboard of the reference corpus against
   the live code's (composites, ranks, Kendall's τ-b). Exit 0; 2 when the corpus or the
   snapshot cannot be read.
+- ``readme --check|--update``: the README's generated blocks and its numbers (see
+  :mod:`contracts.readme`). Exit 0 when fresh and clean; 1 listing each stale block and each
+  unexplained number; 2 when the README or a marker is unusable.
+- ``verify FILE [--lock LOCK]``: a downloaded snapshot against the lock (see
+  :mod:`contracts.verify`). Exit 0 ``OK <version> sha256 …``; 1 on a mismatch; 2 when the
+  file cannot be read.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ class Command(StrEnum):
     CHECK = "check"
     UPDATE = "update"
     IMPACT = "impact"
+    README = "readme"
+    VERIFY = "verify"
 
 
 _HELP = {
@@ -38,6 +46,8 @@ _HELP = {
     Command.UPDATE: "write the current version's snapshot, the JSON Schema and the lock",
     Command.IMPACT: "compare the committed scoreboard of the reference corpus with the live "
     "code's: composites, ranks, Kendall's tau-b (exit 0/2)",
+    Command.README: "check or rewrite the README's generated blocks; check its numbers",
+    Command.VERIFY: "check a downloaded snapshot against the lock of released versions",
 }
 
 
@@ -62,6 +72,13 @@ def _parser() -> argparse.ArgumentParser:
                 default="table",
                 help="table for people, biggest movers first (default), or json",
             )
+        if command is Command.README:
+            mode = sub.add_mutually_exclusive_group(required=True)
+            mode.add_argument("--check", action="store_true", help="exit 1 if anything is stale")
+            mode.add_argument("--update", action="store_true", help="rewrite stale blocks")
+        if command is Command.VERIFY:
+            sub.add_argument("file", metavar="FILE", help="a snapshot, e.g. methodology.json")
+            sub.add_argument("--lock", metavar="LOCK", help="released.json (default: committed)")
     return parser
 
 
@@ -69,6 +86,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return the exit status (0 ok, 1 disagreement/refusal, 2 unusable)."""
     args = _parser().parse_args(argv)
     command = Command(args.command)
+    if command is Command.README:
+        from contracts.readme import run_readme
+
+        done = run_readme(update=args.update)
+        for line in done.lines:
+            print(line, file=sys.stderr if done.exit_code else sys.stdout)
+        return done.exit_code
+    if command is Command.VERIFY:
+        from pathlib import Path
+
+        from contracts.verify import verify_file
+
+        verdict = verify_file(Path(args.file), Path(args.lock) if args.lock else None)
+        print(verdict.line, file=sys.stderr if verdict.exit_code else sys.stdout)
+        return verdict.exit_code
     if command is Command.CHECK:
         from contracts.check import run_check
 

@@ -223,6 +223,11 @@ def _update(
         write_atomic(schema_path, schema)
         written.append(schema_path)
         lines.append(f"wrote {display_path(schema_path)}")
+    from contracts.output import write_output_schemas
+
+    for output_schema in write_output_schemas(directory):
+        written.append(output_schema)
+        lines.append(f"wrote {display_path(output_schema)}")
 
     if record:
         released = {**released, version: digest}

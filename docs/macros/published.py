@@ -1,5 +1,7 @@
-"""Files published beside the pages: the live methodology snapshot and its JSON Schema,
-sample inputs, the released snapshots and highlighted copies of the ``scoring`` and
+"""Files published beside the pages: the live methodology snapshot and its JSON Schema, the
+JSON Schemas of the CLI output, sample inputs, the released snapshots with the lock (byte for
+byte as committed, so that ``python -m contracts verify`` can check a download) and
+highlighted copies of the ``scoring`` and
 ``contracts`` sources (each line anchored, so that the pages can link to where a constant or
 formula is defined and the link works offline).
 
@@ -11,6 +13,7 @@ the files and list them.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,6 +59,7 @@ def downloads(site: Site) -> str:
     entries = [
         (SNAPSHOT_FILE, "the live methodology snapshot this site was built from"),
         (SCHEMA_FILE, "its JSON Schema"),
+        *((name, f"JSON Schema of {name.split('.')[0]} --format json") for name in _output()),
         (f"{DOWNLOADS}/{samples.RUNS_FILE}", "a sample run log (input of report)"),
         (f"{DOWNLOADS}/{samples.OUTCOMES_FILE}", "sample outcome records (input of outcome)"),
         (f"{DOWNLOADS}/{samples.BAD_RUNS_FILE}", "a run log with two problems"),
@@ -69,6 +73,7 @@ def downloads(site: Site) -> str:
         (f"{VERSIONS_DIR}/{r.version}.json", f"committed snapshot of version {r.version}")
         for r in site.history()
     ]
+    entries.append((f"{VERSIONS_DIR}/{_lock_name()}", "SHA-256 of each released snapshot (lock)"))
     rows = [
         [f'<a href="{esc(site.rel(path))}"><code>{esc(path)}</code></a>', esc(what)]
         for path, what in entries
@@ -86,9 +91,10 @@ def _write_json(path: Path, data: Any) -> None:
 def publish(site_dir: Path) -> None:
     """Write the snapshot, its schema, the samples, the released snapshots and the sources,
     all computed now from the live code."""
+    from contracts import store
     from contracts.build import build_snapshot
     from contracts.model import Methodology
-    from contracts.store import load_history, snapshot_content
+    from contracts.store import load_history
 
     site_dir.mkdir(parents=True, exist_ok=True)
     _write_json(site_dir / SNAPSHOT_FILE, build_snapshot().model_dump(mode="json"))
@@ -101,10 +107,26 @@ def publish(site_dir: Path) -> None:
         (downloads / name).write_text(text, encoding="utf-8")
     versions = site_dir / VERSIONS_DIR
     versions.mkdir(exist_ok=True)
+    # Byte for byte as committed: a reader checks them with python -m contracts verify.
     for release in load_history():
-        # As committed: a version released without a scoreboard gets no "scoreboard": null.
-        _write_json(versions / f"{release.version}.json", snapshot_content(release.snapshot))
+        shutil.copyfile(store.snapshot_path(release.version), versions / f"{release.version}.json")
+    shutil.copyfile(store.LOCK_PATH, versions / store.LOCK_FILENAME)
+    for name in _output():
+        shutil.copyfile(store.SNAPSHOT_DIR / name, site_dir / name)
     publish_sources(site_dir / SOURCE_DIR)
+
+
+def _output() -> list[str]:
+    """File names of the committed JSON Schemas of the CLI output."""
+    from contracts.output import OUTPUT_MODELS
+
+    return list(OUTPUT_MODELS)
+
+
+def _lock_name() -> str:
+    from contracts.store import LOCK_FILENAME
+
+    return LOCK_FILENAME
 
 
 def publish_sources(target: Path) -> None:

@@ -21,7 +21,13 @@ from contracts.model import Methodology
 
 
 def test_cli_has_one_enum_of_commands() -> None:
-    assert [command.value for command in Command] == ["check", "update", "impact"]
+    assert [command.value for command in Command] == [
+        "check",
+        "update",
+        "impact",
+        "readme",
+        "verify",
+    ]
 
 
 def test_cli_check_ok(capsys: pytest.CaptureFixture[str]) -> None:

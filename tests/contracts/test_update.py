@@ -13,6 +13,7 @@ from contracts.check import (
     run_check,
 )
 from contracts.model import Methodology
+from contracts.output import OUTPUT_MODELS
 from contracts.update import run_update
 
 # --- update ----------------------------------------------------------------------------------
@@ -67,7 +68,14 @@ def test_update_records_a_new_version_and_leaves_older_ones(
     assert store.read_snapshot(snapshots / "1.1.0.json").methodology == bumped
     assert run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog).ok
     assert sorted(p.name for p in snapshots.iterdir()) == sorted(
-        [*(f"{v}.json" for v in released), "1.1.0.json", "methodology.schema.json", "released.json"]
+        [
+            *(f"{v}.json" for v in released),
+            "1.1.0.json",
+            "methodology.schema.json",
+            "outcome.schema.json",
+            "released.json",
+            "report.schema.json",
+        ]
     )
 
 
@@ -104,8 +112,9 @@ def test_update_bootstraps_an_empty_folder(tmp_path: Path, live: Methodology) ->
     assert result.ok
     # The current version only: the older released snapshots are not rebuilt from live code.
     written, committed = _files_bytes(snapshots), _files_bytes(store.SNAPSHOT_DIR)
-    assert set(written) == {f"{VERSION}.json", store.SCHEMA_FILENAME, store.LOCK_FILENAME}
-    for name in (f"{VERSION}.json", store.SCHEMA_FILENAME):
+    schemas = [store.SCHEMA_FILENAME, *OUTPUT_MODELS]
+    assert set(written) == {f"{VERSION}.json", store.LOCK_FILENAME, *schemas}
+    for name in (f"{VERSION}.json", *schemas):
         assert written[name] == committed[name]
     lock = store.read_lock(snapshots / store.LOCK_FILENAME)
     assert lock == {VERSION: store.read_lock()[VERSION]}

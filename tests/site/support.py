@@ -19,6 +19,7 @@ from decimal import Decimal, InvalidOperation
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -33,6 +34,26 @@ ALLOWED_NUMERALS: dict[str, str] = {
     "gpt-4o": "the name of the model whose τ-bench trials the site ships",
     "p50": "the usual name of the median (50th percentile), not a value of the methodology",
 }
+
+#: Phrases that exempt their sentence from the number-word check, each with its reason (a
+#: number word there is not a methodology number). Keep it short.
+ALLOWED_NUMBER_WORDS: dict[str, str] = {
+    "at the same instant": (
+        "a tie is two runs that finished at the same instant: the pair defines a tie, it is "
+        "not a count the methodology sets"
+    ),
+    "the two dots are the two runs": "the pair of runs of the trade-off table just above it",
+    "two agents swap ranks": "a swap of ranks involves two agents by definition, not a count",
+    "Three axes start from a median": (
+        "latency, cost and tool efficiency, the sections that follow; a count of headings, "
+        "not of a constant"
+    ),
+}
+
+#: Elements whose own text is one unit of prose for the number-word check.
+PROSE_BLOCKS = frozenset(
+    "p li h1 h2 h3 h4 h5 h6 td th dt dd figcaption summary caption blockquote".split()  # noqa: SIM905
+)
 
 #: Text that only appears when a macro failed or was not rendered.
 MACRO_ERROR_TEXT = (
@@ -218,6 +239,70 @@ def prose_numerals(page: Page, allowed: dict[str, str] | None = None) -> list[st
             context = " ".join(text.split())
             problems.append(f"{page.name}: numeral {token!r} is not macro output: «{context}»")
     return problems
+
+
+def prose_blocks(node: Node) -> Iterator[str]:
+    """The text of each prose block below ``node`` (paragraph, list item, cell, heading), with
+    what a macro wrote and inline code kept as opaque ``⟦…⟧`` tokens; code blocks and marked
+    blocks are left out. A block nested in another is its own unit."""
+    for child in node.children:
+        if not isinstance(child, Node) or child.tag in SKIPPED_TEXT | {"pre"}:
+            continue
+        if child.classes & (MARKED_CLASSES - {"mv"}) or "highlight" in child.classes:
+            continue
+        if child.tag in PROSE_BLOCKS:
+            text = "".join(_inline_text(child))
+            if text.strip():
+                yield text
+        yield from prose_blocks(child)
+
+
+def _inline_text(node: Node) -> Iterator[str]:
+    for child in node.children:
+        if isinstance(child, str):
+            yield child
+        elif (
+            child.tag in PROSE_BLOCKS
+            or child.tag in SKIPPED_TEXT | {"pre"}
+            or child.classes & {"headerlink"}
+        ):
+            continue
+        elif child.classes & MARKED_CLASSES or child.tag == "code":
+            yield "⟦" + " ".join(child.text().split()).replace("⟧", "") + "⟧"
+        else:
+            yield from _inline_text(child)
+
+
+def site_explainers(site: Path) -> list[Any]:
+    """What explains a number word on the built site: its published snapshot and code values."""
+    from contracts.claims import code_values, explainers
+    from contracts.model import Methodology
+
+    data = json.loads((site / "methodology.json").read_text(encoding="utf-8"))
+    return explainers(Methodology.model_validate(data), code_values())
+
+
+def number_word_problems(
+    page: Page, items: list[Any], allowed: dict[str, str] | None = None
+) -> list[str]:
+    """Numbers written in words in the prose of ``page`` that no constant, derived value or
+    worked example explains (see ``contracts.words`` for what counts as a claim)."""
+    from contracts.claims import check_text
+
+    allowed = ALLOWED_NUMBER_WORDS if allowed is None else allowed
+    return [
+        problem.replace("⟦", "").replace("⟧", "")
+        for block in prose_blocks(page.article)
+        for problem in check_text(block, items, page.name, tuple(allowed))
+    ]
+
+
+def used_word_allowlist(all_pages: list[Page], allowed: dict[str, str] | None = None) -> set[str]:
+    """Entries of the number-word allowlist that occur in some page's prose."""
+    allowed = ALLOWED_NUMBER_WORDS if allowed is None else allowed
+    prose = " ".join(" ".join(b.split()) for p in all_pages for b in prose_blocks(p.article))
+    prose = prose.replace("⟦", "").replace("⟧", "")
+    return {phrase for phrase in allowed if phrase in prose}
 
 
 def used_allowlist(all_pages: list[Page], allowed: dict[str, str] | None = None) -> set[str]:
