@@ -12,7 +12,6 @@ from serving import copy_project
 from support import (
     ALLOWED_NUMBER_WORDS,
     Page,
-    built_site,
     methodology_pages,
     mkdocs_build,
     number_word_problems,
@@ -31,16 +30,6 @@ ORDINARY_SENTENCES = (
     "Runs are scored one at a time, each on its own, from the first anchor onwards.",
     "No one needs a single run more than once; the check is one-way.",
 )
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_site(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def all_pages(site: Path) -> list[Page]:
-    return methodology_pages(site)
 
 
 def test_every_number_word_on_the_pages_is_explained(site: Path, all_pages: list[Page]) -> None:

@@ -12,16 +12,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from support import built_site, parse
+from support import parse
 
 from contracts.output import OUTPUT_MODELS
 from contracts.store import LOCK_FILENAME, LOCK_PATH, SNAPSHOT_DIR, read_lock, snapshot_path
 from contracts.verify import verify_file
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_site(tmp_path_factory)
 
 
 def test_released_snapshots_and_the_lock_are_published_byte_for_byte(site: Path) -> None:
