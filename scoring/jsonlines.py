@@ -1,0 +1,131 @@
+"""Reading JSON Lines strictly: what pydantic's JSON parser lets through and we do not.
+
+- A key repeated in one object (at any depth) is bad input: JSON parsers keep the last
+  value, so ``{"latency_ms": -1, "latency_ms": 5}`` would hide a bad value behind a good
+  one. :func:`repeated_keys` finds every repeat, with its path.
+- A UTF-8 byte-order mark before the first line is skipped (:func:`without_bom`).
+- A ``run_id`` is remembered by an 8-byte BLAKE2b fingerprint (:func:`fingerprints`): the
+  same on every run and every machine, unlike Python's salted ``hash``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
+from itertools import chain, repeat
+from operator import methodcaller
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from scoring.errors import Problem, field_path, problems_from
+
+T = TypeVar("T")
+
+UTF8_BOM = b"\xef\xbb\xbf"
+
+# The rule named when a key is repeated.
+REPEATED_KEY_RULE = "repeated key: a JSON object must name each key once [duplicate_key]"
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """An object's members as written, repeats included (the decoder's object hook)."""
+
+    __slots__ = ()
+
+
+# Numbers are kept as their text: only the structure matters here, and converting a long
+# integer could fail (Python refuses to convert more than 4300 digits).
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_Pairs, parse_int=str, parse_float=str, parse_constant=str
+)
+
+
+def repeated_keys(text: bytes | str) -> list[tuple[str | int, ...]]:
+    """The path of every repeated key in one JSON text.
+
+    Each object's repeats are listed, in the order written, before those of the objects
+    inside it (depth first). A key repeated three times in one object is listed twice. The text
+    is expected to be valid JSON (already read once by the validator); anything the
+    decoder cannot read has no repeats to report.
+
+    >>> repeated_keys(b'{"a": 1, "b": [{"c": 1, "c": 2}], "a": 3}')
+    [('a',), ('b', 0, 'c')]
+    """
+    try:
+        document = _DECODER.decode(text.decode("utf-8") if isinstance(text, bytes) else text)
+    except (ValueError, RecursionError):
+        return []
+    found: list[tuple[str | int, ...]] = []
+    # Depth first, children in document order; pydantic's parser refuses deep nesting
+    # before this runs, but an explicit stack keeps it safe on any input.
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), document)]
+    while stack:
+        path, node = stack.pop()
+        children: list[tuple[tuple[str | int, ...], Any]] = []
+        if isinstance(node, _Pairs):
+            seen: set[str] = set()
+            for key, value in node:
+                if key in seen:
+                    found.append((*path, key))
+                seen.add(key)
+                children.append(((*path, key), value))
+        elif isinstance(node, list):
+            children = [((*path, index), value) for index, value in enumerate(node)]
+        stack += reversed(children)
+    return found
+
+
+def repeated_key_problems(text: bytes, line: int) -> list[Problem]:
+    """One problem per repeated key of a line, naming its path."""
+    return [Problem(line, field_path(path), REPEATED_KEY_RULE) for path in repeated_keys(text)]
+
+
+def validate_line(
+    validate: Callable[[bytes], T], line: bytes, number: int
+) -> tuple[T | None, list[Problem]]:
+    """Validate one line: the model, or ``None`` and the problems that name why.
+
+    A line with a repeated key is ambiguous (which value was meant?): its repeats are its
+    only problems, whatever the last values would give.
+    """
+    try:
+        model: T | None = validate(line)
+        problems: list[Problem] = []
+    except ValidationError as error:
+        problems = problems_from(error, number)
+        if any(e["type"] == "json_invalid" for e in error.errors(include_url=False)):
+            return None, problems
+        model = None
+    repeated = repeated_key_problems(line, number)
+    if repeated:
+        return None, repeated
+    return model, problems
+
+
+def without_bom(lines: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines, with a UTF-8 byte-order mark at the very start removed."""
+    lines = iter(lines)
+    for first in lines:
+        first = first.removeprefix(UTF8_BOM)
+        return chain((first,), lines)
+    return iter(())
+
+
+_FINGERPRINT_BYTES = 8
+_blake2b_8 = partial(hashlib.blake2b, digest_size=_FINGERPRINT_BYTES)
+
+
+def fingerprints(keys: Iterable[str]) -> list[int]:
+    """The 64-bit BLAKE2b fingerprint of each key, as an unsigned integer; in C throughout.
+
+    >>> fingerprints(["run-1"]) == fingerprints(["run-1"]) != fingerprints(["run-2"])
+    True
+    """
+    # surrogatepass: a key is any str (the run logs cannot hold lone surrogates, but the
+    # library may be called with anything) and must never fail to encode.
+    encoded = map(str.encode, keys, repeat("utf-8"), repeat("surrogatepass"))
+    digests = map(methodcaller("digest"), map(_blake2b_8, encoded))
+    return list(map(int.from_bytes, digests))
