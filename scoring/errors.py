@@ -74,6 +74,16 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+def inert(text: str) -> str:
+    """``text`` with every character a terminal could act on escaped, backslashes kept:
+    for messages, whose echoed values are escaped already (:func:`shown`).
+
+    >>> inert("a\\x1b[2J\\\\b")
+    'a\\\\x1b[2J\\\\b'
+    """
+    return _SURROGATE.sub(_escape, _UNSAFE.sub(_escape, text))
+
+
 def visible(text: str) -> str:
     """``text`` with every character a terminal could act on written as an escape.
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import chain, repeat
@@ -129,3 +130,45 @@ def fingerprints(keys: Iterable[str]) -> list[int]:
     encoded = map(str.encode, keys, repeat("utf-8"), repeat("surrogatepass"))
     digests = map(methodcaller("digest"), map(_blake2b_8, encoded))
     return list(map(int.from_bytes, digests))
+
+
+class FirstLines:
+    """The line on which each ``run_id`` was first seen, by fingerprint: 16 bytes a slot.
+
+    Open addressing over two arrays, so that memory stays a small constant per record (no
+    Python object per id). Two different ids share a fingerprint with probability about
+    n² / 2^65; such a pair would be reported as a duplicate, a real one never goes unseen.
+    """
+
+    def __init__(self) -> None:
+        self._codes = array("Q", bytes(8 * 1024))
+        self._lines = array("Q", bytes(8 * 1024))
+        self._used = 0
+
+    def first(self, key: str, line: int) -> int:
+        """The line ``key`` was first seen on; records ``line`` if it is new."""
+        if (self._used + 1) * 3 > len(self._codes) * 2:
+            self._grow()
+        code = fingerprints((key,))[0] | 1  # 0 marks an empty slot
+        index = self._home(code)
+        while held := self._codes[index]:
+            if held == code:
+                return self._lines[index]
+            index = (index + 1) % len(self._codes)
+        self._codes[index], self._lines[index] = code, line
+        self._used += 1
+        return line
+
+    def _home(self, code: int) -> int:
+        return code % len(self._codes)
+
+    def _grow(self) -> None:
+        old = zip(self._codes, self._lines, strict=True)
+        self._codes = array("Q", bytes(16 * len(self._codes)))
+        self._lines = array("Q", bytes(8 * len(self._codes)))
+        for code, line in old:
+            if code:
+                index = self._home(code)
+                while self._codes[index]:
+                    index = (index + 1) % len(self._codes)
+                self._codes[index], self._lines[index] = code, line
