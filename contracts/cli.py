@@ -9,15 +9,31 @@ Commands:
   unusable (the message names it).
 - ``update [--amend]``: write the current version's snapshot, the schema and the lock.
   Exit 0 on success; 1 when it refuses (a released version would change, no changelog
-  entry, a version not newer than the released ones); 2 when a contracts file is unusable.
+  entry, a version not newer than the released ones, another update holding the lock); 2
+  when a contracts file is unusable.
+
+Both exit 2 with one line naming the file, the line and the error when ``scoring`` cannot
+be imported at all (a syntax error in ``scoring/constants.py``, say): the check is most
+needed exactly then.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from enum import StrEnum
+from types import FrameType
+from typing import Any, TextIO
+
+from contracts.failure import describe_failure
+
+#: Exit status when the live code cannot be imported (as for an unusable contracts file).
+EXIT_UNUSABLE = 2
+#: Exit status of an interrupted update (128 + SIGINT, as the shell shows Ctrl-C).
+EXIT_INTERRUPTED = 130
 
 
 class Command(StrEnum):
@@ -50,22 +66,66 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _print(lines: Sequence[str], stream: TextIO | None) -> None:
+    # A closed or full stream leaves nothing to say it on: the exit status still tells.
+    if stream is None:
+        return
+    try:
+        for line in lines:
+            print(line, file=stream)
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While an update writes, SIGTERM and SIGHUP unwind like Ctrl-C, so that its temporary
+    files are removed (``write_atomic`` cleans up on any exception). SIGKILL cannot be
+    caught: the next update removes what it leaves, and the check reports it."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    previous: dict[int, Any] = {}
+    try:
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            previous[signum] = signal.signal(signum, interrupt)
+    except ValueError:  # not the main thread: signals stay as they are
+        pass
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return the exit status (0 ok, 1 disagreement/refusal, 2 unusable)."""
     args = _parser().parse_args(argv)
     command = Command(args.command)
+    # Importing check or update imports scoring: any error there is the live code's.
+    try:
+        if command is Command.CHECK:
+            from contracts.check import run_check
+        else:
+            from contracts.update import run_update
+    except Exception as error:
+        message = (
+            f"contracts {command.value}: cannot import the live methodology (scoring) "
+            f"{describe_failure(error)}"
+        )
+        _print([message], sys.stderr)
+        return EXIT_UNUSABLE
     if command is Command.CHECK:
-        from contracts.check import run_check
-
         result = run_check()
-        stream = sys.stdout if result.ok else sys.stderr
-        for line in result.lines():
-            print(line, file=stream)
+        _print(result.lines(), sys.stdout if result.ok else sys.stderr)
         return result.exit_code
-    from contracts.update import run_update
-
-    outcome = run_update(amend=args.amend)
-    stream = sys.stdout if outcome.ok else sys.stderr
-    for line in outcome.lines:
-        print(line, file=stream)
+    try:
+        with _terminate_as_interrupt():
+            outcome = run_update(amend=args.amend)
+    except KeyboardInterrupt:
+        _print(["contracts update: interrupted; its temporary files were removed"], sys.stderr)
+        return EXIT_INTERRUPTED
+    _print(outcome.lines, sys.stdout if outcome.ok else sys.stderr)
     return outcome.exit_code
