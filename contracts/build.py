@@ -355,13 +355,20 @@ def golden_evaluations() -> list[Evaluation]:
                 raw=raw,
             )
         )
-    for c, rec_v in (
+    # Not `c`: the pass^k loop above binds c to a success count (an int).
+    for correctness, rec_v in (
         (Fraction(1), Fraction(16, 25)),
         (Fraction(16, 25), Fraction(1)),
         (Fraction(1, 4), Fraction(1)),
     ):
         golden.append(
-            _eval(f"outcome.score@c={c},rec_v={rec_v}", "outcome.score", combine, c=c, rec_v=rec_v)
+            _eval(
+                f"outcome.score@c={correctness},rec_v={rec_v}",
+                "outcome.score",
+                combine,
+                c=correctness,
+                rec_v=rec_v,
+            )
         )
     return golden
 

@@ -23,6 +23,7 @@ from typing import Any
 from contracts.build import REPO_ROOT, build_snapshot, locate
 from contracts.failure import describe_failure
 from contracts.model import Location, Methodology
+from contracts.result import CommandResult
 from contracts.store import (
     CHANGELOG_PATH,
     EXIT_FAILED,
@@ -88,7 +89,7 @@ class Difference:
 
 
 @dataclass(frozen=True, slots=True)
-class CheckResult:
+class CheckResult(CommandResult):
     """The outcome of the check: ``problems`` are the lines to print (empty when ``ok``)."""
 
     ok: bool
@@ -100,6 +101,9 @@ class CheckResult:
     def lines(self) -> list[str]:
         """Everything the CLI prints: the problems, then the one-line summary."""
         return [*self.problems, self.summary] if self.summary else list(self.problems)
+
+    def output(self) -> list[str]:
+        return self.lines()
 
 
 # --- Diff -------------------------------------------------------------------------------------

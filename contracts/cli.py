@@ -29,6 +29,7 @@ from types import FrameType
 from typing import Any, TextIO
 
 from contracts.failure import describe_failure
+from contracts.result import CommandResult
 
 #: Exit status when the live code cannot be imported (as for an unusable contracts file).
 EXIT_UNUSABLE = 2
@@ -66,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _print(lines: Sequence[str], stream: TextIO | None) -> None:
+def _say(lines: Sequence[str], stream: TextIO | None) -> None:
     # A closed or full stream leaves nothing to say it on: the exit status still tells.
     if stream is None:
         return
@@ -87,17 +88,17 @@ def _terminate_as_interrupt() -> Iterator[None]:
     def interrupt(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt(signal.Signals(signum).name)
 
-    previous: dict[int, Any] = {}
+    previous: dict[signal.Signals, Any] = {}
     try:
-        for signum in (signal.SIGTERM, signal.SIGHUP):
-            previous[signum] = signal.signal(signum, interrupt)
+        for caught in (signal.SIGTERM, signal.SIGHUP):
+            previous[caught] = signal.signal(caught, interrupt)
     except ValueError:  # not the main thread: signals stay as they are
         pass
     try:
         yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        for caught, handler in previous.items():
+            signal.signal(caught, handler)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -115,17 +116,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"contracts {command.value}: cannot import the live methodology (scoring) "
             f"{describe_failure(error)}"
         )
-        _print([message], sys.stderr)
+        _say([message], sys.stderr)
         return EXIT_UNUSABLE
     if command is Command.CHECK:
-        result = run_check()
-        _print(result.lines(), sys.stdout if result.ok else sys.stderr)
-        return result.exit_code
+        return _print(run_check())
     try:
         with _terminate_as_interrupt():
-            outcome = run_update(amend=args.amend)
+            return _print(run_update(amend=args.amend))
     except KeyboardInterrupt:
-        _print(["contracts update: interrupted; its temporary files were removed"], sys.stderr)
+        _say(["contracts update: interrupted; its temporary files were removed"], sys.stderr)
         return EXIT_INTERRUPTED
-    _print(outcome.lines, sys.stdout if outcome.ok else sys.stderr)
-    return outcome.exit_code
+
+
+def _print(result: CommandResult) -> int:
+    """Print a command's lines (stdout when it succeeded, stderr otherwise); its exit status."""
+    _say(result.output(), sys.stdout if result.ok else sys.stderr)
+    return result.exit_code

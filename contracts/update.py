@@ -27,6 +27,7 @@ from pathlib import Path
 
 from contracts.check import build_live, diff_snapshots, version_location
 from contracts.model import Methodology
+from contracts.result import CommandResult
 from contracts.store import (
     CHANGELOG_PATH,
     CHECK_COMMAND,
@@ -58,13 +59,16 @@ from contracts.store import (
 
 
 @dataclass(frozen=True, slots=True)
-class UpdateResult:
+class UpdateResult(CommandResult):
     """What the update did (``lines``) or why it refused; ``written`` lists changed files."""
 
     ok: bool
     lines: list[str]
     exit_code: int = 0
     written: list[Path] = field(default_factory=list)
+
+    def output(self) -> list[str]:
+        return list(self.lines)
 
 
 def _refused(message: str, exit_code: int = EXIT_FAILED) -> ContractsError:

@@ -320,7 +320,7 @@ def run(
     # argparse prints usage, errors and --help to the process streams and exits: route them
     # to the given streams and turn the exit into a returned status (2 for bad arguments).
     try:
-        with redirect_stdout(stdout), redirect_stderr(stderr):  # type: ignore[type-var]
+        with redirect_stdout(stdout), redirect_stderr(stderr):
             args = _parser().parse_args(argv)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else EXIT_BAD_INPUT

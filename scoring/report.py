@@ -496,7 +496,7 @@ def _dict_validator() -> Callable[[bytes], dict[str, Any]]:
     }
     fields["finished_at"] = Annotated[str, StringConstraints(pattern=CALENDAR_PATTERN)] | None
     every_key = with_config(_RunFields.model_config)(TypedDict("_EveryKey", fields))  # type: ignore[operator]
-    return TypeAdapter(every_key).validator.validate_json  # type: ignore[no-any-return]
+    return TypeAdapter(every_key).validator.validate_json
 
 
 _validate_every_key = _dict_validator()
