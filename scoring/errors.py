@@ -68,10 +68,8 @@ class InputError(ScoringError):
 
 
 def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if code == 0x5C:
-        return "\\\\"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    char = match.group()
+    return "\\\\" if char == "\\" else repr(char)[1:-1]  # \\r, \\x1b, \\u202e as Python writes them
 
 
 def inert(text: str) -> str:
@@ -120,7 +118,8 @@ def cut(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
 
 
 def shown_name(name: str) -> str:
-    """A field name or path as echoed in a message: visible, cut.
+    """A field name or path as echoed in a message: as it is when short and plain, else
+    quoted like :func:`shown`.
 
     >>> shown_name("run_id"), shown_name("\\x1b[2J")
     ('run_id', "'\\\\x1b[2J'")
@@ -130,20 +129,34 @@ def shown_name(name: str) -> str:
     return shown(name)
 
 
-def shown(value: object) -> str:
-    """A value as echoed in a message: its ``repr`` (which escapes controls), cut to
-    ``MAX_SHOWN_CHARS``, saying its length.
+def _escaped(char: str) -> str:
+    if char == "\\" or char == "'":
+        return "\\" + char
+    return char if char.isprintable() else repr(char)[1:-1]
 
-    >>> shown("ok"), shown("y" * 1000)
-    ("'ok'", "'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy'… (1000 characters)")
+
+def shown(value: object) -> str:
+    """A value as echoed in a message: quoted, every non-printable character escaped
+    (``\\x1b``, ``\\u202e``), at most about ``MAX_SHOWN_CHARS`` characters written, then
+    ``…`` and the value's length.
+
+    >>> shown("ok"), shown(3), shown("y" * 1000)[-24:], shown("\\x1b" * 100)[-27:]
+    ("'ok'", '3', "yyyy'… (1000 characters)", "\\\\x1b\\\\x1b'… (100 characters)")
     """
-    if isinstance(value, str | bytes):
-        if len(value) <= MAX_SHOWN_CHARS:
-            return visible_repr(value)
-        unit = "characters" if isinstance(value, str) else "bytes"
-        return f"{visible_repr(value[:MAX_SHOWN_CHARS])}… ({len(value)} {unit})"
-    text = visible_repr(value)
-    return cut(text, MAX_SHOWN_CHARS)
+    if not isinstance(value, str):
+        return cut(visible_repr(value), MAX_SHOWN_CHARS)
+    pieces: list[str] = []
+    written = 0
+    for char in value[:MAX_SHOWN_CHARS]:
+        piece = _escaped(char)
+        if written + len(piece) > MAX_SHOWN_CHARS:
+            break
+        pieces.append(piece)
+        written += len(piece)
+    text = "'" + "".join(pieces) + "'"
+    if len(pieces) == len(value):
+        return text
+    return f"{text}… ({len(value)} characters)"
 
 
 def visible_repr(value: object) -> str:
