@@ -44,6 +44,22 @@ _DECODER = json.JSONDecoder(
 )
 
 
+class _RepeatedKeyError(Exception):
+    """Raised by the screening decoder at the first object with a repeated key."""
+
+
+def _screen_object(pairs: list[tuple[str, Any]]) -> None:
+    if len(dict(pairs)) != len(pairs):
+        raise _RepeatedKeyError
+    # None: the screen keeps no values, it only looks for a repeat.
+
+
+# A first, cheap pass: numbers and objects are not built, the first repeat stops it.
+_SCREEN = json.JSONDecoder(
+    object_pairs_hook=_screen_object, parse_int=len, parse_float=len, parse_constant=len
+)
+
+
 def repeated_keys(text: bytes | str) -> list[tuple[str | int, ...]]:
     """The path of every repeated key in one JSON text.
 
@@ -55,10 +71,15 @@ def repeated_keys(text: bytes | str) -> list[tuple[str | int, ...]]:
     >>> repeated_keys(b'{"a": 1, "b": [{"c": 1, "c": 2}], "a": 3}')
     [('a',), ('b', 0, 'c')]
     """
+    decoded = text.decode("utf-8") if isinstance(text, bytes) else text
     try:
-        document = _DECODER.decode(text.decode("utf-8") if isinstance(text, bytes) else text)
+        _SCREEN.decode(decoded)
+        return []  # the common case: nothing repeated, found in C but for one call per object
+    except _RepeatedKeyError:
+        pass
     except (ValueError, RecursionError):
         return []
+    document = _DECODER.decode(decoded)
     found: list[tuple[str | int, ...]] = []
     # Depth first, children in document order; pydantic's parser refuses deep nesting
     # before this runs, but an explicit stack keeps it safe on any input.
