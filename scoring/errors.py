@@ -121,10 +121,10 @@ def shown_name(name: str) -> str:
     """A field name or path as echoed in a message: as it is when short and plain, else
     quoted like :func:`shown`.
 
-    >>> shown_name("run_id"), shown_name("\\x1b[2J")
-    ('run_id', "'\\\\x1b[2J'")
+    >>> shown_name("run_id"), shown_name("\\x1b[2J"), shown_name("")
+    ('run_id', "'\\\\x1b[2J'", "''")
     """
-    if len(name) <= MAX_SHOWN_CHARS and name.isprintable() and "'" not in name:
+    if name and len(name) <= MAX_SHOWN_CHARS and name.isprintable() and "'" not in name:
         return name
     return shown(name)
 

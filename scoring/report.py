@@ -3,13 +3,15 @@
 Memory grows with agents × tasks, not with runs: per agent the report keeps counts, exact
 decimal sums, a bounded list of window candidates (trimmed to the latest
 ``RADAR_WINDOW_RUNS`` terminal runs) and a count per (task, outcome). The one per-run cost
-is the duplicate ``run_id`` check: an 8-byte hash per run.
+is the duplicate ``run_id`` check: an 8-byte BLAKE2b fingerprint per run.
 
 Speed (a million runs take about twice as long as ``json.loads`` alone, see
 ``benchmarks/bench_report.py``): lines are read in chunks and each chunk is validated in C,
 straight into tuples; the status rules, grouping and counting are done per chunk, sums in
-batches, and the garbage collector is paused. A chunk with a bad (or blank) line is read
-again line by line with :class:`RunRecord`, which names every problem. Every path gives the
+batches, and the garbage collector is paused. A repeated key is ruled out by counting the
+key ends of the chunk in C (``_keys_repeated``). A chunk with a bad (or blank) line, or a
+repeated key, is read again line by line with :class:`RunRecord` and
+:func:`scoring.jsonlines.validate_line`, which name every problem. Every path gives the
 same result, which ``tests/test_scoring_properties.py`` checks against a plain computation.
 """
 

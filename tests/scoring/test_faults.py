@@ -554,3 +554,64 @@ def test_run_id_fingerprints_are_the_same_in_every_process() -> None:
     assert fingerprints(["run-1"]) == [
         int.from_bytes(__import__("hashlib").blake2b(b"run-1", digest_size=8).digest())
     ]
+
+
+# --- more hostile lines: refused or scored, never a traceback, stderr small ----------------
+
+_GOOD = json.dumps(run_line())
+EXTRA_HOSTILE: dict[str, tuple[bytes, int]] = {
+    "an integer of 5,000 digits": (
+        _GOOD.replace('"steps": 3', '"steps": ' + "9" * 5000).encode(),
+        2,
+    ),
+    "1e400": (_GOOD.replace('"latency_ms": 1000.0', '"latency_ms": 1e400').encode(), 2),
+    "NaN": (_GOOD.replace('"latency_ms": 1000.0', '"latency_ms": NaN').encode(), 2),
+    "-Infinity": (_GOOD.replace('"cost_usd": 0.01', '"cost_usd": -Infinity').encode(), 2),
+    "nesting 100,000 deep": (b"[" * 100_000 + b"]" * 100_000, 2),
+    "nesting inside a field": (
+        _GOOD.replace('"steps": 3', '"steps": ' + "[" * 150 + "]" * 150).encode(),
+        2,
+    ),
+    "invalid UTF-8": (_GOOD.encode()[:-2] + b'\xff"}', 2),
+    "a lone surrogate": (_GOOD.replace('"run_id": "r1"', '"run_id": "\\udc00"').encode(), 2),
+    "a raw NUL after the object": (_GOOD.encode() + b"\x00", 2),
+    "a raw control character in a string": (_GOOD.replace('"agent"', '"a\x1bb"').encode(), 2),
+    "UTF-16": (_GOOD.encode("utf-16"), 2),
+    "two byte-order marks": (BOM * 2 + _GOOD.encode(), 2),
+    "an empty key, repeated": (_GOOD.replace("{", '{"": 1, "": 2, ', 1).encode(), 2),
+    "10,000 repeats of one key": (
+        (_GOOD[:-1] + "," + ",".join('"steps": 1' for _ in range(10_000)) + "}").encode(),
+        2,
+    ),
+    "a leap second": (_GOOD.replace("00:00:00Z", "23:59:60Z").encode(), 2),
+    "year 0000": (_GOOD.replace("2026-01-01", "0000-01-01").encode(), 2),
+    "a lookalike status": (_GOOD.replace('"completed"', '"c\u043empleted"').encode(), 2),
+    "CRLF": (_GOOD.encode() + b"\r", 0),
+    "a NUL escaped in an id": (_GOOD.replace('"agent"', '"a\\u0000b"').encode(), 0),
+    "a million fraction digits": (
+        _GOOD.replace("00:00:00Z", "00:00:00." + "1" * 10**6 + "Z").encode(),
+        0,
+    ),
+    "a subnormal cost": (_GOOD.replace('"cost_usd": 0.01', '"cost_usd": 5e-324').encode(), 0),
+    "only blank lines": (b"\n \n\t\r\n", 0),
+    "an empty input": (b"", 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXTRA_HOSTILE))
+@pytest.mark.parametrize("command", ["report", "outcome"])
+def test_more_hostile_lines_never_end_in_a_traceback(name: str, command: str) -> None:
+    line, report_status = EXTRA_HOSTILE[name]
+    code, _, err = cli(command, "-", stdin=line + b"\n")
+    if command == "report":
+        assert code == report_status, err
+    else:
+        assert code in (0, EXIT_BAD_INPUT)  # an outcome record has other fields
+    assert "Traceback" not in err
+    assert len(err.encode()) < STDERR_BUDGET_BYTES
+
+
+def test_an_empty_repeated_key_is_named() -> None:
+    code, _, err = cli("outcome", "-", stdin=b'{"run_id": "r", "": 1, "": 2}\n')
+    assert code == EXIT_BAD_INPUT
+    assert f"line 1: '': {REPEATED_KEY_RULE}" in err
