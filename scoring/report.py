@@ -519,33 +519,42 @@ def _rows(chunk: list[bytes]) -> list[_Row] | None:
             return None
         rows = list(map(_ROW, models))
         key_counts = list(map(len, map(_FIELDS_SET, models)))
-    return None if _keys_repeated(chunk, key_counts) else rows
+    return None if _keys_repeated(chunk, key_counts, rows) else rows
 
 
 _FIELDS_SET = attrgetter("model_fields_set")
-# A key's closing quote followed by JSON whitespace (a line holds no newline).
-_SPACED_KEY_ENDS = (b'" ', b'"\t', b'"\r')
+_FINISHED_AT = itemgetter(4)
+# Values a validated row certainly holds as JSON strings: run_id, agent_id, task_id and
+# status (an enum read from a string); finished_at too when it is not null. Only fields
+# whose values are strings by the model may be counted (see _keys_repeated).
+_STRING_VALUES_PER_ROW = 4
 
 
-def _keys_repeated(chunk: list[bytes], key_counts: Sequence[int]) -> bool:
+def _string_tokens(key_counts: Sequence[int], rows: list[_Row]) -> int:
+    """JSON strings written in lines with these keys and values, if no key is repeated."""
+    unset = list(map(_FINISHED_AT, rows)).count(None)
+    return sum(key_counts) + (_STRING_VALUES_PER_ROW + 1) * len(rows) - unset
+
+
+def _keys_repeated(chunk: list[bytes], key_counts: Sequence[int], rows: list[_Row]) -> bool:
     """Whether a validated chunk repeats a key in a line (``key_counts``: distinct keys).
 
-    Every key ends with ``"`` then optional whitespace then ``:``. With no quote followed
-    by whitespace, each key accounts for one ``":``, so ``count('":') >= keys written >=
-    distinct keys``, equal only when no key is repeated. (A ``":`` inside a string value,
-    ``\\":``, only makes the count higher.) The test is two scans of the chunk in C; a
-    chunk that fails it is checked line by line, and only lines that fail it are parsed.
+    With no backslash in the text, every ``"`` opens or closes a string, so a line holds
+    ``2 × (keys written + string values written)`` of them. A repeated key writes one more
+    key (and maybe one more string value) than the validated row holds, so the count is
+    higher than ``2 × (distinct keys + string values of the row)``, equal only when no key
+    is repeated. That is three scans of the chunk in C; a line with a backslash (escapes
+    make the count unreliable) or a count that differs is parsed again for its repeats.
     """
     joined = b"".join(chunk)
-    if joined.count(b'":') == sum(key_counts) and not any(
-        end in joined for end in _SPACED_KEY_ENDS
-    ):
+    if b"\\" not in joined and joined.count(b'"') == 2 * _string_tokens(key_counts, rows):
         return False
-    return any(
-        (line.count(b'":') != n or any(end in line for end in _SPACED_KEY_ENDS))
-        and bool(repeated_keys(line))
-        for line, n in zip(chunk, key_counts, strict=True)
-    )
+    for line, keys, row in zip(chunk, key_counts, rows, strict=True):
+        if b"\\" not in line and line.count(b'"') == 2 * _string_tokens((keys,), [row]):
+            continue
+        if repeated_keys(line):
+            return True
+    return False
 
 
 def build_report(source: Iterable[bytes], weights: Mapping[Axis, Number] | None = None) -> Report:

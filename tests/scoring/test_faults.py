@@ -118,6 +118,19 @@ def test_a_repeated_key_is_refused_on_the_fast_path(
     assert problems == [Problem(21, "latency_ms", REPEATED_KEY_RULE)]
 
 
+@pytest.mark.parametrize(
+    "repeat",
+    [b'"task_id": "x", ', b'"success": null, ', b'"finished_at": "2026-01-01T00:00:00Z", '],
+)
+def test_a_repeat_is_found_beside_lines_with_escapes(repeat: bytes) -> None:
+    # Backslashes elsewhere in the chunk make the quote count unreliable: lines are then
+    # looked at one by one.
+    lines = valid_lines(30, agent_id='back\\slash "quoted"')
+    lines[7] = b"{" + repeat + lines[7][1:]
+    field = repeat.split(b'"')[1].decode()
+    assert problems_of(lines) == [Problem(8, field, REPEATED_KEY_RULE)]
+
+
 def test_a_repeated_key_is_named_on_the_command_line() -> None:
     lines = [*valid_lines(3), _with_hidden(HIDDEN_LATENCY[0], True)]
     code, out, err = cli("report", "-", stdin=b"".join(lines))
