@@ -386,7 +386,10 @@ def _examples() -> list[ExampleEntry]:
 
 
 def build_snapshot() -> Methodology:
-    """The methodology as the live code defines it now."""
+    """The methodology as the live code defines it now, with the scoreboard of the
+    reference corpus (``contracts/corpus/``) under it."""
+    from contracts.scoreboard import build_scoreboard  # local: it imports contracts.store
+
     return Methodology(
         methodology_version=C.METHODOLOGY_VERSION,
         zero_success_policy=C.ZERO_SUCCESS_POLICY_ID,
@@ -395,4 +398,5 @@ def build_snapshot() -> Methodology:
         formulas=_formulas(),
         golden=golden_evaluations(),
         examples=_examples(),
+        scoreboard=build_scoreboard(),
     )

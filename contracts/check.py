@@ -22,6 +22,7 @@ from typing import Any
 
 from contracts.build import REPO_ROOT, build_snapshot, locate
 from contracts.failure import describe_failure
+from contracts.impact import compare_snapshots, summary_lines
 from contracts.model import Location, Methodology
 from contracts.result import CommandResult
 from contracts.store import (
@@ -59,6 +60,7 @@ _FIELD_CONSTANTS = {
     "outcome_score_version": "outcome.version",
 }
 _NAMED_LISTS = ("constants", "formulas", "golden", "examples")
+SCOREBOARD_KEY = "scoreboard"
 _EXAMPLES_FILE = "scoring/examples.py"
 _VALUE_WIDTH = 160
 
@@ -191,6 +193,9 @@ def diff_snapshots(committed: Methodology, live: Methodology) -> list[Difference
         if key in _NAMED_LISTS:
             found += _diff_named(key, old.get(key, []), new.get(key, []), live)
             continue
+        if key == SCOREBOARD_KEY:
+            found += _diff_scoreboard(old.get(key), new.get(key))
+            continue
         constant = _FIELD_CONSTANTS.get(key)
         location = None
         if constant is not None:
@@ -226,6 +231,64 @@ def _diff_named(
     if common_before != common_after:
         found.append(Difference(f"{key}[*].order", common_before, common_after, None))
     return found
+
+
+def _diff_scoreboard(
+    old: list[dict[str, Any]] | None, new: list[dict[str, Any]] | None
+) -> list[Difference]:
+    """Scoreboards matched by corpus path, then by agent id (ranks say the order)."""
+    if old is None or new is None:
+        if old == new:
+            return []
+        kind = Kind.ADDED if old is None else Kind.REMOVED
+        return [Difference(SCOREBOARD_KEY, old, new, None, kind)]
+    before = {board["path"]: board for board in old}
+    after = {board["path"]: board for board in new}
+    found: list[Difference] = []
+    for path in [*before, *(p for p in after if p not in before)]:
+        where = f"{SCOREBOARD_KEY}[{path}]"
+        if path not in after or path not in before:
+            kind = Kind.REMOVED if path not in after else Kind.ADDED
+            found.append(Difference(where, before.get(path), after.get(path), path, kind))
+            continue
+        for name, a, b, kind in _leaves(
+            f"{where}.sha256", before[path]["sha256"], after[path]["sha256"]
+        ):
+            found.append(Difference(name, a, b, path, kind))
+        agents_before = {agent["agent_id"]: agent for agent in before[path]["agents"]}
+        agents_after = {agent["agent_id"]: agent for agent in after[path]["agents"]}
+        for agent in [*agents_before, *(a for a in agents_after if a not in agents_before)]:
+            for name, a, b, kind in _leaves(
+                f"{where}.agents[{agent}]", agents_before.get(agent), agents_after.get(agent)
+            ):
+                found.append(Difference(name, a, b, path, kind))
+    return found
+
+
+def _is_scoreboard(difference: Difference) -> bool:
+    return difference.path.startswith(SCOREBOARD_KEY)
+
+
+def _scoreboard_lines(
+    differences: list[Difference], committed: Methodology, live: Methodology
+) -> list[str]:
+    """The scoreboard's differences as one count and the impact summary (every value is
+    listed by ``python -m contracts impact``)."""
+    mine = [d for d in differences if _is_scoreboard(d)]
+    if not mine:
+        return []
+    impact = compare_snapshots(committed, live)
+    if impact is None:
+        boards = live.scoreboard or []
+        agents = sum(len(board.agents) for board in boards)
+        return [
+            f"  {SCOREBOARD_KEY}: recorded for the first time ({_plural(agents, 'agent')} in "
+            f"{_plural(len(boards), 'corpus file')}); {UPDATE_COMMAND} records it"
+        ]
+    count = _plural(len(mine), "value")
+    return [f"  {SCOREBOARD_KEY}: {count} of the reference corpus differ;"] + [
+        f"  {line}" for line in summary_lines(impact)
+    ]
 
 
 # --- Rendering --------------------------------------------------------------------------------
@@ -280,6 +343,8 @@ def build_live() -> Methodology:
     that names the error and the line of ``scoring`` where it was raised."""
     try:
         return build_snapshot()
+    except ContractsError:
+        raise  # already names the file and the rule (e.g. an unreadable corpus)
     except Exception as error:
         raise ContractsError(
             f"cannot build the live methodology from scoring {describe_failure(error)}"
@@ -472,7 +537,11 @@ def _check_temporary_files(report: _Report, directory: Path) -> None:
 
 
 def _check_schema(report: _Report, directory: Path) -> None:
-    """The committed JSON Schema equals the one generated from the model now."""
+    """The committed JSON Schemas (the snapshot's, the CLI output's) equal the generated ones."""
+    from contracts.output import stale_output_schemas
+
+    for problem in stale_output_schemas(directory):
+        report.add(EXIT_FAILED, f"{problem}; run {UPDATE_COMMAND}")
     schema = directory / SCHEMA_FILENAME
     try:
         stale = schema.read_text(encoding="utf-8") != schema_text()
@@ -503,7 +572,9 @@ def _check_released_current(report: _Report, committed: SnapshotRead, live: Meth
         f"snapshot of version {version} ({_plural(len(differences), 'difference')}):"
     ]
     for difference in differences:
-        lines += render_difference(difference, fix)
+        if not _is_scoreboard(difference):
+            lines += render_difference(difference, fix)
+    lines += _scoreboard_lines(differences, committed.methodology, live)
     report.differences += differences
     report.add(EXIT_FAILED, *lines)
     report.add(
@@ -543,7 +614,9 @@ def _check_new_current(
             f" which {UPDATE_COMMAND} will record:"
         )
         for difference in differences:
-            lines += render_difference(difference, UPDATE_COMMAND)
+            if not _is_scoreboard(difference):
+                lines += render_difference(difference, UPDATE_COMMAND)
+        lines += _scoreboard_lines(differences, snapshots[newest].methodology, live)
     report.add(EXIT_FAILED, *lines)
 
 

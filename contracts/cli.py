@@ -11,10 +11,19 @@ Commands:
   Exit 0 on success; 1 when it refuses (a released version would change, no changelog
   entry, a version not newer than the released ones, another update holding the lock); 2
   when a contracts file is unusable.
+- ``impact [--format table|json]``: the committed scoreboard of the reference corpus against
+  the live code's (composites, ranks, Kendall's τ-b). Exit 0; 2 when the corpus or the
+  snapshot cannot be read.
+- ``readme --check|--update``: the README's generated blocks and its numbers (see
+  :mod:`contracts.readme`). Exit 0 when fresh and clean; 1 listing each stale block and each
+  unexplained number; 2 when the README or a marker is unusable.
+- ``verify FILE [--lock LOCK]``: a downloaded snapshot against the lock (see
+  :mod:`contracts.verify`). Exit 0 ``OK <version> sha256 …``; 1 on a mismatch; 2 when the
+  file cannot be read.
 
-Both exit 2 with one line naming the file, the line and the error when ``scoring`` cannot
-be imported at all (a syntax error in ``scoring/constants.py``, say): the check is most
-needed exactly then.
+Every command exits 2 with one line naming the file, the line and the error when the code
+it needs (``scoring``) cannot be imported at all (a syntax error in
+``scoring/constants.py``, say): the check is most needed exactly then.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ import signal
 import sys
 from collections.abc import Iterator, Sequence
 from enum import StrEnum
+from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
@@ -42,11 +52,18 @@ class Command(StrEnum):
 
     CHECK = "check"
     UPDATE = "update"
+    IMPACT = "impact"
+    README = "readme"
+    VERIFY = "verify"
 
 
 _HELP = {
     Command.CHECK: "check the live methodology against the committed snapshots (exit 0/1/2)",
     Command.UPDATE: "write the current version's snapshot, the JSON Schema and the lock",
+    Command.IMPACT: "compare the committed scoreboard of the reference corpus with the live "
+    "code's: composites, ranks, Kendall's tau-b (exit 0/2)",
+    Command.README: "check or rewrite the README's generated blocks; check its numbers",
+    Command.VERIFY: "check a downloaded snapshot against the lock of released versions",
 }
 
 
@@ -64,6 +81,20 @@ def _parser() -> argparse.ArgumentParser:
                 action="store_true",
                 help="re-record the newest version if git HEAD's lock does not have it yet",
             )
+        if command is Command.IMPACT:
+            sub.add_argument(
+                "--format",
+                choices=["table", "json"],
+                default="table",
+                help="table for people, biggest movers first (default), or json",
+            )
+        if command is Command.README:
+            mode = sub.add_mutually_exclusive_group(required=True)
+            mode.add_argument("--check", action="store_true", help="exit 1 if anything is stale")
+            mode.add_argument("--update", action="store_true", help="rewrite stale blocks")
+        if command is Command.VERIFY:
+            sub.add_argument("file", metavar="FILE", help="a snapshot, e.g. methodology.json")
+            sub.add_argument("--lock", metavar="LOCK", help="released.json (default: committed)")
     return parser
 
 
@@ -105,21 +136,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return the exit status (0 ok, 1 disagreement/refusal, 2 unusable)."""
     args = _parser().parse_args(argv)
     command = Command(args.command)
-    # Importing check or update imports scoring: any error there is the live code's.
+    # The commands import scoring: any error there is the live code's, named in one line.
     try:
-        if command is Command.CHECK:
-            from contracts.check import run_check
-        else:
-            from contracts.update import run_update
-    except Exception as error:
+        return _run(command, args)
+    except _ImportFailedError as failed:
+        error = failed.__cause__ or failed
         message = (
             f"contracts {command.value}: cannot import the live methodology (scoring) "
             f"{describe_failure(error)}"
         )
         _say([message], sys.stderr)
         return EXIT_UNUSABLE
+
+
+class _ImportFailedError(Exception):
+    """A command's module (and with it ``scoring``) could not be imported."""
+
+
+def _run(command: Command, args: argparse.Namespace) -> int:
+    try:
+        if command is Command.README:
+            from contracts.readme import run_readme
+        elif command is Command.VERIFY:
+            from contracts.verify import verify_file
+        elif command is Command.CHECK:
+            from contracts.check import run_check
+        elif command is Command.IMPACT:
+            from contracts.impact import ImpactFormat, run_impact
+        else:
+            from contracts.update import run_update
+    except Exception as error:
+        raise _ImportFailedError from error
+    if command is Command.README:
+        done = run_readme(update=args.update)
+        _say(done.lines, sys.stderr if done.exit_code else sys.stdout)
+        return done.exit_code
+    if command is Command.VERIFY:
+        verdict = verify_file(Path(args.file), Path(args.lock) if args.lock else None)
+        _say([verdict.line], sys.stderr if verdict.exit_code else sys.stdout)
+        return verdict.exit_code
     if command is Command.CHECK:
         return _print(run_check())
+    if command is Command.IMPACT:
+        return _print(run_impact(ImpactFormat(args.format)))
     try:
         with _terminate_as_interrupt():
             return _print(run_update(amend=args.amend))

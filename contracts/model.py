@@ -110,6 +110,33 @@ class ExampleEntry(BaseModel):
     result: dict[str, Any]
 
 
+class ScoreboardAgent(BaseModel):
+    """One agent of a reference corpus as ``python -m scoring report`` publishes it."""
+
+    model_config = _FROZEN
+
+    agent_id: str
+    rank: int | None = Field(
+        description="1-based, in the report's order; agents with equal published composites "
+        "share the rank of the first of them (1, 2, 2, 4); null without a composite."
+    )
+    composite: float | None = Field(description="Headline composite as published (rounded).")
+    profile: float | None = Field(description="Radar profile as published (rounded).")
+    pass_hat_k: dict[str, float | None] = Field(
+        description='pass^k as published, by report key ("pass^1", ...).'
+    )
+
+
+class CorpusScoreboard(BaseModel):
+    """The scoreboard of one reference corpus file (``contracts/corpus/*.jsonl``)."""
+
+    model_config = _FROZEN
+
+    path: str = Field(description="The corpus file, relative to the repository root.")
+    sha256: str = Field(description="SHA-256 of the file's bytes: a new corpus is a change.")
+    agents: list[ScoreboardAgent] = Field(description="Every agent, in the report's order.")
+
+
 class Methodology(BaseModel):
     """A complete methodology snapshot at one version."""
 
@@ -123,6 +150,11 @@ class Methodology(BaseModel):
     formulas: list[FormulaEntry]
     golden: list[Evaluation]
     examples: list[ExampleEntry]
+    scoreboard: list[CorpusScoreboard] | None = Field(
+        default=None,
+        description="The reference corpus scored under this version, one entry per file "
+        "(recorded from 1.0.1 on; absent from older snapshots).",
+    )
 
     def constant(self, name: str) -> ConstantEntry:
         """The constant with dotted ``name``."""

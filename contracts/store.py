@@ -183,8 +183,13 @@ def content_hash(data: Any) -> str:
 
 
 def snapshot_content(methodology: Methodology) -> dict[str, Any]:
-    """The JSON content of a snapshot, as hashed and compared (no generated note)."""
-    return methodology.model_dump(mode="json")
+    """The JSON content of a snapshot, as hashed and compared (no generated note).
+
+    A snapshot without a scoreboard (released before 1.0.1) has no ``scoreboard`` key, so
+    that its text and its hash stay what they were when it was released.
+    """
+    exclude = {"scoreboard"} if methodology.scoreboard is None else None
+    return methodology.model_dump(mode="json", exclude=exclude)
 
 
 def pretty_json(data: Any) -> str:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from contracts.check import build_live, diff_snapshots, version_location
+from contracts.impact import impact_since_release, suggestion_lines, summary_lines
 from contracts.model import Methodology
 from contracts.result import CommandResult
 from contracts.store import (
@@ -192,9 +193,11 @@ def _update(amend: bool, live: Methodology, directory: Path, changelog_path: Pat
 
     entries = read_changelog(changelog_path)
     if version not in entries:
+        suggestion = "\n".join(suggestion_lines(live, directory))
         raise _refused(
             f"{display_path(changelog_path)}: no entry for methodology version {version}; "
-            f"add a section '## {version} (<YYYY-MM-DD>)' saying what changed and why"
+            f"add a section '## {version} (<YYYY-MM-DD>)' saying what changed and why\n"
+            f"{suggestion}"
         )
     released = _read_lock_or_bootstrap(directory)
 
@@ -229,6 +232,9 @@ def _update(amend: bool, live: Methodology, directory: Path, changelog_path: Pat
         written.append(path)
         record = True
         lines.append(f"wrote {display_path(path)} (methodology {version})")
+        impact = impact_since_release(live, directory)
+        if impact is not None:
+            lines += summary_lines(impact)
         if released:
             previous = display_path(snapshot_path(max(released, key=version_key), directory))
             review = f"git diff --no-index {previous} {display_path(path)}"
@@ -239,6 +245,11 @@ def _update(amend: bool, live: Methodology, directory: Path, changelog_path: Pat
         write_atomic(schema_path, schema)
         written.append(schema_path)
         lines.append(f"wrote {display_path(schema_path)}")
+    from contracts.output import write_output_schemas
+
+    for output_schema in write_output_schemas(directory):
+        written.append(output_schema)
+        lines.append(f"wrote {display_path(output_schema)}")
 
     if record:
         released = {**released, version: digest}

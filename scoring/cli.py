@@ -55,8 +55,10 @@ _SPACE = " \t"
 # Characters of a usage message (argparse echoes arguments) and of a path in a message.
 _USAGE_MESSAGE_MAX_CHARS = 500
 _PATH_MAX_CHARS = 200
-# Characters of a table row (cells as JSON text) read back from the spool at a time.
+# Characters copied from the spool to stdout at a time.
 _COPY_BLOCK_CHARS = 1 << 16
+#: What ``scoring outcome`` keeps of its output in memory before spooling it to disk.
+SPOOL_MEMORY_BYTES = 1 << 20
 
 
 class OutputFormat(StrEnum):
@@ -258,7 +260,7 @@ def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> N
 def _spool() -> Iterator[TextIO]:
     try:
         spool = tempfile.SpooledTemporaryFile(  # noqa: SIM115 - closed below
-            max_size=1 << 20, mode="w+", encoding="utf-8", newline="\n"
+            max_size=SPOOL_MEMORY_BYTES, mode="w+", encoding="utf-8", newline="\n"
         )
     except OSError as error:
         raise _WriteError(f"cannot create a temporary file: {_reason(error)}") from None

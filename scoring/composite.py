@@ -15,7 +15,11 @@ from scoring.constants import (
 )
 from scoring.curves import cost_score, latency_score
 from scoring.numeric import Number, exact
-from scoring.registry import ScoringError, formula
+from scoring.registry import ScoringError, formula, tex_number
+
+# The numbers a formula shows are the constants', so a changed constant changes the formula.
+_SCALE = tex_number(SCORE_SCALE)
+_NEUTRAL = tex_number(NEUTRAL_CONSISTENCY)
 
 
 @formula(
@@ -43,7 +47,7 @@ def success_rate(successes: int, completed_runs: int) -> Fraction:
     title="Outcome consistency",
     latex=(
         r"\mathrm{consistency} = \begin{cases} 1 - 4p(1 - p) & n \ge n_{\min} \\"
-        r" 1 & n < n_{\min} \end{cases}"
+        " " + _NEUTRAL + r" & n < n_{\min} \end{cases}"
     ),
 )
 def outcome_consistency(p: Number, completed_runs: int) -> Fraction:
@@ -67,8 +71,9 @@ def outcome_consistency(p: Number, completed_runs: int) -> Fraction:
     title="Headline composite",
     latex=(
         r"\mathrm{composite} = \begin{cases} 0 & p = 0 \\"
-        r" 100\left(w_s\,p + w_r\,\mathrm{consistency}\,\dfrac{\mathrm{latency}}{100}"
-        r" + w_c\,\dfrac{\mathrm{cost}}{100}\right) & p > 0 \end{cases}"
+        " " + _SCALE + r"\left(w_s\,p + w_r\,\mathrm{consistency}\,"
+        r"\dfrac{\mathrm{latency}}{" + _SCALE + "}"
+        r" + w_c\,\dfrac{\mathrm{cost}}{" + _SCALE + r"}\right) & p > 0 \end{cases}"
     ),
 )
 def composite_score(p: Number, consistency: Number, latency: Number, cost: Number) -> Fraction:

@@ -21,7 +21,11 @@ from scoring.constants import (
     Axis,
 )
 from scoring.numeric import Number, clamp, exact
-from scoring.registry import ScoringError, formula
+from scoring.registry import ScoringError, formula, tex_number
+
+# The numbers a formula shows are the constants', so a changed constant changes the formula.
+_SCALE = tex_number(SCORE_SCALE)
+_CLAMP = r"\operatorname{clamp}_{[0," + _SCALE + r"]}\!"
 
 _ZERO = Fraction(0)
 
@@ -34,7 +38,7 @@ def _on_scale(value: Fraction) -> Fraction:
     "radar.correctness",
     title="Correctness axis",
     latex=(
-        r"\mathrm{correctness} = 100 \cdot "
+        r"\mathrm{correctness} = " + _SCALE + r" \cdot "
         r"\dfrac{\text{passes}}{\text{window runs with a known outcome}}"
     ),
 )
@@ -57,7 +61,7 @@ def correctness_axis(passes: int, known_outcomes: int) -> Fraction | None:
     "radar.latency",
     title="Latency axis",
     latex=(
-        r"\mathrm{latency} = \operatorname{clamp}_{[0,100]}\!\left(100 - "
+        r"\mathrm{latency} = " + _CLAMP + r"\left(" + _SCALE + " - "
         r"\Delta \cdot \dfrac{\tilde{t} - t_{\mathrm{full}}}{\mathrm{step}}\right)"
     ),
 )
@@ -82,7 +86,7 @@ def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fr
     "radar.cost",
     title="Cost axis",
     latex=(
-        r"\mathrm{cost} = \operatorname{clamp}_{[0,100]}\!\left(100 \cdot "
+        r"\mathrm{cost} = " + _CLAMP + r"\left(" + _SCALE + r" \cdot "
         r"\dfrac{c_{\mathrm{zero}} - \tilde{c}}{c_{\mathrm{zero}} - c_{\mathrm{full}}}\right)"
     ),
 )
@@ -105,7 +109,7 @@ def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
     "radar.tool_efficiency",
     title="Tool-efficiency axis",
     latex=(
-        r"\mathrm{tool} = \operatorname{clamp}_{[0,100]}\!\left(100 - "
+        r"\mathrm{tool} = " + _CLAMP + r"\left(" + _SCALE + " - "
         r"\delta \cdot \max\!\left(0,\ \tilde{s} - s_{\mathrm{free}}\right)\right)"
     ),
 )
@@ -145,7 +149,7 @@ def determinism(q: Number) -> Fraction:
 @formula(
     "radar.robustness",
     title="Robustness axis",
-    latex=r"\mathrm{robustness} = \dfrac{100}{|T|} \sum_{t \in T} (2q_t - 1)^2",
+    latex=r"\mathrm{robustness} = \dfrac{" + _SCALE + r"}{|T|} \sum_{t \in T} (2q_t - 1)^2",
 )
 def robustness_axis(tasks: Iterable[tuple[int, int]]) -> Fraction | None:
     """Mean determinism × 100 over tasks with enough known outcomes in the window.

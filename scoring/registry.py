@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import ParamSpec, TypeVar
 
 P = ParamSpec("P")
@@ -30,6 +31,20 @@ class Formula:
 
 
 FORMULAS: dict[str, Formula] = {}
+
+
+def tex_number(value: Decimal | int) -> str:
+    """A constant as a LaTeX numeral, so that a formula shows the number the code holds:
+    ``Decimal("100")`` is ``100``, ``Decimal("0.10")`` is ``0.1`` (no exponent, no sign
+    of precision the reader would take for a different value).
+
+    >>> tex_number(Decimal("100")), tex_number(Decimal("0.10")), tex_number(5)
+    ('100', '0.1', '5')
+    """
+    if isinstance(value, int):
+        return str(value)
+    text = format(value.normalize(), "f")
+    return text
 
 
 class ScoringError(ValueError):

@@ -9,10 +9,11 @@ Speed (a million runs take about twice as long as ``json.loads`` alone, see
 ``benchmarks/bench_report.py``): lines are read in chunks and each chunk is validated in C,
 straight into tuples; the status rules, grouping and counting are done per chunk, sums in
 batches, and the garbage collector is paused. A repeated key is ruled out by counting the
-key ends of the chunk in C (``_keys_repeated``). A chunk with a bad (or blank) line, or a
+quotes of the chunk in C (``_keys_repeated``). A chunk with a bad (or blank) line, or a
 repeated key, is read again line by line with :class:`RunRecord` and
 :func:`scoring.jsonlines.validate_line`, which name every problem. Every path gives the
-same result, which ``tests/test_scoring_properties.py`` checks against a plain computation.
+same result, which ``tests/scoring/test_report.py`` checks against a plain computation;
+``tests/scoring/test_faults.py`` checks that both paths accept and refuse the same lines.
 """
 
 from __future__ import annotations
@@ -466,7 +467,7 @@ def _status_rules_hold(rows: list[_Row]) -> bool:
 # The fast path's reading of ``finished_at``: models.Timestamp's RFC 3339 pattern with the
 # calendar written into it (day of month, leap years, years 0001 to 9999), so that no Python
 # runs per line. A line it refuses is read again by the model, whose check names the problem;
-# tests/test_scoring_properties.py checks that both accept exactly the same timestamps.
+# tests/scoring/test_report.py checks that both accept exactly the same timestamps.
 # ASCII digits only: pydantic's regular expressions read \d as any Unicode digit.
 _D = "[0-9]"
 _YEAR = rf"(?:{_D}{{3}}[1-9]|{_D}{{2}}[1-9]{_D}|{_D}[1-9]{_D}{{2}}|[1-9]{_D}{{3}})"

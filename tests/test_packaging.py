@@ -115,9 +115,22 @@ def imports(path: Path) -> list[Import]:
     return found
 
 
-def is_local(module: str, path: Path, folder: Path) -> bool:
+def pythonpath_folders(root: Path) -> tuple[Path, ...]:
+    """The folders pytest puts on ``sys.path`` (``[tool.pytest.ini_options] pythonpath``)."""
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return ()
+    config = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    options = config.get("tool", {}).get("pytest", {}).get("ini_options", {})
+    return tuple(root / entry for entry in options.get("pythonpath", []))
+
+
+def is_local(module: str, path: Path, folder: Path, extra: tuple[Path, ...] = ()) -> bool:
     """A module that sits beside the file or in a parent folder up to ``folder`` (how
-    ``docs/macros`` and ``tests/site_support.py`` are imported)."""
+    ``docs/macros`` and ``tests/site/support.py`` are imported), or, for the tests, in a
+    folder of pytest's ``pythonpath`` (``extra``)."""
+    if any((directory / f"{module}.py").is_file() for directory in extra):
+        return True
     for directory in (path.parent, *path.parent.parents):
         if (directory / f"{module}.py").is_file() or (directory / module).is_dir():
             return True
@@ -130,6 +143,7 @@ def undeclared(folder: Path, allowed: frozenset[str], root: Path) -> list[str]:
     """One line per third-party import in ``folder`` whose distribution is not in
     ``allowed``: the file and line, the module and the distribution that provides it."""
     providers = importlib.metadata.packages_distributions()
+    extra = pythonpath_folders(root) if folder == root / "tests" else ()
     problems: list[str] = []
     for path in sorted(folder.rglob("*.py")):
         for found in imports(path):
@@ -137,7 +151,7 @@ def undeclared(folder: Path, allowed: frozenset[str], root: Path) -> list[str]:
             if (
                 module in sys.stdlib_module_names
                 or module in FIRST_PARTY
-                or is_local(module, path, folder)
+                or is_local(module, path, folder, extra)
             ):
                 continue
             distributions = {normalize(d) for d in providers.get(module, [])}
@@ -225,6 +239,21 @@ def test_an_unknown_module_is_reported(tmp_path: Path, groups: Declared) -> None
     folder = _spoiled_folder(tmp_path, "benchmarks", "from no_such_module_here import x\n")
     [problem] = undeclared(folder, allowed_for("benchmarks", groups), tmp_path)
     assert "imports no_such_module_here, which no installed distribution provides" in problem
+
+
+def test_a_module_on_pytests_pythonpath_is_local_to_the_tests_only(
+    tmp_path: Path, groups: Declared
+) -> None:
+    folder = _spoiled_folder(tmp_path, "tests", "import shared_helper\n")
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "shared_helper.py").write_text("", encoding="utf-8")
+    # Without the pythonpath entry the import is an unknown module ...
+    [problem] = undeclared(folder, allowed_for("tests", groups), tmp_path)
+    assert "imports shared_helper, which no installed distribution provides" in problem
+    # ... with it, a local one, as pytest sees it.
+    config = '[tool.pytest.ini_options]\npythonpath = ["bench"]\n'
+    (tmp_path / "pyproject.toml").write_text(config, encoding="utf-8")
+    assert undeclared(folder, allowed_for("tests", groups), tmp_path) == []
 
 
 def test_a_declaration_removed_from_pyproject_is_reported(tmp_path: Path) -> None:

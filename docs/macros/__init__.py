@@ -1,5 +1,10 @@
 """mkdocs-macros module of the methodology site (``module_name: docs/macros``).
 
+The macros are grouped in modules by what they render (:data:`MACROS_BY_MODULE`). Each
+module ``macros.<name>`` exposes ``MACROS``, a dict from the name a page calls to a function
+whose first argument is the build's :class:`macros.site.Site`; :func:`define_env` builds the
+one ``Site`` of the build, binds every function to it and registers it under its name.
+
 At the start of every build, :func:`define_env` drops every ``scoring``, ``contracts`` and
 ``macros.*`` module from ``sys.modules`` and imports them again from this repository, so
 that ``mkdocs serve`` shows an edited constant on the next rebuild without a restart (a
@@ -9,14 +14,20 @@ registers twice).
 If the live code cannot be imported (say, a half-typed edit in ``scoring/constants.py``),
 every macro raises that error instead: each page shows it, ``mkdocs build --strict`` fails
 on the warning, and ``mkdocs serve`` keeps serving until the code is fixed.
+
+The files published beside the pages (``methodology.json``, downloads, sources) are written
+by the mkdocs hook ``docs/hooks/publish.py``, not here.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
+import shutil
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,42 +36,73 @@ LOG = logging.getLogger("mkdocs.plugins.macros.methodology")
 #: Packages re-imported at the start of every build.
 LIVE_PACKAGES = ("scoring", "contracts")
 
-#: Every macro the pages may call (kept in step with ``macros.site.MACROS`` by a test).
-MACRO_NAMES = (
-    "c",
-    "formula",
-    "f",
-    "anchors",
-    "plot",
-    "radar_example",
-    "ex",
-    "ex_in",
-    "example_table",
-    "outcome_example",
-    "weights_table",
-    "cli",
-    "script",
-    "tau_bench_table",
-    "tau_bench_levels",
-    "tau_bench_verdict",
-    "model_table",
-    "status_table",
-    "bad_input",
-    "downloads",
-    "demo",
-    "pass_k_compare",
-    "code_value",
-    "source_excerpt",
-    "next_version",
-    "constants_reference",
-    "formulas_reference",
-    "versions_table",
-    "changelog",
-    "version_changes",
-    "live_drift",
-    "check_demo",
-    "snapshot_links",
-)
+#: Every macro the pages may call, under the module of this package that renders it. This is
+#: the one list of macro names: :func:`bind_macros` refuses a module whose ``MACROS`` differ
+#: from its entry, the fallback for broken code registers every name, and
+#: ``tests/site/test_macro_names.py`` checks it against the calls on the pages.
+MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
+    "constants": (
+        "c",
+        "code_value",
+        "anchors",
+        "weights_table",
+        "constants_reference",
+        "source_excerpt",
+    ),
+    "formulas": ("formula", "f", "formulas_reference"),
+    "figures": ("plot", "radar_example"),
+    "examples": ("ex", "ex_in", "example_table", "outcome_example", "pass_k_compare", "demo"),
+    "commands": ("cli", "script", "tau_bench_table", "tau_bench_levels", "tau_bench_verdict"),
+    "inputs": ("model_table", "status_table", "bad_input"),
+    "versions": (
+        "versions_table",
+        "changelog",
+        "version_changes",
+        "live_drift",
+        "check_demo",
+        "next_version",
+    ),
+    "published": ("downloads", "snapshot_links"),
+    "calculator": ("calculator",),
+    "impact": ("version_impact",),
+}
+
+#: Every macro name, in the order of :data:`MACROS_BY_MODULE`.
+MACRO_NAMES: tuple[str, ...] = tuple(n for names in MACROS_BY_MODULE.values() for n in names)
+
+#: The site of the current build (its work folder is removed after the build).
+_SITE: Any = None
+
+
+class MacroListError(LookupError):
+    """A module's ``MACROS`` differ from what :data:`MACROS_BY_MODULE` lists for it."""
+
+
+def module_macros(module_name: str) -> dict[str, Callable[..., str]]:
+    """The ``MACROS`` of ``macros.<module_name>``, checked against :data:`MACROS_BY_MODULE`."""
+    registered: dict[str, Callable[..., str]] = importlib.import_module(
+        f"macros.{module_name}"
+    ).MACROS
+    listed = MACROS_BY_MODULE[module_name]
+    missing = [name for name in listed if name not in registered]
+    unlisted = [name for name in registered if name not in listed]
+    if missing or unlisted:
+        raise MacroListError(
+            f"macros.{module_name}.MACROS does not match macros.MACROS_BY_MODULE"
+            f"[{module_name!r}]: missing {missing}, not listed {unlisted}"
+        )
+    return registered
+
+
+def bind_macros(site: Any) -> dict[str, Callable[..., str]]:
+    """Every macro of every module, bound to ``site``, by the name the pages call."""
+    bound: dict[str, Callable[..., str]] = {}
+    for module_name in MACROS_BY_MODULE:
+        for name, function in module_macros(module_name).items():
+            macro = functools.partial(function, site)
+            functools.update_wrapper(macro, function)
+            bound[name] = macro
+    return bound
 
 
 def purge_live_modules() -> list[str]:
@@ -77,7 +119,7 @@ def purge_live_modules() -> list[str]:
     return dropped
 
 
-def _put_project_first(project_dir: str) -> None:
+def put_project_first(project_dir: str) -> None:
     """Import ``scoring`` and ``contracts`` from this checkout, whatever is installed."""
     project = str(Path(project_dir).resolve())
     sys.path[:] = [p for p in sys.path if p != project]
@@ -86,15 +128,25 @@ def _put_project_first(project_dir: str) -> None:
 
 def define_env(env: Any) -> None:
     """Re-import the live code and register every macro (called once per build)."""
-    _put_project_first(env.project_dir)
+    global _SITE
+    put_project_first(env.project_dir)
+    # The plugin imports this package with docs/ on sys.path; Zensical's macros shim loads
+    # this file by its path, so ``macros.*`` needs docs/ added here.
+    docs = str(Path(__file__).resolve().parent.parent)
+    if docs not in sys.path:
+        sys.path.append(docs)
     purge_live_modules()
     writes_bytecode = sys.dont_write_bytecode
     # No .pyc writes under watched folders: each would trigger one more rebuild.
     sys.dont_write_bytecode = True
     try:
-        site = importlib.import_module("macros.site")
-        site.define_env(env)
+        site = importlib.import_module("macros.site").Site(env)
+        for name, macro in bind_macros(site).items():
+            env.macro(macro, name)
+        env.variables["methodology_version"] = site.snapshot.methodology_version
+        _SITE = site
     except Exception as error:
+        _SITE = None
         _define_broken(env, error)
     finally:
         sys.dont_write_bytecode = writes_bytecode
@@ -122,9 +174,6 @@ def _define_broken(env: Any, error: Exception) -> None:
 
 
 def on_post_build(env: Any) -> None:
-    """Write the published JSON and the downloads next to the pages."""
-    site = sys.modules.get("macros.site")
-    if site is None or getattr(site, "SITE", None) is None:
-        LOG.warning("methodology macros: nothing published, the live code did not load")
-        return
-    site.on_post_build(env)
+    """Remove the work folder of the build's commands (the site itself is written)."""
+    if _SITE is not None:
+        shutil.rmtree(_SITE.workdir, ignore_errors=True)

@@ -1,15 +1,21 @@
-"""Input formats read off the pydantic models, rules found by probing them, and the real
-messages that bad input gets. Nothing here restates a rule: it asks the code."""
+"""Input formats: the fields of each input model read off the pydantic model, rules found by
+probing it, which runs each score reads, and the real messages that bad input gets. Nothing
+here restates a rule: it asks the code."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from macros.markup import esc, joined
+import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
+from macros.markup import code_block, esc, joined, table
+
+if TYPE_CHECKING:
+    from macros.site import Site
 
 _NULL = {"type": "null"}
 
@@ -153,3 +159,211 @@ def bad_input_messages(kind: str, cases: list[BadCase]) -> list[tuple[BadCase, l
         else:
             raise AssertionError(f"bad input case {case.what!r} was accepted")
     return results
+
+
+# --- macros ----------------------------------------------------------------------------------
+
+
+def model_table(site: Site, name: str) -> str:
+    """The fields of an input model, read off the pydantic model itself."""
+    from scoring import models
+
+    model = getattr(models, name)
+    rules = _model_rules(name)
+    rows = []
+    for row in model_fields(model):
+        default = "" if row.required else f"<code>{esc(json.dumps(row.default))}</code>"
+        rows.append(
+            [
+                f"<code>{esc(row.name)}</code>",
+                row.type_html,
+                "required" if row.required else f"optional, default {default}",
+                "; ".join(rules.get(row.name, [])),
+            ]
+        )
+    headers = ["Field", "Type", "Presence", "Also refused"]
+    if not rules:
+        headers, rows = headers[:-1], [row[:-1] for row in rows]
+    return table(
+        f"model:{name}",
+        headers,
+        rows,
+        caption=f"<code>{esc(name)}</code>: {esc(model_description(model))}",
+    )
+
+
+def _model_rules(name: str) -> dict[str, list[str]]:
+    from scoring import models
+
+    found: dict[str, list[str]] = {}
+    if name == "RunRecord":
+        statuses = [s.value for s in models.RunStatus]
+        base = {
+            "run_id": "r",
+            "agent_id": "a",
+            "task_id": "t",
+            "success": True,
+            "latency_ms": 1.0,
+            "cost_usd": 1.0,
+            "steps": 1,
+            "finished_at": "2026-01-01T00:00:00+00:00",
+        }
+        for field, hits in conditional_rules(models.RunRecord, base, "status", statuses).items():
+            found.setdefault(field, []).append(
+                "<code>null</code> or missing when <code>status</code> is "
+                + joined([f"<code>{esc(s)}</code>" for s, _ in hits], "or")
+            )
+    if name == "VerificationEntry":
+        roles = [r.value for r in models.Role]
+        base = {"name": "n", "status": "passed", "severity": "recoverable"}
+        for field, hits in conditional_rules(models.VerificationEntry, base, "role", roles).items():
+            found.setdefault(field, []).append(
+                "missing when <code>role</code> is "
+                + joined([f"<code>{esc(r)}</code>" for r, _ in hits], "or")
+            )
+        for role, _ in forbidden_rules(models.VerificationEntry, base, "role", roles, "severity"):
+            found.setdefault("severity", []).append(
+                f"given when <code>role</code> is <code>{esc(role)}</code>"
+            )
+    return found
+
+
+def status_table(site: Site) -> str:
+    """Which runs each score reads, found by scoring one-status run logs."""
+    from scoring import models
+    from scoring.report import build_report
+
+    rows = []
+    for status in models.RunStatus:
+        lines = [
+            json.dumps(
+                {
+                    "run_id": f"r{i}",
+                    "agent_id": "a",
+                    "task_id": "t",
+                    "status": status.value,
+                    "success": True,
+                    "latency_ms": 1000,
+                    "cost_usd": 0.01,
+                    "finished_at": f"2026-01-01T00:00:0{i}+00:00",
+                }
+            ).encode()
+            for i in range(max(C.REPEATABILITY_MIN_OUTCOMES, C.CONSISTENCY_MIN_RUNS))
+        ]
+        agent = build_report(lines).agents[0]
+        rows.append(
+            [
+                f"<code>{esc(status.value)}</code>",
+                "yes" if status in models.TERMINAL_STATUSES else "no",
+                "yes" if agent.composite.completed_runs else "no",
+                "yes" if agent.radar.window_runs else "no",
+                "yes" if agent.repeatability.tasks else "no",
+            ]
+        )
+    return table(
+        "model:RunStatus",
+        ["Status", "Terminal", "Headline composite", "Fitness radar", "Repeatability"],
+        rows,
+    )
+
+
+def bad_input(site: Site, kind: str) -> str:
+    """Bad lines and the messages the live reader gives them."""
+    cases = BAD_RUNS if kind == "report" else BAD_OUTCOMES
+    intro = ""
+    if kind == "report":
+        intro = code_block("bad-input:good-line", _GOOD_RUN, lang="json", title="a good line")
+    rows = [
+        [
+            esc(case.what),
+            case.shown
+            if case.shown
+            else "<br>".join(f"<code>{esc(line)}</code>" for line in case.lines),
+            "<br>".join(f"<code>{esc(m)}</code>" for m in messages),
+        ]
+        for case, messages in bad_input_messages(kind, cases)
+    ]
+    return intro + table(f"bad-input:{kind}", ["Problem", "Input", "Message"], rows)
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+_GOOD_RUN = (
+    '{"run_id": "r1", "agent_id": "a", "task_id": "t", "status": "completed", "success": true, '
+    '"latency_ms": 900, "cost_usd": 0.01, "steps": 4, "finished_at": "2026-07-01T09:00:00+00:00"}'
+)
+
+
+def _bad_run(what: str, old: str, new: str) -> BadCase:
+    """The good run line with ``old`` replaced by ``new``."""
+    assert old in _GOOD_RUN
+    shown = f"<code>{esc(new)}</code> instead of <code>{esc(old)}</code>"
+    return BadCase(what, (_GOOD_RUN.replace(old, new),), shown)
+
+
+BAD_RUNS = [
+    _bad_run("an unknown field", '"steps": 4', '"steps": 4, "model": "x"'),
+    _bad_run("a wrong type", '"success": true', '"success": "yes"'),
+    _bad_run("a whole number written as a decimal", '"steps": 4', '"steps": 4.0'),
+    _bad_run("NaN", '"latency_ms": 900', '"latency_ms": NaN'),
+    _bad_run("Infinity", '"cost_usd": 0.01', '"cost_usd": Infinity'),
+    _bad_run("a negative number", '"cost_usd": 0.01', '"cost_usd": -0.01'),
+    _bad_run("a missing value on a completed run", '"latency_ms": 900', '"latency_ms": null'),
+    BadCase(
+        "a terminal run without finished_at",
+        (
+            _GOOD_RUN.replace('"completed"', '"failed"').replace(
+                '"2026-07-01T09:00:00+00:00"', "null"
+            ),
+        ),
+        '<code>"status": "failed"</code> and <code>"finished_at": null</code>',
+    ),
+    _bad_run(
+        "a timestamp without an offset",
+        '"2026-07-01T09:00:00+00:00"',
+        '"2026-07-01T09:00:00"',
+    ),
+    _bad_run("an unknown status", '"completed"', '"done"'),
+    BadCase(
+        "a duplicate run_id",
+        (_GOOD_RUN, _GOOD_RUN.replace('"task_id": "t"', '"task_id": "u"')),
+        "the line twice, the second for another task",
+    ),
+    BadCase("a line that is not JSON", ('{"run_id": "r1", "agent_id": ',)),
+]
+
+
+def _outcome_line(**fields: Any) -> str:
+    return json.dumps({"run_id": "o1", **fields})
+
+
+def _check(**fields: Any) -> dict[str, Any]:
+    return {"name": "c", "role": "objective", "status": "passed", **fields}
+
+
+BAD_OUTCOMES = [
+    BadCase(
+        "a safeguard without severity",
+        (_outcome_line(verification=[_check(role="safeguard")]),),
+    ),
+    BadCase(
+        "an objective with a severity",
+        (_outcome_line(verification=[_check(severity="recoverable")]),),
+    ),
+    BadCase("a weight of zero", (_outcome_line(verification=[_check(weight=0)]),)),
+    BadCase("a judged reading above one", (_outcome_line(judged={"checklist": 1.2}),)),
+    BadCase("an unknown status", (_outcome_line(verification=[_check(status="skipped")]),)),
+    BadCase(
+        "efficiency inside the judged readings",
+        (_outcome_line(judged={"checklist": 0.9, "latency_sec": 3}),),
+    ),
+    BadCase("a duplicate run_id", (_outcome_line(), _outcome_line())),
+]
+
+
+#: The macros this module renders (see ``macros.MACROS_BY_MODULE``).
+MACROS: dict[str, Callable[..., str]] = {
+    "model_table": model_table,
+    "status_table": status_table,
+    "bad_input": bad_input,
+}

@@ -4,7 +4,7 @@ Every value a macro writes is wrapped in an element that says so: ``<span class=
 data-mv="constant:composite.weight.success">0.40</span>`` for a value in running text,
 ``<div class="mv-block" data-mv="...">`` around a table or a code block, ``<figure
 class="formula">`` around a formula and ``<figure class="plot">`` around a plot. The checks
-on the built pages (``tests/test_site_html.py``) tell macro output from prose this way.
+on the built pages (``tests/site/test_html.py``) tell macro output from prose this way.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from fractions import Fraction
 from macros.markup import PLOT_CLASS, esc
 
 WIDTH, HEIGHT = 640, 300
-LEFT, RIGHT, TOP, BOTTOM = 64, 24, 16, 56
+LEFT, RIGHT, TOP, BOTTOM = 64, 40, 16, 56
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,13 +134,14 @@ def line_plot(plot: Plot) -> str:
         f'<text class="label" transform="translate(16 {TOP + inner_h / 2}) rotate(-90)" '
         f'text-anchor="middle">{esc(plot.y.label)}</text>'
     )
-    for curve in plot.curves:
+    for index, curve in enumerate(plot.curves):
         path = " ".join(
             f"{'M' if i == 0 else 'L'}{_fmt(px(x))},{_fmt(py(y))}"
             for i, (x, y) in enumerate(curve.points)
         )
         parts.append(
-            f'<path class="{esc(curve.style)}" d="{path}"><title>{esc(curve.name)}</title></path>'
+            f'<path class="{_series(curve, index)}" d="{path}">'
+            f"<title>{esc(curve.name)}</title></path>"
         )
     for marker in plot.markers:
         x, y = px(marker.x), py(marker.y)
@@ -158,7 +159,87 @@ def line_plot(plot: Plot) -> str:
             f'<text class="marker-label" x="{_fmt(x + dx)}" y="{_fmt(y + dy)}" '
             f'text-anchor="{anchor}">{esc(marker.label)}</text>'
         )
-    return figure(plot.key, plot.title, plot.caption, WIDTH, HEIGHT, "".join(parts))
+    height = HEIGHT
+    if len(plot.curves) > 1:
+        legend, height = _legend(plot.curves, HEIGHT)
+        parts.append(legend)
+    names = ", ".join(c.name for c in plot.curves)
+    description = f"{plot.y.label} against {plot.x.label}: {names}."
+    return figure(
+        plot.key,
+        plot.title,
+        plot.caption,
+        WIDTH,
+        height,
+        "".join(parts),
+        description=description,
+        data=_line_data(plot),
+    )
+
+
+#: How many line styles there are; a plot with more curves repeats them (none has yet).
+SERIES = 4
+
+
+def _series(curve: Curve, index: int) -> str:
+    """Classes of a curve: its own style, and the series style that tells it apart from the
+    other curves of its plot by dash pattern as well as colour (solid, dashed, dotted, ...)."""
+    return f"{esc(curve.style)} series-{index % SERIES}"
+
+
+LEGEND_ROW = 24
+LEGEND_SAMPLE = 36
+
+
+def _legend(curves: Sequence[Curve], top: int) -> tuple[str, int]:
+    """A legend under the plot, one row per curve (a stretch of its line, then its name);
+    returns the SVG and the new height of the plot."""
+    rows = []
+    for index, curve in enumerate(curves):
+        y = top + LEGEND_ROW * index + LEGEND_ROW / 2
+        rows.append(
+            f'<line class="{_series(curve, index)}" x1="{LEFT}" y1="{_fmt(y)}" '
+            f'x2="{LEFT + LEGEND_SAMPLE}" y2="{_fmt(y)}"/>'
+            f'<text class="legend-label" x="{LEFT + LEGEND_SAMPLE + 10}" y="{_fmt(y)}" '
+            f'dominant-baseline="middle">{esc(curve.name)}</text>'
+        )
+    return f'<g class="legend">{"".join(rows)}</g>', top + LEGEND_ROW * len(curves) + 8
+
+
+def _value(number: Fraction) -> str:
+    """A value of the data table: exact if short, else to four decimals."""
+    if number.denominator == 1:
+        return str(number.numerator)
+    text = f"{float(number):.4f}".rstrip("0").rstrip(".")
+    return text
+
+
+def _line_data(plot: Plot) -> str:
+    """The plot's data as a table: each curve's value at each tick of the x axis and at each
+    marker (where the curve was sampled there)."""
+    xs = sorted(set(plot.x.ticks) | {m.x for m in plot.markers})
+    lookups = [dict(curve.points) for curve in plot.curves]
+    heads = [plot.x.label] + (
+        [c.name for c in plot.curves] if len(plot.curves) > 1 else [plot.y.label]
+    )
+    rows = [
+        [plot.x.fmt(x)] + [_value(lookup[x]) if x in lookup else "–" for lookup in lookups]
+        for x in xs
+    ]
+    return data_table(heads, rows)
+
+
+def data_table(heads: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plot's text alternative: its data, folded under it."""
+    head = "".join(f"<th>{esc(h)}</th>" for h in heads)
+    body = "".join(
+        "<tr>" + "".join(f'<td class="num">{esc(cell)}</td>' for cell in row) + "</tr>"
+        for row in rows
+    )
+    return (
+        '<details class="plot-data"><summary>Data</summary>'
+        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></details>"
+    )
 
 
 def figure(
@@ -169,18 +250,25 @@ def figure(
     height: int,
     svg_body: str,
     extra_class: str = "",
+    *,
+    description: str = "",
+    data: str = "",
 ) -> str:
-    """Wrap an SVG body in the marked figure, with a title for screen readers."""
+    """Wrap an SVG body in the marked figure: a title and a description for screen readers,
+    and the data as a table folded under the caption, for anyone who cannot see the plot."""
     ident = "plot-" + key.replace(".", "-")
+    desc = f'<desc id="{ident}-d">{esc(description)}</desc>' if description else ""
+    described = f' aria-describedby="{ident}-d"' if description else ""
     svg = (
-        f'<svg viewBox="0 0 {width} {height}" role="img" aria-labelledby="{ident}-t" '
-        f'xmlns="http://www.w3.org/2000/svg"><title id="{ident}-t">{esc(title)}</title>'
+        f'<svg viewBox="0 0 {width} {height}" role="img" aria-labelledby="{ident}-t"{described} '
+        f'xmlns="http://www.w3.org/2000/svg"><title id="{ident}-t">{esc(title)}</title>{desc}'
         f"{svg_body}</svg>"
     )
     cap = f"<figcaption>{caption}</figcaption>" if caption else ""
     classes = f"{PLOT_CLASS} {extra_class}".strip()
     return (
-        f'\n<figure class="{classes}" data-mv="plot:{esc(key)}" id="{ident}">{svg}{cap}</figure>\n'
+        f'\n<figure class="{classes}" data-mv="plot:{esc(key)}" id="{ident}">'
+        f"{svg}{cap}{data}</figure>\n"
     )
 
 
@@ -193,9 +281,12 @@ def radar_chart(
     fmt: Callable[[Fraction], str],
     caption: str = "",
 ) -> str:
-    """A radar (spider) chart of axis values on ``0..top``; a missing axis has no vertex."""
-    width, height = 480, 350
-    cx, cy, radius = width / 2, 184, 130
+    """A radar (spider) chart of axis values on ``0..top``; a missing axis has no vertex.
+
+    Each axis is labelled with its name and, on a second line, its value, so that the labels
+    stay inside the chart when the text is enlarged for a phone."""
+    width, height = 480, 380
+    cx, cy, radius = width / 2, 196, 120
 
     def point(index: int, value: Fraction) -> tuple[float, float]:
         angle = -math.pi / 2 + 2 * math.pi * index / len(axes)
@@ -219,13 +310,21 @@ def radar_chart(
         parts.append(
             f'<line class="grid" x1="{_fmt(cx)}" y1="{_fmt(cy)}" x2="{_fmt(x)}" y2="{_fmt(y)}"/>'
         )
-        lx, ly = point(i, top * Fraction(118, 100))
+        lx, ly = point(i, top * Fraction(114, 100))
         anchor = "middle" if abs(lx - cx) < 10 else ("start" if lx > cx else "end")
         shown = "null" if amount is None else fmt(amount)
+        # Above the chart the two lines stack upwards, below it downwards, beside it around
+        # the end of the axis.
+        if ly < cy - radius / 2:
+            first = "-0.9em"
+        elif ly > cy + radius / 2:
+            first = "0.9em"
+        else:
+            first = "-0.2em"
         parts.append(
-            f'<text class="label" x="{_fmt(lx)}" y="{_fmt(ly)}" text-anchor="{anchor}" '
-            f'dominant-baseline="middle">{esc(name)} <tspan class="value">{esc(shown)}</tspan>'
-            "</text>"
+            f'<text class="label" x="{_fmt(lx)}" y="{_fmt(ly)}" text-anchor="{anchor}">'
+            f'<tspan x="{_fmt(lx)}" dy="{first}">{esc(name)}</tspan>'
+            f'<tspan class="value" x="{_fmt(lx)}" dy="1.2em">{esc(shown)}</tspan></text>'
         )
     present = [(i, v) for i, (_, v) in enumerate(axes) if v is not None]
     shape = " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in (point(i, v) for i, v in present))
@@ -233,4 +332,16 @@ def radar_chart(
     for i, v in present:
         x, y = point(i, v)
         parts.append(f'<circle class="marker" cx="{_fmt(x)}" cy="{_fmt(y)}" r="4"/>')
-    return figure(key, title, caption, width, height, "".join(parts), "radar")
+    values = ", ".join(f"{name} {'null' if v is None else fmt(v)}" for name, v in axes)
+    data = data_table(["axis", "value"], [[n, "null" if v is None else fmt(v)] for n, v in axes])
+    return figure(
+        key,
+        title,
+        caption,
+        width,
+        height,
+        "".join(parts),
+        "radar",
+        description=f"Radar chart on a scale to {fmt(top)}: {values}.",
+        data=data,
+    )

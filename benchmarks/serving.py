@@ -1,0 +1,115 @@
+"""``mkdocs serve`` on a scratch copy of the project, and polling its pages.
+
+Shared by ``benchmarks/bench_serve_reload.py`` (which times an edit until the page shows it)
+and ``tests/site/test_serve.py`` (which checks that the page does show it, and that serve
+survives broken input). Only the standard library: the benchmark runs without pytest.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: What the site is built from; a copy of these is a project ``mkdocs`` can build and serve.
+PROJECT_FOLDERS = ("docs", "scoring", "contracts")
+
+#: Seconds between two polls of a page: short, so a timing is not rounded up by much.
+POLL_INTERVAL_S = 0.05
+
+#: Seconds to wait after the first page shows, so the file watcher is armed before an edit.
+SETTLE_S = 1.0
+
+
+class ServeError(RuntimeError):
+    """``mkdocs serve`` exited, or a page did not show what was awaited in time."""
+
+
+def copy_project(dest: Path) -> Path:
+    """A copy of what the site is built from (mkdocs.yml and ``PROJECT_FOLDERS``) in ``dest``."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
+    for folder in PROJECT_FOLDERS:
+        shutil.copytree(ROOT / folder, dest / folder, ignore=ignore)
+    return dest
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Served:
+    """A running ``mkdocs serve`` of ``project`` at ``base`` (ends with a slash)."""
+
+    project: Path
+    process: subprocess.Popen[bytes]
+    base: str
+
+    def get(self, page: str) -> str | None:
+        """The HTML of ``page``, or None while the server does not answer."""
+        try:
+            with urllib.request.urlopen(self.base + page, timeout=5) as response:
+                return response.read().decode("utf-8")
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return None
+
+    def wait_for(self, page: str, pattern: str, limit_s: float = 30.0) -> float:
+        """Seconds until ``pattern`` (a regular expression) shows on ``page``.
+
+        Raises ``ServeError`` if the server exits or ``limit_s`` seconds pass first.
+        """
+        start = time.monotonic()
+        while time.monotonic() - start < limit_s:
+            html = self.get(page)
+            if html is not None and re.search(pattern, html):
+                return time.monotonic() - start
+            if self.process.poll() is not None:
+                raise ServeError(f"mkdocs serve exited while waiting for {pattern!r} on {page}")
+            time.sleep(POLL_INTERVAL_S)
+        raise ServeError(f"{pattern!r} did not show on {page} within {limit_s} s")
+
+
+@contextmanager
+def serve(project: Path, ready_page: str, ready_pattern: str, limit_s: float) -> Iterator[Served]:
+    """Run ``mkdocs serve`` in ``project`` until the block ends; its log is ``serve.log``.
+
+    Yields once ``ready_pattern`` shows on ``ready_page`` and the watcher has settled.
+    """
+    port = free_port()
+    with (project / "serve.log").open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+            cwd=project,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        )
+        try:
+            server = Served(project, process, f"http://127.0.0.1:{port}/")
+            server.wait_for(ready_page, ready_pattern, limit_s)
+            time.sleep(SETTLE_S)
+            yield server
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

@@ -1,0 +1,173 @@
+"""The JSON the command line prints, as typed models, and their committed JSON Schemas.
+
+``python -m scoring report --format json`` prints a :class:`ReportOutput`;
+``python -m scoring outcome --format json`` prints an :class:`OutcomeOutput` (an array, one
+object per record, in input order). The bounds come from ``scoring.constants``: scores lie
+on 0..``SCORE_SCALE``, fractions on 0..1, the pass^k keys are the published levels and the
+radar's axes are the five of ``Axis``.
+
+The schemas are committed beside the methodology's (``contracts/snapshots/*.schema.json``),
+written by ``python -m contracts update`` and checked for staleness by ``check``; the site
+publishes them beside ``methodology.schema.json``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
+
+from contracts.model import GENERATED_NOTE
+from contracts.store import SNAPSHOT_DIR, display_path, pretty_json, write_atomic
+from scoring.constants import (
+    CORRECTNESS_SOURCES,
+    OUTCOME_SCORE_VERSION,
+    PASS_K_LEVELS,
+    SCORE_SCALE,
+    Axis,
+)
+from scoring.models import Efficiency
+from scoring.serialize import pass_key
+
+_CLOSED = ConfigDict(extra="forbid")
+_TOP = float(SCORE_SCALE)
+
+Score = Annotated[float, Field(ge=0, le=_TOP, description=f"On the 0–{SCORE_SCALE} scale.")]
+Share = Annotated[float, Field(ge=0, le=1, description="A fraction in [0, 1].")]
+
+
+class CompositeOutput(BaseModel):
+    """The headline composite of one agent; ``null`` scores when it has no completed run."""
+
+    model_config = _CLOSED
+
+    score: Score | None
+    success_rate: Share | None
+    consistency: Share | None
+    latency_score: Score | None
+    cost_score: Score | None
+    completed_runs: Annotated[int, Field(ge=0)]
+    zero_success_floor: bool
+
+
+RadarAxesOutput: type[BaseModel] = create_model(
+    "RadarAxesOutput",
+    __config__=_CLOSED,
+    __doc__="Every radar axis on the score scale, or null without the evidence it needs.",
+    **{axis.value: (Score | None, ...) for axis in Axis},  # type: ignore[call-overload]
+)
+
+
+class RadarOutput(BaseModel):
+    """The fitness radar of one agent (diagnostic only)."""
+
+    model_config = _CLOSED
+
+    axes: RadarAxesOutput
+    profile: Score | None
+    window_runs: Annotated[int, Field(ge=0)]
+    median_latency_ms: Annotated[float, Field(ge=0)] | None
+
+
+RepeatabilityOutput: type[BaseModel] = create_model(
+    "RepeatabilityOutput",
+    __config__=_CLOSED,
+    __doc__="pass^k at each published level (null when no task qualifies), and the tasks.",
+    tasks=(Annotated[int, Field(ge=0)], ...),
+    **{  # type: ignore[call-overload]
+        f"pass_{k}": (Share | None, Field(..., alias=pass_key(k))) for k in PASS_K_LEVELS
+    },
+)
+
+
+class AgentOutput(BaseModel):
+    """One agent of the report."""
+
+    model_config = _CLOSED
+
+    agent_id: str
+    composite: CompositeOutput
+    radar: RadarOutput
+    repeatability: RepeatabilityOutput
+
+
+class ReportOutput(BaseModel):
+    """What ``python -m scoring report --format json`` prints."""
+
+    model_config = ConfigDict(extra="forbid", title="Agent report (report --format json)")
+
+    methodology_version: str
+    agents: list[AgentOutput]
+
+
+class OutcomeScoreOutput(BaseModel):
+    """One run's outcome score; readings unrounded."""
+
+    model_config = _CLOSED
+
+    run_id: str
+    outcome_score: Share | None
+    correctness: Share | None
+    correctness_source: Literal[CORRECTNESS_SOURCES] | None  # type: ignore[valid-type]
+    recoverable_safety_raw: Share | None
+    recoverable_safety: Share | None
+    catastrophic_gate: Literal[0, 1]
+    scoring_version: Literal[OUTCOME_SCORE_VERSION]  # type: ignore[valid-type]
+    reason: str
+    efficiency: Efficiency | None
+
+
+class OutcomeOutput(RootModel[list[OutcomeScoreOutput]]):
+    """What ``python -m scoring outcome --format json`` prints: one object per record."""
+
+    model_config = ConfigDict(title="Run outcome scores (outcome --format json)")
+
+
+#: Committed schema file name → the model it describes.
+OUTPUT_MODELS: dict[str, type[BaseModel]] = {
+    "report.schema.json": ReportOutput,
+    "outcome.schema.json": OutcomeOutput,
+}
+
+
+def output_schema_text(model: type[BaseModel]) -> str:
+    """The exact text of the committed JSON Schema of one output model."""
+    schema: dict[str, Any] = {
+        "$comment": f"Generated {GENERATED_NOTE}.",
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        **model.model_json_schema(by_alias=True),
+    }
+    return pretty_json(schema)
+
+
+def stale_output_schemas(directory: Path | None = None) -> list[str]:
+    """A message for each committed output schema that is missing or not what the models
+    generate now."""
+    folder = SNAPSHOT_DIR if directory is None else directory
+    problems = []
+    for name, model in OUTPUT_MODELS.items():
+        path = folder / name
+        try:
+            current = path.read_text(encoding="utf-8")
+        except OSError:
+            problems.append(f"{display_path(path)}: the JSON Schema of the CLI output is missing")
+            continue
+        if current != output_schema_text(model):
+            problems.append(
+                f"{display_path(path)}: the JSON Schema of the CLI output is stale (the output "
+                "models in contracts/output.py changed)"
+            )
+    return problems
+
+
+def write_output_schemas(directory: Path | None = None) -> list[Path]:
+    """Write the output schemas that differ from the models; return the paths written."""
+    folder = SNAPSHOT_DIR if directory is None else directory
+    written = []
+    for name, model in OUTPUT_MODELS.items():
+        path, text = folder / name, output_schema_text(model)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            write_atomic(path, text)
+            written.append(path)
+    return written

@@ -1,0 +1,89 @@
+"""``python -m contracts verify FILE``: is a downloaded snapshot the one that was released?
+
+The lock (``contracts/snapshots/released.json``, also published on the site as
+``versions/released.json``) records the SHA-256 of each released snapshot's canonical
+content: the JSON without its ``_generated`` note, keys sorted, no spaces (see
+:func:`contracts.store.content_hash`). Hashing the content rather than the bytes makes the
+answer the same for the committed file, the site's byte-for-byte copy of it, and the live
+``methodology.json`` of a site built from that release.
+
+Exit 0 and ``OK <version> sha256 <hash>`` when the file's content is the released one; 1
+when it differs (both hashes named) or its version was never released; 2 when the file cannot
+be read or is not a methodology snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from contracts.model import Methodology
+from contracts.store import (
+    EXIT_FAILED,
+    EXIT_UNUSABLE,
+    LOCK_PATH,
+    ContractsError,
+    content_hash,
+    read_lock,
+)
+
+EXIT_OK = 0
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyResult:
+    """The verdict on one file: exit code and the line to print."""
+
+    exit_code: int
+    line: str
+
+
+def verify_file(path: Path, lock_path: Path | None = None) -> VerifyResult:
+    """Check the snapshot at ``path`` against the lock (the committed one by default)."""
+    lock = LOCK_PATH if lock_path is None else lock_path
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        return VerifyResult(EXIT_UNUSABLE, f"{name}: cannot be read: {error.strerror or error}")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        return VerifyResult(EXIT_UNUSABLE, f"{name}: not UTF-8 text (byte {error.start})")
+    except json.JSONDecodeError as error:
+        return VerifyResult(
+            EXIT_UNUSABLE,
+            f"{name}: not JSON (line {error.lineno}, column {error.colno}: {error.msg})",
+        )
+    if not isinstance(data, dict):
+        return VerifyResult(EXIT_UNUSABLE, f"{name}: a snapshot is a JSON object")
+    data.pop("_generated", None)
+    try:
+        version = Methodology.model_validate(data).methodology_version
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        return VerifyResult(
+            EXIT_UNUSABLE, f"{name}: not a methodology snapshot: {where}: {first['msg']}"
+        )
+    try:
+        released = read_lock(lock)
+    except ContractsError as error:
+        return VerifyResult(error.exit_code, str(error))
+    actual = content_hash(data)
+    expected = released.get(version)
+    if expected is None:
+        known = ", ".join(released) or "none"
+        return VerifyResult(
+            EXIT_FAILED, f"{name}: version {version} was never released (released: {known})"
+        )
+    if actual != expected:
+        return VerifyResult(
+            EXIT_FAILED,
+            f"{name}: MISMATCH {version}: expected sha256 {expected} (the lock), "
+            f"actual sha256 {actual}; the file is not the released snapshot",
+        )
+    return VerifyResult(EXIT_OK, f"OK {version} sha256 {actual}")

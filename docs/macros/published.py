@@ -1,0 +1,162 @@
+"""Files published beside the pages: the live methodology snapshot and its JSON Schema, the
+JSON Schemas of the CLI output, sample inputs, the released snapshots with the lock (byte for
+byte as committed, so that ``python -m contracts verify`` can check a download) and
+highlighted copies of the ``scoring`` and
+``contracts`` sources (each line anchored, so that the pages can link to where a constant or
+formula is defined and the link works offline).
+
+:func:`publish` writes them; the mkdocs hook ``docs/hooks/publish.py`` calls it after each
+build, so publishing does not depend on the macros plugin. The macros of this module link to
+the files and list them.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from macros import samples
+from macros.markup import esc, table
+
+if TYPE_CHECKING:
+    from macros.site import Site
+
+DOWNLOADS = "downloads"
+SNAPSHOT_FILE = "methodology.json"
+SCHEMA_FILE = "methodology.schema.json"
+VERSIONS_DIR = "versions"
+# Highlighted copies of scoring/ and contracts/ sources, published with the site; a line is
+# anchored as #L-<line>.
+SOURCE_DIR = "source"
+SOURCE_ANCHOR = "L"
+SOURCE_PACKAGES = ("scoring", "contracts")
+
+
+def sample_files() -> dict[str, str]:
+    """The sample inputs by file name: run by the pages' commands and published."""
+    return {
+        samples.RUNS_FILE: samples.jsonl(samples.sample_runs()),
+        samples.OUTCOMES_FILE: samples.jsonl(samples.sample_outcomes()),
+        samples.BAD_RUNS_FILE: samples.bad_runs(),
+    }
+
+
+# --- macros ----------------------------------------------------------------------------------
+
+
+def snapshot_links(site: Site) -> str:
+    """Links to the published snapshot and its JSON Schema."""
+    snap = f'<a href="{esc(site.rel(SNAPSHOT_FILE))}"><code>{SNAPSHOT_FILE}</code></a>'
+    schema = f'<a href="{esc(site.rel(SCHEMA_FILE))}"><code>{SCHEMA_FILE}</code></a>'
+    return f"{snap} (its JSON Schema: {schema})"
+
+
+def downloads(site: Site) -> str:
+    """Every file published beside the pages, with what it holds."""
+    entries = [
+        (SNAPSHOT_FILE, "the live methodology snapshot this site was built from"),
+        (SCHEMA_FILE, "its JSON Schema"),
+        *((name, f"JSON Schema of {name.split('.')[0]} --format json") for name in _output()),
+        (f"{DOWNLOADS}/{samples.RUNS_FILE}", "a sample run log (input of report)"),
+        (f"{DOWNLOADS}/{samples.OUTCOMES_FILE}", "sample outcome records (input of outcome)"),
+        (f"{DOWNLOADS}/{samples.BAD_RUNS_FILE}", "a run log with two problems"),
+        ("data/tau-bench-gpt-4o-airline.jsonl", "τ-bench trials of gpt-4o, airline domain"),
+        ("data/tau-bench-LICENSE.txt", "τ-bench's licence (MIT)"),
+        ("examples/report_api.py", "the report from Python"),
+        ("examples/outcome_api.py", "an outcome score from Python"),
+        ("examples/tau_bench.py", "pass^k on the τ-bench data"),
+    ]
+    entries += [
+        (f"{VERSIONS_DIR}/{r.version}.json", f"committed snapshot of version {r.version}")
+        for r in site.history()
+    ]
+    entries.append((f"{VERSIONS_DIR}/{_lock_name()}", "SHA-256 of each released snapshot (lock)"))
+    rows = [
+        [f'<a href="{esc(site.rel(path))}"><code>{esc(path)}</code></a>', esc(what)]
+        for path, what in entries
+    ]
+    return table("downloads", ["File", "What it holds"], rows)
+
+
+# --- publishing ------------------------------------------------------------------------------
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def publish(site_dir: Path) -> None:
+    """Write the snapshot, its schema, the samples, the released snapshots and the sources,
+    all computed now from the live code."""
+    from contracts import store
+    from contracts.build import build_snapshot
+    from contracts.model import Methodology
+    from contracts.store import load_history
+
+    site_dir.mkdir(parents=True, exist_ok=True)
+    _write_json(site_dir / SNAPSHOT_FILE, build_snapshot().model_dump(mode="json"))
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
+    schema |= Methodology.model_json_schema()
+    _write_json(site_dir / SCHEMA_FILE, schema)
+    downloads = site_dir / DOWNLOADS
+    downloads.mkdir(exist_ok=True)
+    for name, text in sample_files().items():
+        (downloads / name).write_text(text, encoding="utf-8")
+    versions = site_dir / VERSIONS_DIR
+    versions.mkdir(exist_ok=True)
+    # Byte for byte as committed: a reader checks them with python -m contracts verify.
+    for release in load_history():
+        shutil.copyfile(store.snapshot_path(release.version), versions / f"{release.version}.json")
+    shutil.copyfile(store.LOCK_PATH, versions / store.LOCK_FILENAME)
+    for name in _output():
+        shutil.copyfile(store.SNAPSHOT_DIR / name, site_dir / name)
+    publish_sources(site_dir / SOURCE_DIR)
+
+
+def _output() -> list[str]:
+    """File names of the committed JSON Schemas of the CLI output."""
+    from contracts.output import OUTPUT_MODELS
+
+    return list(OUTPUT_MODELS)
+
+
+def _lock_name() -> str:
+    from contracts.store import LOCK_FILENAME
+
+    return LOCK_FILENAME
+
+
+def publish_sources(target: Path) -> None:
+    """Write a highlighted page, lines anchored, for every Python file of the packages."""
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import PythonLexer
+
+    import scoring
+
+    root = Path(scoring.__file__).resolve().parent.parent
+    for package in SOURCE_PACKAGES:
+        for path in sorted((root / package).glob("*.py")):
+            relative = path.relative_to(root).as_posix()
+            formatter = HtmlFormatter(
+                full=True,
+                linenos="inline",
+                lineanchors=SOURCE_ANCHOR,
+                anchorlinenos=True,
+                noclasses=True,
+                title=f"{relative} (the source this site was built from)",
+            )
+            page = highlight(path.read_text(encoding="utf-8"), PythonLexer(), formatter)
+            out = target / f"{relative}.html"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(page, encoding="utf-8")
+
+
+#: The macros this module renders (see ``macros.MACROS_BY_MODULE``).
+MACROS: dict[str, Callable[..., str]] = {
+    "downloads": downloads,
+    "snapshot_links": snapshot_links,
+}

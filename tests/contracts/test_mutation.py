@@ -1,0 +1,405 @@
+"""Mutation self-test of the drift check, on temporary copies of the project.
+
+Each scenario copies ``scoring/``, ``contracts/`` and ``pyproject.toml`` to its own folder,
+edits the copy, and runs ``python -m contracts check`` there as a subprocess (the copy
+first on ``PYTHONPATH``). Every constant of ``scoring.constants`` is perturbed in turn and
+must be named by the failing check; a changed formula, an edited released snapshot, a lost
+changelog entry and a corrupt file must fail; harmless edits must pass. The scenarios run
+in parallel (one subprocess per core) in a module fixture; each test reads its result.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+import pytest
+
+from contracts.build import REPO_ROOT
+from scoring.constants import METHODOLOGY_VERSION, constants
+
+# Dozens of subprocesses on copies of the project: as slow as building the site.
+pytestmark = pytest.mark.slow
+
+COPIED = ("scoring", "contracts", "pyproject.toml")
+#: The snapshot of the current (newest released) version: the live code is checked against it.
+SNAPSHOT = Path(f"contracts/snapshots/{METHODOLOGY_VERSION}.json")
+CONSTANTS = tuple(constants())
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One command run in a copy."""
+
+    args: tuple[str, ...]
+    returncode: int
+    output: str
+
+
+def make_copy(root: Path) -> Path:
+    """A copy of the project's code and contracts (no caches) at ``root``."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name in COPIED:
+        source = REPO_ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, root / name)
+    return root
+
+
+def run_in(root: Path, *args: str) -> Run:
+    """``python ARGS`` in ``root`` with ``root`` first on the import path."""
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run(
+        [sys.executable, *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return Run(args, done.returncode, done.stdout + done.stderr)
+
+
+def check(root: Path) -> Run:
+    """``python -m contracts check`` in ``root``."""
+    return run_in(root, "-m", "contracts", "check")
+
+
+def edit(root: Path, relative: str, change: Callable[[str], str]) -> None:
+    """Rewrite one file of the copy; the change must change something."""
+    path = root / relative
+    before = path.read_text(encoding="utf-8")
+    after = change(before)
+    if after == before:
+        raise ValueError(f"the edit of {relative} changed nothing")
+    path.write_text(after, encoding="utf-8")
+
+
+def replace_once(old: str, new: str) -> Callable[[str], str]:
+    """An edit that replaces the single occurrence of ``old``."""
+
+    def change(text: str) -> str:
+        if text.count(old) != 1:
+            raise ValueError(f"{old!r} occurs {text.count(old)} times, not once")
+        return text.replace(old, new)
+
+    return change
+
+
+def perturbed_literal(value: object) -> str:
+    """Source text of a literal changed a little: a number up by one step, a string
+    extended. Decimal strings keep their order (0.40 → 0.401, 500 → 501), so curves stay
+    increasing and every formula still computes."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TypeError(f"no perturbation for {value!r}")
+    if isinstance(value, int):
+        return str(value + 1)
+    try:
+        number = Decimal(value)
+    except InvalidOperation:
+        return json.dumps(value + "x")
+    text = f"{value}1" if "." in value else str(number + 1)
+    return json.dumps(text)
+
+
+def perturb_constant(source: str, python_name: str) -> str:
+    """``source`` with the first literal in the value of ``python_name``'s assignment
+    changed (see :func:`perturbed_literal`); the annotation and its Meta are left alone."""
+    tree = ast.parse(source)
+    for node in tree.body:
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and node.target.id == python_name
+            and node.value is not None
+        ):
+            literals = [
+                n
+                for n in ast.walk(node.value)
+                if isinstance(n, ast.Constant) and isinstance(n.value, int | str)
+            ]
+            first = min(literals, key=lambda n: (n.lineno, n.col_offset))
+            lines = source.splitlines(keepends=True)
+            line = lines[first.lineno - 1]
+            start, end = first.col_offset, first.end_col_offset
+            lines[first.lineno - 1] = line[:start] + perturbed_literal(first.value) + line[end:]
+            return "".join(lines)
+    raise LookupError(f"no annotated assignment of {python_name} in scoring/constants.py")
+
+
+# --- Scenarios -------------------------------------------------------------------------------
+
+
+def _constant_scenario(python_name: str) -> Callable[[Path], list[Run]]:
+    def scenario(root: Path) -> list[Run]:
+        edit(root, "scoring/constants.py", lambda text: perturb_constant(text, python_name))
+        return [check(root)]
+
+    return scenario
+
+
+def _probe(root: Path) -> list[Run]:
+    code = "import contracts, scoring; print(scoring.__file__); print(contracts.__file__)"
+    return [run_in(root, "-c", code), check(root)]
+
+
+def _edited_snapshot(root: Path) -> list[Run]:
+    def change(text: str) -> str:
+        data = json.loads(text)
+        for entry in data["constants"]:
+            if entry["name"] == "composite.weight.success":
+                entry["value"] = 0.45
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+    edit(root, str(SNAPSHOT), change)
+    return [check(root)]
+
+
+def _formula(root: Path) -> list[Run]:
+    edit(
+        root,
+        "scoring/composite.py",
+        replace_once("1 - 4 * rate * (1 - rate)", "1 - 2 * rate * (1 - rate)"),
+    )
+    return [check(root)]
+
+
+def _no_changelog_entry(root: Path) -> list[Run]:
+    edit(
+        root,
+        "contracts/CHANGELOG.md",
+        lambda text: re.sub(r"^## 1\.0\.0 \(.*?(?=^## |\Z)", "", text, flags=re.M | re.S),
+    )
+    return [check(root)]
+
+
+def _corrupt_snapshot(root: Path) -> list[Run]:
+    edit(root, str(SNAPSHOT), lambda text: text[: len(text) // 2])
+    return [check(root)]
+
+
+def _corrupt_lock(root: Path) -> list[Run]:
+    edit(root, "contracts/snapshots/released.json", lambda text: text.replace("{", "[", 1))
+    return [check(root)]
+
+
+def _stale_schema(root: Path) -> list[Run]:
+    edit(
+        root,
+        "contracts/snapshots/methodology.schema.json",
+        replace_once('"title": "Methodology snapshot file"', '"title": "Old title"'),
+    )
+    return [check(root)]
+
+
+def _harmless_comment(root: Path) -> list[Run]:
+    edit(root, "scoring/constants.py", lambda text: "# A harmless comment.\n" + text)
+    return [check(root)]
+
+
+def _harmless_reformat(root: Path) -> list[Run]:
+    edit(
+        root,
+        "scoring/composite.py",
+        replace_once(
+            "    return 1 - 4 * rate * (1 - rate)\n",
+            "    # Spelled out on three lines: the same value.\n"
+            "    return (\n        1\n        - 4 * rate * (1 - rate)\n    )\n",
+        ),
+    )
+    edit(
+        root, "scoring/curves.py", lambda text: text.replace("\n\n\n@formula(", "\n\n\n\n@formula(")
+    )
+    return [check(root)]
+
+
+def _bump_flow(root: Path) -> list[Run]:
+    """The writer's workflow: change a constant, see the check fail, bump, log, update."""
+    runs: list[Run] = []
+    cost = """Meta(
+        "composite.weight.cost",
+        "fraction",
+        "Weight of the cost score in the headline composite.",
+    ),
+] = Decimal("0.30")"""
+    edit(root, "scoring/constants.py", replace_once(cost, cost.replace("0.30", "0.25")))
+    edit(root, "scoring/constants.py", replace_once('] = Decimal("0.40")', '] = Decimal("0.45")'))
+    runs.append(check(root))
+    runs.append(run_in(root, "-m", "contracts", "update"))
+    edit(root, "scoring/constants.py", replace_once(f'] = "{METHODOLOGY_VERSION}"', '] = "1.1.0"'))
+    runs.append(check(root))
+    runs.append(run_in(root, "-m", "contracts", "update"))
+    edit(
+        root,
+        "contracts/CHANGELOG.md",
+        replace_once(
+            f"\n## {METHODOLOGY_VERSION} (",
+            "\n## 1.1.0 (2026-12-01)\n\nCost weight 0.30 → 0.25, success 0.40 → 0.45.\n"
+            f"\n## {METHODOLOGY_VERSION} (",
+        ),
+    )
+    runs.append(run_in(root, "-m", "contracts", "update"))
+    runs.append(check(root))
+    return runs
+
+
+SCENARIOS: dict[str, Callable[[Path], list[Run]]] = {
+    **{f"constant:{c.python_name}": _constant_scenario(c.python_name) for c in CONSTANTS},
+    "probe": _probe,
+    "edited_snapshot": _edited_snapshot,
+    "formula": _formula,
+    "no_changelog_entry": _no_changelog_entry,
+    "corrupt_snapshot": _corrupt_snapshot,
+    "corrupt_lock": _corrupt_lock,
+    "stale_schema": _stale_schema,
+    "harmless_comment": _harmless_comment,
+    "harmless_reformat": _harmless_reformat,
+    "bump_flow": _bump_flow,
+}
+
+
+Results = dict[str, tuple[Path, list[Run]]]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Results:
+    """Every scenario, run in parallel, each in its own copy; a scenario that could not be
+    set up records its error, raised again by the tests that read it."""
+    base = tmp_path_factory.mktemp("mutations")
+
+    def run(name: str) -> tuple[str, tuple[Path, list[Run]] | Exception]:
+        root = make_copy(base / re.sub(r"\W", "_", name))
+        try:
+            return name, (root, SCENARIOS[name](root))
+        except Exception as error:
+            return name, error
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return dict(pool.map(run, SCENARIOS))
+
+
+def _get(results: Results, name: str) -> tuple[Path, list[Run]]:
+    outcome = results[name]
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
+
+
+def _only(results: Results, name: str) -> Run:
+    [single] = _get(results, name)[1]
+    return single
+
+
+# --- Tests -----------------------------------------------------------------------------------
+
+
+def test_every_constant_is_covered() -> None:
+    assert len(CONSTANTS) >= 31
+    source = (REPO_ROOT / "scoring/constants.py").read_text(encoding="utf-8")
+    for info in CONSTANTS:
+        assert perturb_constant(source, info.python_name) != source
+
+
+def test_the_copy_is_what_the_subprocess_imports(results: Results) -> None:
+    root, (probe, baseline) = _get(results, "probe")
+    scoring_file, contracts_file = probe.output.split()
+    assert scoring_file.startswith(str(root)), scoring_file
+    assert contracts_file.startswith(str(root)), contracts_file
+    assert (baseline.returncode, baseline.output) == (0, "contracts check: OK\n")
+
+
+@pytest.mark.parametrize("info", CONSTANTS, ids=lambda info: info.meta.name)
+def test_perturbing_a_constant_fails_and_names_it(results: Results, info: object) -> None:
+    run = _only(results, f"constant:{info.python_name}")
+    assert run.returncode == 1, run.output
+    assert f"constants[{info.meta.name}].value" in run.output
+    assert "Traceback" not in run.output
+
+
+def test_a_changed_formula_fails(results: Results) -> None:
+    run = _only(results, "formula")
+    assert run.returncode == 1, run.output
+    assert "  golden[composite.outcome_consistency@p=1/4,n=5].result" in run.output
+    assert "  examples[composite.typical].result.consistency" in run.output
+    assert "defined:   scoring/composite.py:" in run.output
+    assert "constants[" not in run.output
+
+
+def test_an_edited_released_snapshot_fails(results: Results) -> None:
+    run = _only(results, "edited_snapshot")
+    assert run.returncode == 1, run.output
+    assert f"{SNAPSHOT}: released snapshot was edited" in run.output
+    assert "  constants[composite.weight.success].value\n      committed: 0.45\n" in run.output
+
+
+def test_a_missing_changelog_entry_fails(results: Results) -> None:
+    run = _only(results, "no_changelog_entry")
+    assert run.returncode == 1, run.output
+    assert "contracts/CHANGELOG.md: no entry for released version 1.0.0" in run.output
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("corrupt_snapshot", f"{SNAPSHOT}: snapshot is not valid JSON (line "),
+        ("corrupt_lock", "contracts/snapshots/released.json: lock is not valid JSON (line 2"),
+    ],
+)
+def test_a_corrupt_file_is_named_without_a_traceback(
+    results: Results, name: str, message: str
+) -> None:
+    run = _only(results, name)
+    assert run.returncode == 2, run.output
+    assert message in run.output
+    assert "Traceback" not in run.output
+
+
+def test_a_stale_schema_fails(results: Results) -> None:
+    run = _only(results, "stale_schema")
+    assert run.returncode == 1, run.output
+    assert "methodology.schema.json: the JSON Schema is stale" in run.output
+
+
+@pytest.mark.parametrize("name", ["harmless_comment", "harmless_reformat"])
+def test_a_harmless_edit_passes(results: Results, name: str) -> None:
+    run = _only(results, name)
+    assert (run.returncode, run.output) == (0, "contracts check: OK\n")
+
+
+def test_the_bump_workflow(results: Results) -> None:
+    root, runs = _get(results, "bump_flow")
+    drift, refused, missing, no_entry, update, passed = runs
+    assert drift.returncode == 1
+    assert "  constants[composite.weight.cost].value" in drift.output
+    assert "  constants[composite.weight.success].value" in drift.output
+    assert refused.returncode == 1
+    assert f"contracts update: REFUSED: version {METHODOLOGY_VERSION} is released" in refused.output
+    assert missing.returncode == 1
+    assert "contracts/snapshots/1.1.0.json: the snapshot of methodology version 1.1.0 is " in (
+        missing.output
+    )
+    assert "no entry for methodology version 1.1.0" in missing.output
+    assert no_entry.returncode == 1
+    assert "REFUSED: contracts/CHANGELOG.md: no entry for methodology version 1.1.0" in (
+        no_entry.output
+    )
+    assert update.returncode == 0, update.output
+    assert "wrote contracts/snapshots/1.1.0.json (methodology 1.1.0)" in update.output
+    assert (passed.returncode, passed.output) == (0, "contracts check: OK\n")
+    assert (root / SNAPSHOT).read_bytes() == (REPO_ROOT / SNAPSHOT).read_bytes()
+    lock = json.loads((root / "contracts/snapshots/released.json").read_text(encoding="utf-8"))
+    released = json.loads((REPO_ROOT / "contracts/snapshots/released.json").read_text())
+    assert list(lock["released"]) == [*released["released"], "1.1.0"]

@@ -1,0 +1,483 @@
+"""The headline composite: success rate, the evidence gate, the zero-success floor, null
+without completed runs, the cohort, rounding and the order of agents in the report.
+
+composite = 100 × (0.40·p + 0.30·consistency·latency/100 + 0.30·cost/100), rounded half up
+to two decimals; consistency = 1 − 4p(1 − p) with at least 5 completed runs, else 1.
+Expected values are worked out by hand in the comments.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from builders import NULL_COMPOSITE, run_fields
+from builders import report_document as report
+
+from scoring import (
+    build_report,
+    composite_score,
+    outcome_consistency,
+    report_to_json,
+    score_composite,
+)
+from scoring.composite import success_rate
+from scoring.constants import (
+    COMPOSITE_WEIGHT_COST,
+    COMPOSITE_WEIGHT_RELIABILITY,
+    COMPOSITE_WEIGHT_SUCCESS,
+    CONSISTENCY_MIN_RUNS,
+    NEUTRAL_CONSISTENCY,
+)
+from scoring.registry import ScoringError
+
+_T0 = datetime(2024, 1, 1, tzinfo=UTC)
+_counter = iter(range(10**9))
+
+
+def rec(
+    agent: str = "a",
+    status: str = "completed",
+    success: bool | None = True,
+    latency: float | None = 2000,
+    cost: float | None = 0.01,
+    task: str = "t",
+    steps: int | None = None,
+) -> dict[str, Any]:
+    n = next(_counter)
+    finished = (_T0 + timedelta(minutes=n)).isoformat()
+    return run_fields(f"run-{n}", agent, task, status, success, latency, cost, steps, finished)
+
+
+def agent(doc: dict[str, Any], agent_id: str) -> dict[str, Any]:
+    return next(a for a in doc["agents"] if a["agent_id"] == agent_id)
+
+
+# --- the weights are the published ones ----------------------------------------------------
+
+
+def test_weights_are_40_30_30() -> None:
+    assert (
+        Decimal("0.40"),
+        Decimal("0.30"),
+        Decimal("0.30"),
+    ) == (COMPOSITE_WEIGHT_SUCCESS, COMPOSITE_WEIGHT_RELIABILITY, COMPOSITE_WEIGHT_COST)
+
+
+# --- success rate --------------------------------------------------------------------------
+
+
+def test_success_rate() -> None:
+    assert success_rate(3, 4) == Fraction(3, 4)
+    assert success_rate(0, 7) == 0
+    assert success_rate(7, 7) == 1
+
+
+@pytest.mark.parametrize(("successes", "completed"), [(0, 0), (1, 0), (5, 4), (-1, 3)])
+def test_success_rate_domain(successes: int, completed: int) -> None:
+    with pytest.raises(ScoringError):
+        success_rate(successes, completed)
+
+
+# --- the evidence gate --------------------------------------------------------------------
+
+
+def test_gate_follows_the_constants() -> None:
+    p = Fraction(1, 2)
+    assert outcome_consistency(p, CONSISTENCY_MIN_RUNS - 1) == Fraction(NEUTRAL_CONSISTENCY)
+    assert outcome_consistency(p, CONSISTENCY_MIN_RUNS) == 1 - 4 * p * (1 - p)
+
+
+def test_gate_at_4_and_5_runs_by_hand() -> None:
+    assert CONSISTENCY_MIN_RUNS == 5
+    assert outcome_consistency(Fraction(1, 2), 4) == 1  # below the gate: neutral
+    assert outcome_consistency(Fraction(1, 2), 5) == 0  # 1 − 4 × 1/2 × 1/2
+    # 1 − 4 × 2/5 × 3/5 = 1 − 24/25
+    assert outcome_consistency(Fraction(2, 5), 5) == Fraction(1, 25)
+    assert outcome_consistency(Fraction(1, 4), 4) == 1
+    assert outcome_consistency(Fraction(1, 4), 8) == Fraction(1, 4)  # 1 − 4 × 1/4 × 3/4 = 1/4
+    assert outcome_consistency(0, 100) == 1
+    assert outcome_consistency(1, 100) == 1
+
+
+@pytest.mark.parametrize("p", [Fraction(-1, 10), Fraction(11, 10)])
+def test_consistency_domain(p: Fraction) -> None:
+    with pytest.raises(ScoringError):
+        outcome_consistency(p, 10)
+
+
+def test_gate_through_the_report_at_4_completed_runs() -> None:
+    # 4 completed runs, 2 successes: p = 1/2, consistency neutral 1; 2000 ms → 80, $0.01 → 80.
+    # composite = 100 × (0.40 × 0.5 + 0.30 × 1 × 0.80 + 0.30 × 0.80) = 20 + 24 + 24 = 68
+    runs = [rec(success=s) for s in (True, True, False, False)]
+    composite = report(runs)["agents"][0]["composite"]
+    assert composite == {
+        "score": 68.0,
+        "success_rate": 0.5,
+        "consistency": 1.0,
+        "latency_score": 80.0,
+        "cost_score": 80.0,
+        "completed_runs": 4,
+        "zero_success_floor": False,
+    }
+
+
+def test_gate_through_the_report_at_5_completed_runs() -> None:
+    # 5 completed runs, 2 successes: p = 2/5, consistency 1 − 4 × 2/5 × 3/5 = 1/25.
+    # composite = 100 × (0.40 × 0.4 + 0.30 × 0.04 × 0.80 + 0.30 × 0.80)
+    #           = 16 + 0.96 + 24 = 40.96
+    runs = [rec(success=s) for s in (True, False, True, False, False)]
+    composite = report(runs)["agents"][0]["composite"]
+    assert composite["score"] == 40.96
+    assert composite["success_rate"] == 0.4
+    assert composite["consistency"] == 0.04
+    assert composite["completed_runs"] == 5
+
+
+# --- the formula ---------------------------------------------------------------------------
+
+
+def test_composite_formula_by_hand() -> None:
+    # 100 × (0.40 × 3/4 + 0.30 × 1/4 × 65/100 + 0.30 × 50/100) = 30 + 4.875 + 15 = 49.875
+    expected = Fraction(49875, 1000)
+    assert composite_score(Fraction(3, 4), Fraction(1, 4), Fraction(65), Fraction(50)) == expected
+    assert composite_score(1, 1, 100, 100) == 100
+    # 100 × (0.40 × 1 + 0 + 0) = 40
+    assert composite_score(1, 1, 0, 0) == 40
+
+
+def test_score_composite_by_hand() -> None:
+    # 4 runs, 3 successes: p = 3/4, consistency neutral; 2000 ms → 80; $0.010 → 80.
+    # 100 × (0.30 + 0.30 × 0.80 + 0.30 × 0.80) = 30 + 24 + 24 = 78
+    result = score_composite(4, 3, 2000, Decimal("0.010"))
+    assert result.score == 78
+    assert result.success_rate == Fraction(3, 4)
+    assert result.consistency == 1
+    assert (result.latency_score, result.cost_score) == (80, 80)
+    assert result.completed_runs == 4
+    assert result.zero_success_floor is False
+
+
+def test_no_completed_run_gives_null_composite() -> None:
+    result = score_composite(0, 0, 0, 0)
+    assert result.score is None
+    assert result.success_rate is None
+    assert result.completed_runs == 0
+    assert result.zero_success_floor is False
+
+
+# --- the zero-success floor ----------------------------------------------------------------
+
+
+def test_zero_success_floor_pure() -> None:
+    # Perfect latency and cost would give 100 × (0 + 0.30 + 0.30) = 60 without the floor.
+    assert composite_score(0, 1, 100, 100) == 0
+    result = score_composite(6, 0, 0, 0)
+    assert result.score == 0
+    assert result.zero_success_floor is True
+    assert (result.latency_score, result.cost_score) == (100, 100)
+
+
+def test_zero_success_floor_through_the_report() -> None:
+    runs = [rec(success=False, latency=0, cost=0) for _ in range(6)]
+    composite = report(runs)["agents"][0]["composite"]
+    assert composite == {
+        "score": 0.0,
+        "success_rate": 0.0,
+        "consistency": 1.0,  # p = 0: 1 − 0
+        "latency_score": 100.0,
+        "cost_score": 100.0,
+        "completed_runs": 6,
+        "zero_success_floor": True,
+    }
+
+
+def test_unknown_outcomes_are_not_successes_and_trigger_the_floor() -> None:
+    runs = [rec(success=None, latency=0, cost=0) for _ in range(3)]
+    composite = report(runs)["agents"][0]["composite"]
+    assert composite["score"] == 0.0
+    assert composite["zero_success_floor"] is True
+    # one success and one unknown: p = 1/2 (unknown counts as not successful)
+    # 100 × (0.40 × 0.5 + 0.30 × 1 × 1 + 0.30 × 1) = 20 + 30 + 30 = 80
+    runs = [rec(success=True, latency=0, cost=0), rec(success=None, latency=0, cost=0)]
+    composite = report(runs)["agents"][0]["composite"]
+    assert composite["success_rate"] == 0.5
+    assert composite["score"] == 80.0
+
+
+def test_one_success_keeps_the_weighted_formula() -> None:
+    # 10 completed runs, 1 success: p = 0.1, consistency 1 − 4 × 0.1 × 0.9 = 0.64;
+    # 500 ms → 100; $0.001 → 100.
+    # composite = 100 × (0.40 × 0.1 + 0.30 × 0.64 × 1 + 0.30 × 1) = 4 + 19.2 + 30 = 53.2
+    runs = [rec(success=i == 0, latency=500, cost=0.001) for i in range(10)]
+    composite = report(runs)["agents"][0]["composite"]
+    assert composite["score"] == 53.2
+    assert composite["consistency"] == 0.64
+    assert composite["zero_success_floor"] is False
+    assert score_composite(10, 1, 500, Decimal("0.001")).score == Fraction(532, 10)
+
+
+# --- the cohort: every completed run, nothing else ----------------------------------------
+
+
+def test_cohort_is_completed_runs_only() -> None:
+    base = [rec(success=True, latency=1000, cost=0.02), rec(success=False, latency=3000, cost=0.04)]
+    others = [
+        rec(status="failed", success=True, latency=99999, cost=9.0),
+        rec(status="timeout", success=True, latency=None, cost=None),
+        rec(status="queued", success=True, latency=1, cost=0.0),
+        rec(status="running", success=False, latency=1, cost=0.0),
+    ]
+    # Mean 2000 ms → 80; mean $0.03 → 65; p = 1/2, neutral consistency.
+    # 100 × (0.20 + 0.30 × 0.80 + 0.30 × 0.65) = 20 + 24 + 19.5 = 63.5
+    expected = report(base)["agents"][0]["composite"]
+    assert expected["score"] == 63.5
+    assert report(base + others)["agents"][0]["composite"] == expected
+
+
+def test_cohort_has_no_window() -> None:
+    # 150 completed runs: the first 50 fail, the last 100 succeed. The composite reads all
+    # of them: p = 100/150 = 2/3, consistency 1 − 4 × 2/3 × 1/3 = 1/9.
+    # 100 × (0.40 × 2/3 + 0.30 × 1/9 × 0.80 + 0.30 × 0.80) = 80/3 + 8/3 + 24 = 53.333…
+    runs = [rec(success=i >= 50) for i in range(150)]
+    composite = report(runs)["agents"][0]["composite"]
+    assert composite["completed_runs"] == 150
+    assert composite["success_rate"] == 0.6667
+    assert composite["consistency"] == 0.1111
+    assert composite["score"] == 53.33
+
+
+# --- agents without completed runs --------------------------------------------------------
+
+
+def test_agent_without_completed_runs_is_null_and_last() -> None:
+    runs = [
+        rec(agent="aaa", status="failed", success=False, latency=None, cost=None),
+        rec(agent="aaa", status="timeout", success=None, latency=None, cost=None),
+        rec(agent="zzz", success=False, latency=0, cost=0),  # scores 0 (floor)
+        rec(agent="mmm", success=True),
+    ]
+    doc = report(runs)
+    assert [a["agent_id"] for a in doc["agents"]] == ["mmm", "zzz", "aaa"]
+    assert agent(doc, "aaa")["composite"] == NULL_COMPOSITE
+    # the other scores are still reported for it
+    assert agent(doc, "aaa")["radar"]["window_runs"] == 2
+
+
+def test_null_json_is_literally_null() -> None:
+    runs = [rec(agent="x", status="failed", success=False, latency=None, cost=None)]
+    text = json.dumps(report(runs))
+    assert (
+        '"composite": {"score": null, "success_rate": null, "consistency": null, '
+        '"latency_score": null, "cost_score": null, "completed_runs": 0, '
+        '"zero_success_floor": false}'
+    ) in text
+
+
+# --- rounding and order -------------------------------------------------------------------
+
+
+def _latency_runs(agent_id: str) -> list[dict[str, Any]]:
+    # Latencies 9990, 9990, 9995: mean 29975/3 ms; on 5000→10000 the score is
+    # (10000 − mean) / 100 = (25/3) / 100 = 1/12. Cost $0.3 → 0. p = 1, neutral consistency.
+    # composite = 100 × (0.40 + 0.30 × (1/12) / 100) = 40 + 0.025 = 40.025 → 40.03 (half up)
+    return [rec(agent=agent_id, latency=ms, cost=0.3) for ms in (9990, 9990, 9995)]
+
+
+def test_composite_rounds_half_up() -> None:
+    composite = report(_latency_runs("a"))["agents"][0]["composite"]
+    assert composite["score"] == 40.03  # half-even would give 40.02
+    assert composite["latency_score"] == 0.08  # 1/12 = 0.0833…
+
+
+def test_order_uses_the_published_two_decimal_value_then_agent_id() -> None:
+    runs = [
+        # "b-high": one run, 10000 ms → 0; cost $0.1995 → 200 × (0.2 − 0.1995) = 0.1;
+        # composite = 40 + 0.30 × 0.1 = 40.03 exactly.
+        rec(agent="b-high", latency=10000, cost=0.1995),
+        # "a-low": 40.025 exactly, published as 40.03 too: tie → agent_id decides.
+        *_latency_runs("a-low"),
+        # "c-top": cost $0.1990 → 200 × 0.001 = 0.2 → 40 + 0.06 = 40.06.
+        rec(agent="c-top", latency=10000, cost=0.199),
+        # "d-null": no completed run.
+        rec(agent="d-null", status="timeout", success=None, latency=None, cost=None),
+        # "0-null": no completed run either; nulls are ordered by agent_id.
+        rec(agent="0-null", status="failed", success=None, latency=None, cost=None),
+    ]
+    doc = report(runs)
+    order = [(a["agent_id"], a["composite"]["score"]) for a in doc["agents"]]
+    assert order == [
+        ("c-top", 40.06),
+        ("a-low", 40.03),
+        ("b-high", 40.03),
+        ("0-null", None),
+        ("d-null", None),
+    ]
+
+
+def test_order_of_exact_ties_is_by_agent_id() -> None:
+    runs = [rec(agent=name) for name in ("delta", "alpha", "charlie", "bravo")]
+    assert [a["agent_id"] for a in report(runs)["agents"]] == [
+        "alpha",
+        "bravo",
+        "charlie",
+        "delta",
+    ]
+
+
+def agents_by_id(stdout: str) -> dict[str, dict[str, Any]]:
+    return {agent["agent_id"]: agent for agent in json.loads(stdout)["agents"]}
+
+
+# --- evidence gate ----------------------------------------------------------------------------
+
+
+def test_consistency_is_neutral_below_five_runs() -> None:
+    # 4 runs at p = 1/2 would be the least consistent possible, but 4 < 5: neutral 1.
+    assert outcome_consistency(Fraction(1, 2), 4) == 1
+    assert outcome_consistency(Fraction(1, 4), 4) == 1
+
+
+def test_consistency_applies_from_five_runs() -> None:
+    assert outcome_consistency(Fraction(1, 2), 5) == 0  # 1 − 4·½·½
+    # 1 − 4·(3/5)·(2/5) = 1 − 24/25
+    assert outcome_consistency(Fraction(3, 5), 5) == Fraction(1, 25)
+    assert outcome_consistency(Fraction(1), 5) == 1  # 1 − 4·1·0
+    assert outcome_consistency(Fraction(0), 6) == 1  # 1 − 4·0·1
+
+
+def test_composite_at_four_completed_runs(run_record, as_jsonl, scoring_cli) -> None:
+    # p = 2/4, consistency neutral 1; mean latency 2000 ms → 80; mean cost $0.010 → 80.
+    # 100 × (0.4·0.5 + 0.3·1·0.8 + 0.3·0.8) = 20 + 24 + 24 = 68
+    runs = [
+        run_record(success=s, latency_ms=2000, cost_usd=0.01) for s in (True, True, False, False)
+    ]
+    code, out, _ = scoring_cli("report", "-", "--format", "json", stdin=as_jsonl(runs))
+    assert code == 0
+    composite = agents_by_id(out)["agent"]["composite"]
+    assert composite["consistency"] == 1.0
+    assert composite["score"] == 68.0
+
+
+def test_composite_at_five_completed_runs(run_record, as_jsonl, scoring_cli) -> None:
+    # p = 3/5, consistency = 1 − 4·(3/5)·(2/5) = 1/25 = 0.04
+    # 100 × (0.4·0.6 + 0.3·0.04·0.8 + 0.3·0.8) = 24 + 0.96 + 24 = 48.96
+    runs = [
+        run_record(success=s, latency_ms=2000, cost_usd=0.01)
+        for s in (True, True, True, False, False)
+    ]
+    code, out, _ = scoring_cli("report", "-", "--format", "json", stdin=as_jsonl(runs))
+    assert code == 0
+    composite = agents_by_id(out)["agent"]["composite"]
+    assert composite["consistency"] == 0.04
+    assert composite["success_rate"] == 0.6
+    assert composite["score"] == 48.96
+
+
+def test_composite_at_fifty_fifty_with_six_runs(run_record, as_jsonl, scoring_cli) -> None:
+    # p = 1/2, consistency 0: 100 × (0.4·0.5 + 0 + 0.3·0.8) = 20 + 24 = 44
+    runs = [run_record(success=i % 2 == 0, latency_ms=2000, cost_usd=0.01) for i in range(6)]
+    _, out, _ = scoring_cli("report", "-", "--format", "json", stdin=as_jsonl(runs))
+    assert agents_by_id(out)["agent"]["composite"]["score"] == 44.0
+
+
+# --- zero-success floor -------------------------------------------------------------------
+
+
+def test_zero_success_floor_overrides_perfect_latency_and_cost(
+    run_record, as_jsonl, scoring_cli
+) -> None:
+    # Latency 100 ms and $0.0001 both score 100; without the floor the composite would be
+    # 100 × (0 + 0.3·1·1 + 0.3·1) = 60 (consistency 1: p = 0). The floor makes it 0.
+    runs = [run_record(success=False, latency_ms=100, cost_usd=0.0001) for _ in range(8)]
+    runs.append(run_record(success=None, latency_ms=100, cost_usd=0.0001))  # unknown: not a pass
+    _, out, _ = scoring_cli("report", "-", "--format", "json", stdin=as_jsonl(runs))
+    composite = agents_by_id(out)["agent"]["composite"]
+    assert composite["latency_score"] == 100.0
+    assert composite["cost_score"] == 100.0
+    assert composite["score"] == 0.0
+    assert composite["zero_success_floor"] is True
+    assert composite["completed_runs"] == 9
+
+
+def test_one_success_out_of_many_keeps_the_weighted_formula(
+    run_record, as_jsonl, scoring_cli
+) -> None:
+    # p = 1/50; consistency = 1 − 4·(1/50)·(49/50) = 1 − 196/2500 = 0.9216
+    # 100 × (0.4·0.02 + 0.3·0.9216·1 + 0.3·1) = 0.8 + 27.648 + 30 = 58.448 → 58.45
+    runs = [run_record(success=i == 0, latency_ms=500, cost_usd=0.001) for i in range(50)]
+    _, out, _ = scoring_cli("report", "-", "--format", "json", stdin=as_jsonl(runs))
+    composite = agents_by_id(out)["agent"]["composite"]
+    assert composite["zero_success_floor"] is False
+    assert composite["consistency"] == 0.9216
+    assert composite["score"] == 58.45
+
+
+def test_composite_score_formula_and_floor() -> None:
+    assert composite_score(Fraction(0), Fraction(1), Fraction(100), Fraction(100)) == 0
+    # 100 × (0.4·0.5 + 0.3·1·0.8 + 0.3·0.65) = 20 + 24 + 19.5 = 63.5
+    assert composite_score(Fraction(1, 2), 1, 80, 65) == Fraction(127, 2)
+    # the smallest p > 0 keeps the formula: 100 × (0.4·0.001 + 0.3·1·0 + 0.3·0) = 0.04
+    assert composite_score(Fraction(1, 1000), 1, 0, 0) == Fraction(4, 100)
+
+
+def test_score_composite_refuses_more_successes_than_runs() -> None:
+    with pytest.raises(ScoringError):
+        score_composite(3, 4, 1000, Decimal("0.01"))  # more successes than runs
+
+
+# --- cohort ---------------------------------------------------------------------------------
+
+
+def test_no_completed_run_gives_a_null_composite_listed_last(
+    run_record, as_jsonl, scoring_cli
+) -> None:
+    runs = [
+        # "a-first" sorts first by id but has no completed run: null, so last.
+        run_record(agent_id="a-first", status="failed", success=False),
+        run_record(agent_id="a-first", status="timeout", success=None, latency_ms=None),
+        run_record(agent_id="a-first", status="queued", finished_at=None, success=None),
+        run_record(agent_id="b-zero", success=False),
+        run_record(agent_id="c-good", success=True),
+    ]
+    _, out, _ = scoring_cli("report", "-", "--format", "json", stdin=as_jsonl(runs))
+    agents = json.loads(out)["agents"]
+    assert [a["agent_id"] for a in agents] == ["c-good", "b-zero", "a-first"]
+    assert agents[-1]["composite"] == NULL_COMPOSITE
+    assert agents[1]["composite"]["score"] == 0.0  # zero-success floor, not null
+
+
+def test_only_completed_runs_enter_the_cohort(run_record, as_jsonl) -> None:
+    # Failed and timed-out runs carry terrible latency and cost and no success: they must not
+    # move the composite. Cohort: 2 completed, 1 success, latency 2000 → 80, $0.01 → 80.
+    # p = 1/2 (2 < 5: consistency 1): 100 × (0.2 + 0.24 + 0.24) = 68
+    runs = [
+        run_record(success=True, latency_ms=2000, cost_usd=0.01),
+        run_record(success=False, latency_ms=2000, cost_usd=0.01),
+        run_record(status="failed", success=False, latency_ms=99999, cost_usd=9.0),
+        run_record(status="timeout", success=False, latency_ms=99999, cost_usd=9.0),
+        run_record(status="running", success=None, latency_ms=None, finished_at=None),
+    ]
+    report = build_report(as_jsonl(runs).splitlines())
+    (agent,) = report.agents
+    assert agent.composite.completed_runs == 2
+    assert agent.composite.success_rate == Fraction(1, 2)
+    assert agent.composite.score == 68
+
+
+def test_means_are_taken_as_written_in_the_json(run_record, as_jsonl) -> None:
+    # Costs 0.0612 and 0.0613 average to 0.06125 exactly as written. On the $0.050–$0.100
+    # segment the cost score is 50 − 30·(0.06125 − 0.05)/0.05 = 43.25; with p = 1,
+    # consistency 1 and latency 500 → 100: 100 × (0.4 + 0.3 + 0.3·0.4325) = 82.975 → 82.98
+    # (a half, rounded up). In binary floats the mean is not 0.06125, which would show.
+    runs = [run_record(latency_ms=500, cost_usd=c) for c in (0.0612, 0.0613)]
+    (agent,) = build_report(as_jsonl(runs).splitlines()).agents
+    assert agent.composite.cost_score == Fraction(173, 4)  # 43.25
+    assert agent.composite.score == Fraction(82975, 1000)
+    assert (Fraction(0.0612) + Fraction(0.0613)) / 2 != Fraction(6125, 100000)
+    shown = report_to_json(build_report(as_jsonl(runs).splitlines()))
+    assert shown["agents"][0]["composite"]["score"] == 82.98

@@ -1,0 +1,65 @@
+"""The writer's loop: ``mkdocs serve`` (in a copy of the repository) picks up an edited
+constant without a restart, shows a macro error on the page instead of dying, and recovers
+once the error is fixed. ``benchmarks/bench_serve_reload.py`` times the first part."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from serving import Served, copy_project, serve
+
+# mkdocs serve on a copy of the project, polled until pages change.
+pytestmark = pytest.mark.slow
+
+# The page must change within this many seconds of the save (the benchmark's figure is
+# well below; the margin absorbs a busy CI machine).
+RELOAD_LIMIT = 8.0
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    project = copy_project(tmp_path_factory.mktemp("serve") / "project")
+    ready = r'data-mv="constant:composite\.weight\.success"'
+    with serve(project, "composite.html", ready, limit_s=60) as server:
+        yield server
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_an_edited_constant_shows_without_a_restart(served: Served) -> None:
+    constants = served.project / "scoring" / "constants.py"
+    _edit(constants, 'Decimal("0.40")', 'Decimal("0.45")')
+    seconds = served.wait_for(
+        "composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.45<'
+    )
+    assert seconds <= RELOAD_LIMIT, f"the new value took {seconds:.1f} s to show"
+    # Values computed from the constant move with it: the worked example's composite.
+    served.wait_for("composite.html", r'data-mv="example:composite\.typical/score"[^>]*>59\.85<')
+    _edit(constants, 'Decimal("0.45")', 'Decimal("0.40")')
+    served.wait_for("composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.40<')
+
+
+def test_a_macro_error_shows_on_the_page_and_serve_survives(served: Served) -> None:
+    page = served.project / "docs" / "radar.md"
+    original = page.read_text(encoding="utf-8")
+    page.write_text(original + '\n{{ c("composite.no_such_constant") }}\n', encoding="utf-8")
+    served.wait_for("radar.html", "Macro Rendering Error")
+    assert served.process.poll() is None
+    page.write_text(original, encoding="utf-8")
+    served.wait_for("radar.html", r"^(?![\s\S]*Macro Rendering Error)[\s\S]*Fitness radar")
+
+
+def test_broken_live_code_shows_on_the_pages_and_serve_survives(served: Served) -> None:
+    constants = served.project / "scoring" / "constants.py"
+    original = constants.read_text(encoding="utf-8")
+    _edit(constants, "SCORE_DECIMALS: Annotated[", "SCORE_DECIMALS: Annotated[[")
+    served.wait_for("composite.html", "the live code cannot be loaded")
+    assert served.process.poll() is None
+    constants.write_text(original, encoding="utf-8")
+    served.wait_for("composite.html", r'data-mv="constant:composite\.weight\.success"')

@@ -1,0 +1,439 @@
+"""The typesetting of every formula of the site, measured from painted pixels in Chromium.
+
+For each formula the browser paints only the parts a rule compares (everything else on the
+page is made invisible, layout untouched), and the ink of each part is read from a
+screenshot (numpy and Pillow). The rules, from TeX's:
+
+- a stretchy fence (``\\left(``, the brace of ``cases``, the parentheses of a binomial) is at
+  least 0.9 of the height of what it encloses (``\\delimiterfactor`` 901);
+- an overline is at least 0.95 of the width of its base;
+- no script or limit touches its base: their inks share no pixel;
+- every glyph of a formula is drawn from the site's math font (DevTools
+  ``CSS.getPlatformFontsForNode``), not from a system font.
+
+Built without the font (its ``@font-face`` removed), the same measurement reports the
+braces: ``test_without_the_font_the_braces_are_reported`` shows the test can fail; so do the
+spoiled pages of the other ``..._is_reported`` tests.
+
+The plots are measured on a 375 px phone: their text is drawn at 11 CSS px or more, curves
+that share a plot differ by dash pattern and are named in its legend, and each plot carries
+a text alternative (a ``<desc>`` and its data as a table).
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (``CHROME_BIN``/``CHROMEDRIVER`` name
+others); without them it is skipped, except where ``CI`` is set: there it fails.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import os
+import re
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serving import copy_project
+from support import ROOT, built_site, mkdocs_build
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = os.environ.get("CHROME_BIN", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--force-color-profile=srgb",
+)
+WINDOW = (1280, 900)
+#: Screenshots at twice the CSS pixel density, so a one-pixel gap is two pixels.
+SCALE = 2
+#: A pixel is ink when it is this dark (0-255, black ink on a white page).
+INK_BELOW = 160
+FENCE_COVER = 0.9  # TeX's \delimiterfactor 901
+OVERLINE_COVER = 0.95
+MATH_FONT = ROOT / "docs" / "fonts" / "STIXTwoMath-subset.woff2"
+FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}", re.DOTALL)
+#: Every page: formulas and plots are found on the built page (the reference page lists all).
+PAGES = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
+
+# Everything invisible but the parts being probed (visibility keeps the layout as it is).
+PROBE_CSS = """
+html.probe-mode, html.probe-mode body { background: #fff !important; }
+html.probe-mode body * { visibility: hidden !important; }
+html.probe-mode .probe-on, html.probe-mode .probe-on * {
+  visibility: visible !important; color: #000 !important;
+}
+"""
+
+# Numbers every element of every formula, and lists what the rules compare (by number).
+PROBES_JS = """
+const fences = new Set(['(', ')', '[', ']', '{', '}', '|', '\\u2016', '\\u27e8', '\\u27e9']);
+const scripted = new Set(['msub', 'msup', 'msubsup', 'munder', 'mover', 'munderover']);
+const style = document.createElement('style');
+style.textContent = arguments[0];
+document.head.appendChild(style);
+let next = 0;
+const id = e => { if (!e.dataset.pi) e.dataset.pi = String(next++); return Number(e.dataset.pi); };
+const isFence = e => e.localName === 'mo' && fences.has(e.textContent.trim())
+  && e.getAttribute('stretchy') !== 'false';
+const formulas = [];
+document.querySelectorAll('article math').forEach((math, index) => {
+  const figure = math.closest('figure');
+  const name = (figure && figure.dataset.mv) || `math #${index}`;
+  const probes = [];
+  math.querySelectorAll('*').forEach(e => {
+    if (isFence(e)) {
+      const content = Array.from(e.parentElement.children).filter(s => !isFence(s));
+      if (content.length) probes.push({kind: 'fence', what: e.textContent.trim(),
+        a: [id(e)], b: content.map(id)});
+    }
+    if (scripted.has(e.localName) && e.children.length > 1) {
+      const [base, ...scripts] = Array.from(e.children);
+      const mark = scripts[0];
+      if (e.localName === 'mover' && mark.textContent === '\\u203e') {
+        probes.push({kind: 'overline', what: base.textContent, a: [id(mark)], b: [id(base)]});
+      }
+      scripts.forEach(s => probes.push({kind: 'script',
+        what: `${base.textContent} / ${s.textContent}`, a: [id(s)], b: [id(base)]}));
+    }
+  });
+  formulas.push({name, math: id(math), probes});
+});
+return formulas;
+"""
+
+SHOW_JS = """
+document.documentElement.classList.add('probe-mode');
+document.querySelectorAll('.probe-on').forEach(e => e.classList.remove('probe-on'));
+arguments[0].forEach(i => document.querySelector(`[data-pi="${i}"]`).classList.add('probe-on'));
+const math = document.querySelector(`[data-pi="${arguments[1]}"]`);
+const r = math.getBoundingClientRect();
+return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];
+"""
+
+
+def _missing() -> str | None:
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not (Path(path).exists() or shutil.which(Path(path).name)):
+            return f"{path} not found: apt-get install -y chromium chromium-driver"
+    try:
+        import numpy  # noqa: F401
+        import PIL  # noqa: F401
+        import selenium  # noqa: F401
+    except ImportError as error:
+        return f"{error.name} is not installed (pip install -e '.[dev]')"
+    return None
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serve(site: Path) -> Iterator[str]:
+    """The built site over HTTP on a free local port, for as long as the block runs."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    reason = _missing()
+    if reason is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the typesetting test cannot run in CI: {reason}")
+        pytest.skip(reason)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-typesetting')}")
+    options.add_argument(f"--window-size={WINDOW[0]},{WINDOW[1]}")
+    browser = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    browser.set_page_load_timeout(30)
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve(built_site(tmp_path_factory)) as url:
+        yield url
+
+
+# --- Measuring -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ink:
+    """The ink of one screenshot: a boolean mask, and its extent (empty if no ink)."""
+
+    mask: Any  # numpy bool array, rows × columns
+
+    @property
+    def rows(self) -> Any:
+        import numpy as np
+
+        return np.flatnonzero(self.mask.any(axis=1))
+
+    @property
+    def columns(self) -> Any:
+        import numpy as np
+
+        return np.flatnonzero(self.mask.any(axis=0))
+
+    @property
+    def height(self) -> int:
+        rows = self.rows
+        return int(rows[-1] - rows[0] + 1) if rows.size else 0
+
+    @property
+    def width(self) -> int:
+        columns = self.columns
+        return int(columns[-1] - columns[0] + 1) if columns.size else 0
+
+
+def _load(driver: Any, url: str) -> None:
+    driver.get(url)
+    deadline = time.monotonic() + 10
+    while driver.execute_script("return document.readyState") != "complete":
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{url} did not finish loading")
+        time.sleep(0.05)
+    driver.execute_async_script("document.fonts.ready.then(() => arguments[0]())")
+
+
+def _ink(driver: Any, shown: list[int], math: int) -> Ink:
+    import numpy as np
+    from PIL import Image
+
+    x, y, width, height = driver.execute_script(SHOW_JS, shown, math)
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "clip": {"x": x, "y": y, "width": width, "height": height, "scale": SCALE},
+        },
+    )
+    image = Image.open(io.BytesIO(base64.b64decode(shot["data"]))).convert("L")
+    return Ink(np.asarray(image) < INK_BELOW)
+
+
+def typesetting_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
+    """What breaks the rules in the formulas of the page at ``url`` (empty: none);
+    ``spoil_css`` is added to the page first (to show that a rule can fail)."""
+    _load(driver, url)
+    formulas = driver.execute_script(PROBES_JS, PROBE_CSS + spoil_css)
+    page = url.rsplit("/", 1)[-1]
+    problems = []
+    for formula in formulas:
+        where = f"{page} {formula['name']}"
+        for probe in formula["probes"]:
+            a = _ink(driver, probe["a"], formula["math"])
+            b = _ink(driver, probe["b"], formula["math"])
+            what = f"{probe['kind']} {probe['what']!r}"
+            if probe["kind"] == "fence" and a.height < FENCE_COVER * b.height:
+                problems.append(
+                    f"{where}: {what} is {a.height}px tall around {b.height}px of content "
+                    f"({a.height / b.height:.0%} < {FENCE_COVER:.0%})"
+                )
+            elif probe["kind"] == "overline" and a.width < OVERLINE_COVER * b.width:
+                problems.append(
+                    f"{where}: {what} is {a.width}px wide over a {b.width}px base "
+                    f"({a.width / b.width:.0%} < {OVERLINE_COVER:.0%})"
+                )
+            elif probe["kind"] == "script":
+                shared = int((a.mask & b.mask).sum())
+                if shared:
+                    problems.append(f"{where}: {what}: script and base share {shared} pixels")
+            if not a.mask.any():
+                problems.append(f"{where}: {what} paints no ink")
+    driver.execute_script("document.documentElement.classList.remove('probe-mode')")
+    return problems + font_problems(driver, page)
+
+
+def served_family() -> str:
+    """The family name inside the font file the site serves (what DevTools reports)."""
+    from fontTools.ttLib import TTFont
+
+    return str(TTFont(MATH_FONT)["name"].getDebugName(1))
+
+
+def font_problems(driver: Any, page: str) -> list[str]:
+    """Glyphs of the page's formulas drawn from another font than the site's math font."""
+    family = served_family()
+    driver.execute_cdp_cmd("DOM.enable", {})
+    driver.execute_cdp_cmd("CSS.enable", {})
+    root = driver.execute_cdp_cmd("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    selector = "article math :is(mi, mo, mn, mtext)"
+    nodes = driver.execute_cdp_cmd("DOM.querySelectorAll", {"nodeId": root, "selector": selector})
+    problems = []
+    checked = 0
+    for node in nodes["nodeIds"]:
+        fonts = driver.execute_cdp_cmd("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        foreign = [
+            f["familyName"]
+            for f in fonts
+            if f["glyphCount"] and (f["familyName"] != family or not f["isCustomFont"])
+        ]
+        checked += bool(fonts)
+        if foreign:
+            text = driver.execute_cdp_cmd("DOM.getOuterHTML", {"nodeId": node})["outerHTML"]
+            problems.append(f"{page}: {text} is drawn from {', '.join(sorted(set(foreign)))}")
+    if nodes["nodeIds"] and not checked:
+        problems.append(f"{page}: no glyph of a formula was found to check its font")
+    return problems
+
+
+# --- The tests --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_formulas_are_typeset(driver: Any, base_url: str, name: str) -> None:
+    problems = typesetting_problems(driver, f"{base_url}{name}.html")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_font_loads_from_a_file_copy(
+    driver: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Opened from the file system (file://), the formulas are still drawn with the font."""
+    url = (built_site(tmp_path_factory) / "composite.html").as_uri()
+    _load(driver, url)
+    assert driver.execute_script("return document.querySelectorAll('article math').length")
+    assert font_problems(driver, "composite.html (file://)") == []
+
+
+def test_a_script_pushed_onto_its_base_is_reported(driver: Any, base_url: str) -> None:
+    """Subscripts moved half an em to the left, onto their base: reported, as no other rule."""
+    spoil = "math msub > :last-child { margin-left: -0.5em !important; }"
+    problems = typesetting_problems(driver, f"{base_url}composite.html", spoil)
+    assert problems, "subscripts on their base went unnoticed"
+    assert all("script and base share" in p for p in problems), "\n".join(problems)
+
+
+def test_without_the_font_the_braces_are_reported(
+    driver: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The same site built with the ``@font-face`` removed: the braces of ``cases`` stay
+    text-sized, and the glyphs come from a system font; both are reported."""
+    project = copy_project(tmp_path_factory.mktemp("no-math-font"))
+    stylesheet = project / "docs" / "stylesheets" / "site.css"
+    css, count = FONT_FACE.subn("", stylesheet.read_text(encoding="utf-8"))
+    assert count == 1, "the stylesheet has no @font-face to remove"
+    stylesheet.write_text(css, encoding="utf-8")
+    dest = project / "site"
+    result = mkdocs_build(project, dest)
+    assert result.returncode == 0, result.stdout + result.stderr
+    with serve(dest) as url:
+        problems = typesetting_problems(driver, f"{url}composite.html")
+    braces = [p for p in problems if "fence '{'" in p and "formula:composite.score" in p]
+    assert braces, "\n".join(problems) or "no problem reported without the font"
+    assert any("is drawn from" in p for p in problems)
+
+
+# --- Plots on a phone --------------------------------------------------------------------------
+
+PHONE = (375, 812)
+MIN_PHONE_TEXT_PX = 11
+
+# Per plot: the smallest text as drawn (font size × the SVG's scale), the curves' dash
+# patterns and names, the legend's names, and the text alternatives.
+PLOTS_JS = """
+const style = document.createElement('style');
+style.textContent = arguments[0];
+document.head.appendChild(style);
+return Array.from(document.querySelectorAll('article figure.plot')).map(figure => {
+  const svg = figure.querySelector('svg');
+  const texts = Array.from(svg.querySelectorAll('text')).map(t => {
+    const m = t.getScreenCTM();
+    return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)];
+  });
+  const curves = Array.from(svg.querySelectorAll('path.curve')).map(p => ({
+    name: (p.querySelector('title') || {}).textContent || '',
+    dash: getComputedStyle(p).strokeDasharray,
+  }));
+  const legend = Array.from(svg.querySelectorAll('.legend text')).map(t => t.textContent);
+  const desc = svg.querySelector('desc');
+  return {key: figure.dataset.mv, texts, curves, legend,
+    desc: desc ? desc.textContent : '', rows: figure.querySelectorAll('details table tr').length};
+});
+"""
+
+
+def plot_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
+    """What makes a plot of the page hard to read on a 375 px phone (empty: nothing)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True},
+    )
+    try:
+        _load(driver, url)
+        found = driver.execute_script(PLOTS_JS, spoil_css)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    page = url.rsplit("/", 1)[-1]
+    problems = []
+    for plot in found:
+        where = f"{page} {plot['key']}"
+        for text, size in plot["texts"]:
+            if size < MIN_PHONE_TEXT_PX:
+                problems.append(f"{where}: {text!r} is drawn at {size:.1f}px on a phone")
+        curves = plot["curves"]
+        if len(curves) > 1:
+            dashes = [c["dash"] for c in curves]
+            if len(set(dashes)) < len(dashes):
+                problems.append(f"{where}: curves told apart by colour alone ({dashes})")
+            unnamed = [c["name"] for c in curves if c["name"] not in plot["legend"]]
+            if unnamed:
+                problems.append(f"{where}: curves missing from the legend: {unnamed}")
+        if not plot["desc"] or plot["rows"] < 2:
+            problems.append(f"{where}: no text alternative (a <desc> and a data table)")
+    return problems
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_plots_read_on_a_phone(driver: Any, base_url: str, name: str) -> None:
+    problems = plot_problems(driver, f"{base_url}{name}.html")
+    assert not problems, "\n".join(problems)
+
+
+def test_small_text_and_look_alike_curves_are_reported(driver: Any, base_url: str) -> None:
+    """The plots' text at the desktop size on a phone, and every curve solid: reported."""
+    spoil = (
+        ".plot text, .plot .label, .plot .marker-label { font-size: 12px !important; }"
+        ".plot .curve { stroke-dasharray: none !important; }"
+    )
+    problems = plot_problems(driver, f"{base_url}outcome.html", spoil)
+    assert any("drawn at" in p for p in problems), "\n".join(problems)
+    assert any("colour alone" in p for p in problems), "\n".join(problems)
