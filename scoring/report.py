@@ -540,20 +540,19 @@ def _string_tokens(key_counts: Sequence[int], rows: list[_Row]) -> int:
 def _keys_repeated(chunk: list[bytes], key_counts: Sequence[int], rows: list[_Row]) -> bool:
     """Whether a validated chunk repeats a key in a line (``key_counts``: distinct keys).
 
-    With no backslash in the text, every ``"`` opens or closes a string, so a line holds
-    ``2 × (keys written + string values written)`` of them. A repeated key writes one more
-    key (and maybe one more string value) than the validated row holds, so the count is
-    higher than ``2 × (distinct keys + string values of the row)``, equal only when no key
-    is repeated. That is three scans of the chunk in C; a line with a backslash (escapes
-    make the count unreliable) or a count that differs is parsed again for its repeats.
+    Outside strings JSON has no ``"``; inside one, a ``"`` is written ``\\"``. So a line
+    holds ``2 × (keys written + string values written) + escaped quotes`` of them. A repeated
+    key writes one more key (and maybe one more string value) than the validated row holds,
+    so the count can equal ``2 × (distinct keys + string values of the row)`` only when no
+    key is repeated (and no quote is escaped). That is two scans of the chunk in C; the
+    lines of a chunk that fails it are counted one by one, and a line whose count differs
+    is parsed again for its repeats.
     """
     joined = b"".join(chunk)
-    if b"\\" not in joined and joined.count(b'"') == 2 * _string_tokens(key_counts, rows):
+    if joined.count(b'"') == 2 * _string_tokens(key_counts, rows):
         return False
     for line, keys, row in zip(chunk, key_counts, rows, strict=True):
-        if b"\\" not in line and line.count(b'"') == 2 * _string_tokens((keys,), [row]):
-            continue
-        if repeated_keys(line):
+        if line.count(b'"') != 2 * _string_tokens((keys,), [row]) and repeated_keys(line):
             return True
     return False
 

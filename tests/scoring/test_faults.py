@@ -123,8 +123,8 @@ def test_a_repeated_key_is_refused_on_the_fast_path(
     [b'"task_id": "x", ', b'"success": null, ', b'"finished_at": "2026-01-01T00:00:00Z", '],
 )
 def test_a_repeat_is_found_beside_lines_with_escapes(repeat: bytes) -> None:
-    # Backslashes elsewhere in the chunk make the quote count unreliable: lines are then
-    # looked at one by one.
+    # Escaped quotes elsewhere in the chunk make its quote count differ: its lines are then
+    # counted one by one, and only the line with the repeat is parsed again.
     lines = valid_lines(30, agent_id='back\\slash "quoted"')
     lines[7] = b"{" + repeat + lines[7][1:]
     field = repeat.split(b'"')[1].decode()
