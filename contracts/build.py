@@ -138,13 +138,21 @@ def _assignment_lines(path: Path, mtime_ns: int) -> dict[str, int]:
 
 
 def locate(location: Location) -> int:
-    """The line where ``location``'s symbol is defined now (1-based); 0 if not found."""
-    path = REPO_ROOT / location.file
-    try:
-        mtime = path.stat().st_mtime_ns
-    except OSError:
+    """The line where ``location``'s symbol is defined now (1-based); 0 if not found.
+
+    Only a regular file inside the repository is read (a symbolic link out of it is not);
+    a file that cannot be read or parsed has no line.
+    """
+    path = (REPO_ROOT / location.file).resolve()
+    if not path.is_relative_to(REPO_ROOT):
         return 0
-    return _assignment_lines(path, mtime).get(location.symbol.split(".")[0], 0)
+    try:
+        if not path.is_file():
+            return 0
+        lines = _assignment_lines(path, path.stat().st_mtime_ns)
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError, RecursionError):
+        return 0
+    return lines.get(location.symbol.split(".")[0], 0)
 
 
 def _constants() -> list[ConstantEntry]:

@@ -15,13 +15,13 @@ from __future__ import annotations
 import ast
 import functools
 import json
-import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from contracts.build import REPO_ROOT, build_snapshot, locate
+from contracts.failure import describe_failure
 from contracts.impact import compare_snapshots, summary_lines
 from contracts.model import Location, Methodology
 from contracts.result import CommandResult
@@ -37,6 +37,8 @@ from contracts.store import (
     ContractsError,
     SnapshotRead,
     canonical_json,
+    content_hash,
+    content_hash_of_text,
     display_path,
     read_changelog,
     read_lock,
@@ -45,6 +47,9 @@ from contracts.store import (
     snapshot_content,
     snapshot_path,
     snapshot_versions,
+    temporary_files,
+    text_at_head,
+    update_running,
     version_key,
 )
 
@@ -341,15 +346,8 @@ def build_live() -> Methodology:
     except ContractsError:
         raise  # already names the file and the rule (e.g. an unreadable corpus)
     except Exception as error:
-        frames = traceback.extract_tb(error.__traceback__)
-        inside = [f for f in frames if Path(f.filename).resolve().is_relative_to(REPO_ROOT)]
-        where = ""
-        if inside:
-            frame = inside[-1]
-            where = f" at {display_path(Path(frame.filename))}:{frame.lineno}"
         raise ContractsError(
-            f"cannot build the live methodology from scoring{where}: "
-            f"{type(error).__name__}: {error}"
+            f"cannot build the live methodology from scoring {describe_failure(error)}"
         ) from None
 
 
@@ -416,7 +414,7 @@ def run_check(
         )
 
     released = lock or {}
-    snapshots = _check_released(report, released, directory, current, changelog, changelog_name)
+    snapshots = _check_released(report, released, directory, live, changelog, changelog_name)
 
     if lock is not None:
         for version in snapshot_versions(directory):
@@ -442,6 +440,7 @@ def run_check(
         )
 
     _check_schema(report, directory)
+    _check_temporary_files(report, directory)
     return _finish(report)
 
 
@@ -449,7 +448,7 @@ def _check_released(
     report: _Report,
     released: dict[str, str],
     directory: Path,
-    current: str,
+    live: Methodology,
     changelog: dict[str, ChangelogEntry] | None,
     changelog_name: str,
 ) -> dict[str, SnapshotRead]:
@@ -471,15 +470,7 @@ def _check_released(
             continue
         snapshots[version] = read
         if read.sha256 != digest:
-            restore = f"git checkout -- {display_path(path)}"
-            if version == current:
-                restore += f" (or, if the live code is unchanged, {UPDATE_COMMAND})"
-            report.add(
-                EXIT_FAILED,
-                f"{display_path(path)}: released snapshot was edited: its content hash "
-                f"{read.sha256[:12]}… differs from {digest[:12]}… recorded in "
-                f"{LOCK_FILENAME}; released snapshots are immutable, restore it: {restore}",
-            )
+            report.add(EXIT_FAILED, _hash_mismatch(read, version, digest, directory, live))
         if read.methodology.methodology_version != version:
             report.add(
                 EXIT_FAILED,
@@ -493,6 +484,56 @@ def _check_released(
                 f"'## {version} (<YYYY-MM-DD>)' saying what changed and why",
             )
     return snapshots
+
+
+def _snapshot_intact(read: SnapshotRead, version: str, live: Methodology) -> str | None:
+    """Why the snapshot file can be trusted, if it can: it is the one committed at git
+    HEAD, or it is what the live code builds for the current version."""
+    committed = text_at_head(read.path)
+    if committed is not None:
+        same = content_hash_of_text(committed) == read.sha256
+        return "as committed at git HEAD" if same else None
+    if version == live.methodology_version and content_hash(snapshot_content(live)) == read.sha256:
+        return "what the live code builds"
+    return None
+
+
+def _hash_mismatch(
+    read: SnapshotRead, version: str, digest: str, directory: Path, live: Methodology
+) -> str:
+    """A released snapshot whose content hash differs from the lock's: say which file is
+    wrong when it can be told, the lock or the snapshot."""
+    path, lock_path = display_path(read.path), display_path(directory / LOCK_FILENAME)
+    hashes = f"{read.sha256[:12]}… (the snapshot's content) vs {digest[:12]}… (recorded in "
+    intact = _snapshot_intact(read, version, live)
+    if intact is not None:
+        return (
+            f"{lock_path}: hash mismatch in the lock for released version {version}: "
+            f"{hashes}the lock); the snapshot {path} is {intact}, so the lock's hash was "
+            f"changed: restore it: git checkout -- {lock_path}"
+        )
+    restore = f"git checkout -- {path}"
+    if version == live.methodology_version:
+        restore += f" (or, if the live code is unchanged, {UPDATE_COMMAND})"
+    return (
+        f"{path}: released snapshot was edited: its content hash {read.sha256[:12]}… "
+        f"differs from {digest[:12]}… recorded in {LOCK_FILENAME}; released snapshots are "
+        f"immutable, restore it: {restore} (if the snapshot is right and the lock was "
+        f"edited instead: git checkout -- {lock_path})"
+    )
+
+
+def _check_temporary_files(report: _Report, directory: Path) -> None:
+    """Temporary files of an update that was killed (none while an update runs)."""
+    stray = temporary_files(directory)
+    if not stray or update_running(directory):
+        return
+    names = " ".join(display_path(p) for p in stray)
+    report.add(
+        EXIT_FAILED,
+        f"{display_path(directory)}: {len(stray)} temporary file(s) left by an interrupted "
+        f"update: {names}; remove them (rm {names}) or run {UPDATE_COMMAND}, which does",
+    )
 
 
 def _check_schema(report: _Report, directory: Path) -> None:

@@ -9,7 +9,8 @@ Commands:
   unusable (the message names it).
 - ``update [--amend]``: write the current version's snapshot, the schema and the lock.
   Exit 0 on success; 1 when it refuses (a released version would change, no changelog
-  entry, a version not newer than the released ones); 2 when a contracts file is unusable.
+  entry, a version not newer than the released ones, another update holding the lock); 2
+  when a contracts file is unusable.
 - ``impact [--format table|json]``: the committed scoreboard of the reference corpus against
   the live code's (composites, ranks, Kendall's τ-b). Exit 0; 2 when the corpus or the
   snapshot cannot be read.
@@ -19,16 +20,31 @@ Commands:
 - ``verify FILE [--lock LOCK]``: a downloaded snapshot against the lock (see
   :mod:`contracts.verify`). Exit 0 ``OK <version> sha256 …``; 1 on a mismatch; 2 when the
   file cannot be read.
+
+Every command exits 2 with one line naming the file, the line and the error when the code
+it needs (``scoring``) cannot be imported at all (a syntax error in
+``scoring/constants.py``, say): the check is most needed exactly then.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from enum import StrEnum
+from pathlib import Path
+from types import FrameType
+from typing import Any, TextIO
 
+from contracts.failure import describe_failure
 from contracts.result import CommandResult
+
+#: Exit status when the live code cannot be imported (as for an unusable contracts file).
+EXIT_UNUSABLE = 2
+#: Exit status of an interrupted update (128 + SIGINT, as the shell shows Ctrl-C).
+EXIT_INTERRUPTED = 130
 
 
 class Command(StrEnum):
@@ -82,41 +98,96 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _say(lines: Sequence[str], stream: TextIO | None) -> None:
+    # A closed or full stream leaves nothing to say it on: the exit status still tells.
+    if stream is None:
+        return
+    try:
+        for line in lines:
+            print(line, file=stream)
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While an update writes, SIGTERM and SIGHUP unwind like Ctrl-C, so that its temporary
+    files are removed (``write_atomic`` cleans up on any exception). SIGKILL cannot be
+    caught: the next update removes what it leaves, and the check reports it."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    previous: dict[signal.Signals, Any] = {}
+    try:
+        for caught in (signal.SIGTERM, signal.SIGHUP):
+            previous[caught] = signal.signal(caught, interrupt)
+    except ValueError:  # not the main thread: signals stay as they are
+        pass
+    try:
+        yield
+    finally:
+        for caught, handler in previous.items():
+            signal.signal(caught, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return the exit status (0 ok, 1 disagreement/refusal, 2 unusable)."""
     args = _parser().parse_args(argv)
     command = Command(args.command)
-    if command is Command.README:
-        from contracts.readme import run_readme
+    # The commands import scoring: any error there is the live code's, named in one line.
+    try:
+        return _run(command, args)
+    except _ImportFailedError as failed:
+        error = failed.__cause__ or failed
+        message = (
+            f"contracts {command.value}: cannot import the live methodology (scoring) "
+            f"{describe_failure(error)}"
+        )
+        _say([message], sys.stderr)
+        return EXIT_UNUSABLE
 
+
+class _ImportFailedError(Exception):
+    """A command's module (and with it ``scoring``) could not be imported."""
+
+
+def _run(command: Command, args: argparse.Namespace) -> int:
+    try:
+        if command is Command.README:
+            from contracts.readme import run_readme
+        elif command is Command.VERIFY:
+            from contracts.verify import verify_file
+        elif command is Command.CHECK:
+            from contracts.check import run_check
+        elif command is Command.IMPACT:
+            from contracts.impact import ImpactFormat, run_impact
+        else:
+            from contracts.update import run_update
+    except Exception as error:
+        raise _ImportFailedError from error
+    if command is Command.README:
         done = run_readme(update=args.update)
-        for line in done.lines:
-            print(line, file=sys.stderr if done.exit_code else sys.stdout)
+        _say(done.lines, sys.stderr if done.exit_code else sys.stdout)
         return done.exit_code
     if command is Command.VERIFY:
-        from pathlib import Path
-
-        from contracts.verify import verify_file
-
         verdict = verify_file(Path(args.file), Path(args.lock) if args.lock else None)
-        print(verdict.line, file=sys.stderr if verdict.exit_code else sys.stdout)
+        _say([verdict.line], sys.stderr if verdict.exit_code else sys.stdout)
         return verdict.exit_code
     if command is Command.CHECK:
-        from contracts.check import run_check
-
         return _print(run_check())
     if command is Command.IMPACT:
-        from contracts.impact import ImpactFormat, run_impact
-
         return _print(run_impact(ImpactFormat(args.format)))
-    from contracts.update import run_update
-
-    return _print(run_update(amend=args.amend))
+    try:
+        with _terminate_as_interrupt():
+            return _print(run_update(amend=args.amend))
+    except KeyboardInterrupt:
+        _say(["contracts update: interrupted; its temporary files were removed"], sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def _print(result: CommandResult) -> int:
     """Print a command's lines (stdout when it succeeded, stderr otherwise); its exit status."""
-    stream = sys.stdout if result.ok else sys.stderr
-    for line in result.output():
-        print(line, file=stream)
+    _say(result.output(), sys.stdout if result.ok else sys.stderr)
     return result.exit_code

@@ -9,9 +9,10 @@ that a harmless edit such as a new comment does not change a released snapshot.
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import PurePosixPath
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 SCHEMA_VERSION = 1
 
@@ -21,12 +22,35 @@ GENERATED_NOTE = "by python -m contracts update; do not edit by hand"
 _FROZEN = ConfigDict(extra="forbid", frozen=True)
 
 
+def _inside_repository(file: str) -> str:
+    """A ``defined_in.file`` names a Python file inside the repository: a relative POSIX
+    path with no ``..``, so that reading it (to find a line) never leaves the repository.
+    (``contracts.build.locate`` checks the resolved path as well, for symbolic links.)"""
+    path = PurePosixPath(file)
+    if (
+        not file
+        or path.is_absolute()
+        or ".." in path.parts
+        or "\\" in file
+        or ":" in file
+        or "\x00" in file
+        or path.suffix != ".py"
+    ):
+        raise ValueError(
+            "must be a .py file relative to the repository root, inside it (no leading /, "
+            f"no '..'), got {file[:80]!r}"
+        )
+    return file
+
+
 class Location(BaseModel):
     """Where something is defined: a file relative to the repository root and a symbol."""
 
     model_config = _FROZEN
 
-    file: str = Field(description="Path relative to the repository root.")
+    file: Annotated[str, AfterValidator(_inside_repository)] = Field(
+        description="Path relative to the repository root."
+    )
     symbol: str = Field(description="Name of the constant or function in that file.")
 
 

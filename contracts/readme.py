@@ -101,14 +101,31 @@ def _python_version(_: Methodology) -> str:
 
 
 def _bad_input(_: Methodology) -> str:
-    from scoring.cli import EXIT_BAD_INPUT
-    from scoring.errors import MAX_LISTED_PROBLEMS
+    from scoring.cli import (
+        EXIT_BAD_INPUT,
+        EXIT_BROKEN_PIPE,
+        EXIT_INTERRUPTED,
+        EXIT_OUTPUT_FAILED,
+        SPOOL_MEMORY_BYTES,
+    )
+    from scoring.errors import MAX_LISTED_PROBLEMS, MAX_SHOWN_CHARS
 
     return (
         f"Bad input exits with status {EXIT_BAD_INPUT} and prints one line per problem on "
         "stderr, naming the line, the\nfield and the rule (the first "
         f"{MAX_LISTED_PROBLEMS}, then a count); nothing is printed on stdout and nothing is\n"
-        "scored.\n"
+        "scored. A key repeated in one JSON object, at any depth, is bad input (the last "
+        "value would\notherwise win silently), and so are non-ASCII digits where the format "
+        "says digits; a UTF-8\nbyte-order mark at the start is skipped. An echoed name or "
+        f"value is cut at {MAX_SHOWN_CHARS} characters,\nsaying its length, and control "
+        "characters and bidirectional overrides are shown as escapes\n(`\\x1b`), in "
+        "messages, tables and JSON alike. A closed or full stdout ends with one line on\n"
+        f"stderr and status {EXIT_OUTPUT_FAILED}; a closed pipe (`| head`) ends silently with "
+        f"status {EXIT_BROKEN_PIPE}, as a tool\nkilled by SIGPIPE shows in the shell; Ctrl-C, "
+        f"{EXIT_INTERRUPTED}. `scoring outcome` streams: scores go to a\ntemporary file (on "
+        f"disk past {SPOOL_MEMORY_BYTES // 2**20} MiB) that is copied to stdout only once "
+        "every record was\nread and found good, so memory stays flat and one bad record "
+        "leaves stdout empty.\n"
     )
 
 

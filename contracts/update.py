@@ -13,10 +13,13 @@ Rules:
   not yet in the committed lock (``HEAD``): for iterating on a change before committing it.
 - The JSON Schema is rewritten when stale. Every write is atomic (temporary file, rename);
   the lock is written last.
+- One update at a time (an inter-process lock on the snapshot folder); temporary files of
+  an update that was killed are removed by the next one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 from dataclasses import dataclass, field
@@ -35,6 +38,7 @@ from contracts.store import (
     SCHEMA_FILENAME,
     SNAPSHOT_DIR,
     UPDATE_COMMAND,
+    UPDATE_LOCK_WAIT_SECONDS,
     ContractsError,
     content_hash,
     display_path,
@@ -47,6 +51,9 @@ from contracts.store import (
     snapshot_path,
     snapshot_text,
     snapshot_versions,
+    temporary_files,
+    text_at_head,
+    update_lock,
     version_key,
     write_atomic,
 )
@@ -72,29 +79,27 @@ def _refused(message: str, exit_code: int = EXIT_FAILED) -> ContractsError:
 def _released_at_head(lock_path: Path) -> dict[str, str] | None:
     """The lock as committed at git ``HEAD`` (empty if not committed yet); ``None`` when git
     cannot tell (no git, not a repository)."""
-
-    def git(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            ["git", *args], cwd=lock_path.parent, capture_output=True, text=True, check=False
-        )
-
+    text = text_at_head(lock_path)
+    if text is None:
+        return {} if _in_work_tree(lock_path) else None
     try:
-        top = git("rev-parse", "--show-toplevel")
-    except OSError:
-        return None
-    if top.returncode != 0:
-        return None
-    relative = lock_path.resolve().relative_to(Path(top.stdout.strip()).resolve()).as_posix()
-    if git("rev-parse", "--verify", "-q", "HEAD").returncode != 0:
-        return {}
-    if git("cat-file", "-e", f"HEAD:{relative}").returncode != 0:
-        return {}
-    shown = git("show", f"HEAD:{relative}")
-    try:
-        released = json.loads(shown.stdout)["released"]
+        released = json.loads(text)["released"]
     except (ValueError, KeyError, TypeError):
         return None
     return released if isinstance(released, dict) else None
+
+
+def _in_work_tree(path: Path) -> bool:
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"],
+            cwd=path.parent,
+            capture_output=True,
+            check=False,
+        )
+    except OSError:
+        return False
+    return done.returncode == 0
 
 
 def _read_lock_or_bootstrap(directory: Path) -> dict[str, str]:
@@ -148,21 +153,38 @@ def run_update(
     live: Methodology | None = None,
     snapshot_dir: Path | None = None,
     changelog_path: Path | None = None,
+    lock_wait_seconds: float = UPDATE_LOCK_WAIT_SECONDS,
 ) -> UpdateResult:
-    """Write the current version's snapshot, the schema and the lock (see module rules)."""
+    """Write the current version's snapshot, the schema and the lock (see module rules).
+
+    One update at a time: it holds the folder's lock (:func:`contracts.store.update_lock`)
+    from reading the lock file to writing it, so that two updates never both start from
+    the same list of released versions. Under the lock, temporary files left by an update
+    that was killed are removed (none can belong to a running one).
+    """
     directory = SNAPSHOT_DIR if snapshot_dir is None else snapshot_dir
     changelog = CHANGELOG_PATH if changelog_path is None else changelog_path
     try:
-        return _update(amend, live, directory, changelog)
+        if live is None:
+            live = build_live()  # before the lock: building takes the longest
+        with update_lock(directory, lock_wait_seconds):
+            cleaned = _remove_stale_temporary_files(directory)
+            result = _update(amend, live, directory, changelog)
+        return UpdateResult(result.ok, [*cleaned, *result.lines], result.exit_code, result.written)
     except ContractsError as error:
         return UpdateResult(False, [f"contracts update: REFUSED: {error}"], error.exit_code)
 
 
-def _update(
-    amend: bool, live: Methodology | None, directory: Path, changelog_path: Path
-) -> UpdateResult:
-    if live is None:
-        live = build_live()
+def _remove_stale_temporary_files(directory: Path) -> list[str]:
+    lines = []
+    for path in temporary_files(directory):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        lines.append(f"removed {display_path(path)} (left by an interrupted update)")
+    return lines
+
+
+def _update(amend: bool, live: Methodology, directory: Path, changelog_path: Path) -> UpdateResult:
     version = live.methodology_version
     try:
         version_key(version)

@@ -1,33 +1,64 @@
 """``python -m scoring``: a thin command line over the library.
 
-Exit status 0 on success; 2 on bad input or bad arguments, with one line per problem on
-stderr and nothing on stdout.
+Exit status: 0 on success; 2 on bad input or bad arguments (one line per problem on
+stderr, nothing on stdout); 1 when the output cannot be written (a closed stdout, a full
+disk: one line on stderr); 141 when the reader of stdout went away (a closed pipe, as in
+``| head``), silently, as a tool killed by SIGPIPE shows in the shell; 130 when
+interrupted (Ctrl-C). Never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
-from collections.abc import Iterator, Sequence
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from enum import StrEnum
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, NoReturn, TextIO
 
 from scoring.constants import Axis
-from scoring.errors import InputError, Problem
-from scoring.outcome import score_outcome_lines
+from scoring.errors import InputError, Problem, cut, inert, shown
+from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.report import build_report
 from scoring.serialize import (
+    NO_RECORDS,
+    OUTCOME_HEADERS,
+    Table,
+    outcome_row,
     outcome_to_json,
-    outcomes_to_table,
     report_to_json,
     report_to_table,
+    to_json_text,
 )
 
 EXIT_OK = 0
+EXIT_OUTPUT_FAILED = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as the shell shows a tool stopped by Ctrl-C
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell shows a tool whose reader went away
+
+# Bounds on --weights, so that any argument is answered at once: a weight is plain
+# decimal digits with an optional exponent (1e999999999 would take minutes of exact
+# arithmetic, and Decimal would also read "1_0" or Arabic-Indic digits).
+WEIGHT_MAX_CHARS = 40
+WEIGHT_MAX_EXPONENT = 100
+WEIGHTS_MAX_CHARS = 1000
+_WEIGHT = re.compile(
+    r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE](?P<exponent>[+-]?[0-9]+))?", re.ASCII
+)
+_SPACE = " \t"
+# Characters of a usage message (argparse echoes arguments) and of a path in a message.
+_USAGE_MESSAGE_MAX_CHARS = 500
+_PATH_MAX_CHARS = 200
+# Characters copied from the spool to stdout at a time.
+_COPY_BLOCK_CHARS = 1 << 16
+#: What ``scoring outcome`` keeps of its output in memory before spooling it to disk.
+SPOOL_MEMORY_BYTES = 1 << 20
 
 
 class OutputFormat(StrEnum):
@@ -44,43 +75,72 @@ class Command(StrEnum):
     OUTCOME = "outcome"
 
 
+def _weights_error(rule: str) -> InputError:
+    return InputError([Problem(None, "--weights", rule)])
+
+
 def parse_weights(text: str) -> dict[Axis, Decimal]:
     """Parse ``axis=weight,...`` viewer weights; unnamed axes weigh 0.
+
+    A weight is written with ASCII digits (``2``, ``0.5``, ``1e-3``), at most
+    ``WEIGHT_MAX_CHARS`` characters, its exponent within ±``WEIGHT_MAX_EXPONENT``; an axis
+    is named once. Raises :class:`InputError` naming the rule.
 
     >>> parse_weights("correctness=3,cost=1")[Axis.COST]
     Decimal('1')
     """
+    if len(text) > WEIGHTS_MAX_CHARS:
+        raise _weights_error(f"{len(text)} characters; at most {WEIGHTS_MAX_CHARS}")
     weights = dict.fromkeys(Axis, Decimal(0))
+    named: set[str] = set()
     names = ", ".join(a.value for a in Axis)
     for part in text.split(","):
         name, sep, number = part.partition("=")
-        name = name.strip()
+        name, number = name.strip(_SPACE), number.strip(_SPACE)
         if not sep or name not in Axis.__members__.values():
-            raise InputError(
-                [
-                    Problem(
-                        None,
-                        "--weights",
-                        f"{part.strip()!r}: expected AXIS=WEIGHT, AXIS one of {names}",
-                    )
-                ]
+            raise _weights_error(
+                f"{shown(part.strip(_SPACE))}: expected AXIS=WEIGHT, AXIS one of {names}"
             )
-        try:
-            weight = Decimal(number.strip())
-        except InvalidOperation:
-            weight = Decimal("NaN")
-        if not weight.is_finite() or weight < 0:
-            raise InputError(
-                [Problem(None, "--weights", f"{name}: weight must be a finite number >= 0")]
+        if name in named:
+            raise _weights_error(f"{name}: axis given twice")
+        named.add(name)
+        match = _WEIGHT.fullmatch(number)
+        exponent = match and match["exponent"]
+        if (
+            match is None
+            or len(number) > WEIGHT_MAX_CHARS
+            or (exponent and abs(int(exponent)) > WEIGHT_MAX_EXPONENT)
+        ):
+            raise _weights_error(
+                f"{name}: weight must be a finite number >= 0 (got {shown(number)}): "
+                f"ASCII digits, at most {WEIGHT_MAX_CHARS} characters, an exponent within "
+                f"±{WEIGHT_MAX_EXPONENT}"
             )
-        weights[Axis(name)] = weight
+        weights[Axis(name)] = Decimal(number)
     if not any(weights.values()):
-        raise InputError([Problem(None, "--weights", "at least one weight must be above 0")])
+        raise _weights_error("at least one weight must be above 0")
     return weights
 
 
+def _weights_argument(text: str) -> dict[Axis, Decimal]:
+    # argparse turns this into a usage error (exit 2) before any file is opened.
+    try:
+        return parse_weights(text)
+    except InputError as error:
+        raise argparse.ArgumentTypeError(error.problems[0].rule) from None
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with usage errors kept short and inert (it echoes the arguments)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        text = cut(inert(message), _USAGE_MESSAGE_MAX_CHARS)
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {text}\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="scoring",
         description="Recompute the published scores from raw records (JSON Lines).",
     )
@@ -92,6 +152,7 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("path", metavar="RUNS.jsonl", help="run records; '-' reads stdin")
     report.add_argument(
         "--weights",
+        type=_weights_argument,
         metavar="AXIS=W,...",
         help="viewer weights for the radar profile only, e.g. correctness=2,cost=1 "
         "(axes not named weigh 0); never changes the composite",
@@ -110,18 +171,137 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _ReadError(Exception):
+    """The input could not be read (as opposed to a write that failed)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"cannot read {_path(path)}: {reason}")
+
+
+class _WriteError(Exception):
+    """The output could not be written."""
+
+
+def _path(path: str) -> str:
+    return "stdin" if path == "-" else cut(inert(path), _PATH_MAX_CHARS)
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or type(error).__name__
+
+
 @contextmanager
-def _open(path: str, stdin: BinaryIO) -> Iterator[BinaryIO]:
+def _open(path: str, stdin: BinaryIO | None) -> Iterator[BinaryIO]:
     if path == "-":
+        if stdin is None or stdin.closed:
+            raise _ReadError(path, "stdin is closed")
         yield stdin
         return
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below
     except OSError as error:
-        reason = error.strerror or str(error)
-        raise InputError([Problem(None, None, f"cannot read {path}: {reason}")]) from None
+        raise _ReadError(path, _reason(error)) from None
     with handle:
         yield handle
+
+
+def _lines(source: BinaryIO, path: str) -> Iterator[bytes]:
+    """The lines of ``source``; a failed read becomes a :class:`_ReadError`."""
+    lines = iter(source)
+    while True:
+        try:
+            line = next(lines)
+        except StopIteration:
+            return
+        except (OSError, ValueError) as error:  # ValueError: a file closed under us
+            reason = _reason(error) if isinstance(error, OSError) else str(error)
+            raise _ReadError(path, reason) from None
+        yield line
+
+
+def _report(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> None:
+    with _open(args.path, stdin) as source:
+        try:
+            report = build_report(source, args.weights)
+        except OSError as error:  # reading is the only I/O of build_report
+            raise _ReadError(args.path, _reason(error)) from None
+    if args.format == OutputFormat.JSON:
+        text = to_json_text(report_to_json(report))
+    else:
+        text = report_to_table(report)
+    _write(out, text + "\n")
+
+
+def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> None:
+    """Score the records one by one into a temporary file (on disk past 1 MiB), then copy
+    it to stdout: memory stays flat, and a bad record anywhere leaves stdout untouched."""
+    as_json = args.format == OutputFormat.JSON
+    table = Table(OUTCOME_HEADERS)
+    with _open(args.path, stdin) as source, _spool() as spool:
+        scores = iter_outcome_scores(_lines(source, args.path))
+        count = _spool_scores(scores, spool, table, as_json)
+        spool.seek(0)
+        if as_json:
+            _write(out, "[\n" if count else "[]\n")
+            while block := spool.read(_COPY_BLOCK_CHARS):
+                _write(out, block)
+            if count:
+                _write(out, "\n]\n")
+        elif not count:
+            _write(out, NO_RECORDS + "\n")
+        else:
+            _write(out, "\n".join(table.head()) + "\n")
+            for row in spool:
+                _write(out, table.line(json.loads(row)) + "\n")
+        _flush(out)
+
+
+@contextmanager
+def _spool() -> Iterator[TextIO]:
+    try:
+        spool = tempfile.SpooledTemporaryFile(  # noqa: SIM115 - closed below
+            max_size=SPOOL_MEMORY_BYTES, mode="w+", encoding="utf-8", newline="\n"
+        )
+    except OSError as error:
+        raise _WriteError(f"cannot create a temporary file: {_reason(error)}") from None
+    with spool:
+        yield spool  # type: ignore[misc]
+
+
+def _spool_scores(
+    scores: Iterable[OutcomeScore], spool: TextIO, table: Table, as_json: bool
+) -> int:
+    count = 0
+    try:
+        for score in scores:
+            if as_json:
+                item = to_json_text(outcome_to_json(score)).replace("\n", "\n  ")
+                spool.write(("  " if not count else ",\n  ") + item)
+            else:
+                spool.write(json.dumps(table.add(outcome_row(score))) + "\n")
+            count += 1
+    except OSError as error:
+        raise _WriteError(f"cannot write a temporary file: {_reason(error)}") from None
+    return count
+
+
+def _write(out: TextIO, text: str) -> None:
+    out.write(text)
+
+
+def _flush(out: TextIO) -> None:
+    out.flush()
+
+
+def _say(stderr: TextIO | None, text: str) -> None:
+    """Print on stderr; if stderr is gone too, there is no one to tell."""
+    if stderr is None:
+        return
+    try:
+        print(text, file=stderr)
+        stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def run(
@@ -130,8 +310,13 @@ def run(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run the command line; returns the exit status."""
-    stdin = sys.stdin.buffer if stdin is None else stdin
+    """Run the command line; returns the exit status.
+
+    Streams default to the process's own; a closed one (``None``) is reported, not
+    used.
+    """
+    if stdin is None and sys.stdin is not None:
+        stdin = sys.stdin.buffer
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
     # argparse prints usage, errors and --help to the process streams and exits: route them
@@ -141,36 +326,53 @@ def run(
             args = _parser().parse_args(argv)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else EXIT_BAD_INPUT
-    fmt = OutputFormat(args.format)
+    prefix = f"scoring {args.command}"
+    if stdout is None:
+        _say(stderr, f"{prefix}: cannot write the output: stdout is closed")
+        return EXIT_OUTPUT_FAILED
     try:
         if args.command == Command.REPORT:
-            weights = None if args.weights is None else parse_weights(args.weights)
-            with _open(args.path, stdin) as source:
-                report = build_report(source, weights)
-            text = (
-                json.dumps(report_to_json(report), indent=2, ensure_ascii=False)
-                if fmt is OutputFormat.JSON
-                else report_to_table(report)
-            )
+            _report(args, stdin, stdout)
         else:
-            with _open(args.path, stdin) as source:
-                scores = score_outcome_lines(source)
-            text = (
-                json.dumps([outcome_to_json(s) for s in scores], indent=2, ensure_ascii=False)
-                if fmt is OutputFormat.JSON
-                else outcomes_to_table(scores)
-            )
+            _outcome(args, stdin, stdout)
+        _flush(stdout)
     except InputError as error:
-        print(f"scoring {args.command}: cannot score {args.path}:", file=stderr)
-        print(error.message(), file=stderr)
+        _say(stderr, f"{prefix}: cannot score {_path(args.path)}:\n{error.message()}")
         return EXIT_BAD_INPUT
-    except UnicodeDecodeError as error:
-        print(f"scoring {args.command}: {args.path} is not UTF-8 text: {error}", file=stderr)
+    except _ReadError as error:
+        _say(stderr, f"{prefix}: {error}")
         return EXIT_BAD_INPUT
-    stdout.write(text + "\n")
+    except _WriteError as error:
+        _say(stderr, f"{prefix}: {error}")
+        return EXIT_OUTPUT_FAILED
+    except BrokenPipeError:
+        return EXIT_BROKEN_PIPE
+    except (OSError, ValueError) as error:  # ValueError: stdout was closed under us
+        reason = _reason(error) if isinstance(error, OSError) else str(error)
+        _say(stderr, f"{prefix}: cannot write the output: {reason}")
+        return EXIT_OUTPUT_FAILED
     return EXIT_OK
+
+
+def _silence_stdout() -> None:
+    """After a failed write, point stdout at /dev/null so that the interpreter's last
+    flush of what is still buffered cannot fail (and print) again."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
 
 
 def main() -> None:
     """Console-script entry point."""
-    sys.exit(run())
+    try:
+        status = run()
+    except KeyboardInterrupt:
+        status = EXIT_INTERRUPTED
+    if status != EXIT_OK:
+        _silence_stdout()
+    sys.exit(status)

@@ -32,11 +32,12 @@ UnitInterval = Annotated[float, Field(ge=0, le=1)]
 Identifier = Annotated[str, Field(min_length=1)]
 
 # RFC 3339 section 5.6 date-time with its offset required ("Z" or ±hh:mm); "T" may be "t" or
-# a space (section 5.6, NOTE). Any number of fraction digits. A leap second (:60) has no
+# a space (section 5.6, NOTE). Any number of fraction digits; ASCII digits only (pydantic's
+# regular expressions would read \d as any Unicode digit). A leap second (:60) has no
 # datetime and is refused. The pattern is checked in pydantic's core, before any Python.
 RFC3339_PATTERN = (
-    r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:[0-5]\d"
-    r"(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$"
+    r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]"
+    r":[0-5][0-9](\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
 )
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 

@@ -5,13 +5,11 @@ Source: ``outcome-score-pr.txt`` (``cat_v · sqrt(c · rec_v)``), settled by ``d
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal
 from enum import StrEnum
 from fractions import Fraction
-
-from pydantic import ValidationError
 
 from scoring.constants import (
     CORRECTNESS_SOURCES,
@@ -20,7 +18,8 @@ from scoring.constants import (
     RECOVERABLE_FLOOR,
     RECOVERABLE_SOURCES,
 )
-from scoring.errors import Problem, ProblemLog, problems_from
+from scoring.errors import Problem, ProblemLog, shown
+from scoring.jsonlines import FirstLines, validate_line, without_bom
 from scoring.models import (
     CheckStatus,
     Efficiency,
@@ -258,29 +257,37 @@ def score_outcome(record: OutcomeRecord) -> OutcomeScore:
     )
 
 
-def score_outcome_lines(source: Iterable[bytes]) -> list[OutcomeScore]:
-    """Score every record of a JSON Lines input, in input order.
+def iter_outcome_scores(source: Iterable[bytes]) -> Iterator[OutcomeScore]:
+    """Score a JSON Lines input record by record, in input order, as it is read.
 
-    Blank lines are skipped. Raises :class:`scoring.errors.InputError` naming every
-    problem's line, field and rule (a duplicate ``run_id`` included); nothing is scored
-    from an input that has one.
+    Memory stays flat in the number of records (a 16-byte fingerprint slot per ``run_id``
+    for the duplicate check). Blank lines and a UTF-8 byte-order mark at the start are
+    skipped. Once a record is bad, no more scores are yielded, but every line is still
+    read; at the end :class:`scoring.errors.InputError` names every problem's line, field
+    and rule (a repeated key and a duplicate ``run_id`` included). A caller that must
+    publish all or nothing keeps what it was given until the iterator is exhausted.
     """
     log = ProblemLog()
-    seen: dict[str, int] = {}
-    records: list[OutcomeRecord] = []
-    for number, line in enumerate(source, start=1):
+    seen = FirstLines()
+    validate = OutcomeRecord.__pydantic_validator__.validate_json
+    for number, line in enumerate(without_bom(source), start=1):
         if not line.strip():
             continue
-        try:
-            record = OutcomeRecord.model_validate_json(line)
-        except ValidationError as error:
-            log.extend(problems_from(error, number))
+        record, problems = validate_line(validate, line, number)
+        if record is None:
+            log.extend(problems)
             continue
-        first = seen.setdefault(record.run_id, number)
+        first = seen.first(record.run_id, number)
         if first != number:
-            rule = f"duplicate run_id {record.run_id!r}, first on line {first} [unique]"
+            rule = f"duplicate run_id {shown(record.run_id)}, first on line {first} [unique]"
             log.add(Problem(number, "run_id", rule))
             continue
-        records.append(record)
+        if not log.total:
+            yield score_outcome(record)
     log.raise_if_any()
-    return [score_outcome(record) for record in records]
+
+
+def score_outcome_lines(source: Iterable[bytes]) -> list[OutcomeScore]:
+    """Score every record of a JSON Lines input, in input order (see
+    :func:`iter_outcome_scores`); nothing is scored from an input that has a bad record."""
+    return list(iter_outcome_scores(source))

@@ -3,21 +3,23 @@
 Memory grows with agents × tasks, not with runs: per agent the report keeps counts, exact
 decimal sums, a bounded list of window candidates (trimmed to the latest
 ``RADAR_WINDOW_RUNS`` terminal runs) and a count per (task, outcome). The one per-run cost
-is the duplicate ``run_id`` check: an 8-byte hash per run.
+is the duplicate ``run_id`` check: an 8-byte BLAKE2b fingerprint per run.
 
 Speed (a million runs take about twice as long as ``json.loads`` alone, see
 ``benchmarks/bench_report.py``): lines are read in chunks and each chunk is validated in C,
 straight into tuples; the status rules, grouping and counting are done per chunk, sums in
-batches, and the garbage collector is paused. A chunk with a bad (or blank) line is read
-again line by line with :class:`RunRecord`, which names every problem. Every path gives the
-same result, which ``tests/scoring/test_report.py`` checks against a plain computation.
+batches, and the garbage collector is paused. A repeated key is ruled out by counting the
+quotes of the chunk in C (``_keys_repeated``). A chunk with a bad (or blank) line, or a
+repeated key, is read again line by line with :class:`RunRecord` and
+:func:`scoring.jsonlines.validate_line`, which name every problem. Every path gives the
+same result, which ``tests/scoring/test_report.py`` checks against a plain computation;
+``tests/scoring/test_faults.py`` checks that both paths accept and refuse the same lines.
 """
 
 from __future__ import annotations
 
 import gc
 import re
-import sys
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -40,7 +42,8 @@ from scoring.constants import (
     SCORE_DECIMALS,
     Axis,
 )
-from scoring.errors import Problem, ProblemLog, problems_from
+from scoring.errors import Problem, ProblemLog, shown
+from scoring.jsonlines import fingerprints, repeated_keys, validate_line, without_bom
 from scoring.models import RunRecord, RunStatus, _RunFields, instant_key
 from scoring.numeric import Number, as_written, round_half_up
 from scoring.radar import (
@@ -86,6 +89,8 @@ _Row = tuple[
     str, RunStatus, bool | None, str, str | None, float | None, float | None, int | None, str
 ]
 _ROW_RUN_ID = itemgetter(8)
+# Width of a run_id fingerprint (scoring.jsonlines.fingerprints).
+_CODE_BITS = 64
 
 # A window candidate: (instant, finer digits, input order, row), the first two being
 # ``instant_key`` of finished_at (exact to any number of fraction digits, offsets applied).
@@ -96,7 +101,7 @@ _Kept = tuple[timedelta, str, int, _Row]
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # What ``datetime.fromisoformat`` would not read exactly: fraction digits beyond the
 # microsecond, or a lowercase "z" (the only letter z a timestamp can hold).
-_BEYOND_FROMISOFORMAT = re.compile(r"\.\d{7}|z")
+_BEYOND_FROMISOFORMAT = re.compile(r"\.[0-9]{7}|z")
 
 
 def _instant_keys(timestamps: list[str]) -> tuple[Sequence[timedelta], Sequence[str]]:
@@ -174,9 +179,11 @@ def _median_as_written(values: Sequence[float]) -> Fraction:
 
 
 class _SeenIds:
-    """Open-addressing set of 64-bit ``run_id`` hashes, 8 bytes a slot (no objects per run).
+    """Open-addressing set of 64-bit ``run_id`` fingerprints, 8 bytes a slot (no objects
+    per run).
 
-    A slot holds ``hash(run_id) | 1`` (never 0, the empty slot). Two different ids share
+    A slot holds ``fingerprint(run_id) | 1`` (never 0, the empty slot): BLAKE2b, so the
+    same on every run, unlike Python's salted ``hash``. Two different ids share
     it with probability about n² / 2^64 (under 6 in 100 million for a million runs); such
     a pair would be reported as a duplicate. The same id always shares it: no duplicate is
     ever missed.
@@ -187,9 +194,9 @@ class _SeenIds:
     """
 
     def __init__(self) -> None:
-        self._slots = array("q", bytes(8 * 1024))
+        self._slots = array("Q", bytes(8 * 1024))
         self._mask = 1023
-        self._shift = sys.hash_info.width - 10
+        self._shift = _CODE_BITS - 10
         self._used = 0
 
     def add(self, key: str) -> bool:
@@ -198,7 +205,7 @@ class _SeenIds:
 
     def add_all(self, keys: Iterable[str]) -> list[int]:
         """Add every key; the positions (0-based) of the keys that were already present."""
-        codes = list(map(or_, map(hash, keys), repeat(1)))
+        codes = list(map(or_, fingerprints(keys), repeat(1)))
         while (self._used + len(codes)) * 3 > self._mask * 2:
             self._grow()  # room for the whole batch: no check per key
         slots, mask, shift = self._slots, self._mask, self._shift
@@ -221,7 +228,7 @@ class _SeenIds:
         old = self._slots
         self._mask = mask = 2 * len(old) - 1
         self._shift = shift = self._shift - 1
-        self._slots = slots = array("q", bytes(8 * (mask + 1)))
+        self._slots = slots = array("Q", bytes(8 * (mask + 1)))
         for code in filter(None, old):
             index = (code >> shift) & mask
             while slots[index]:
@@ -428,11 +435,11 @@ def _one_by_one(chunk: Sequence[bytes], first: int, seen: _SeenIds, log: Problem
     validate = RunRecord.__pydantic_validator__.validate_json
     rows: list[_Row] = []
     for number, line in enumerate(chunk, first):
-        try:
-            run = validate(line)
-        except ValidationError as error:
-            if line.strip():
-                log.extend(problems_from(error, number))
+        if not line.strip():
+            continue
+        run, problems = validate_line(validate, line, number)
+        if run is None:
+            log.extend(problems)
             continue
         if seen.add(run.run_id):
             rows.append(_ROW(run))
@@ -442,7 +449,7 @@ def _one_by_one(chunk: Sequence[bytes], first: int, seen: _SeenIds, log: Problem
 
 
 def _duplicate(run_id: str, number: int) -> Problem:
-    return Problem(number, "run_id", f"duplicate run_id {run_id!r} [unique]")
+    return Problem(number, "run_id", f"duplicate run_id {shown(run_id)} [unique]")
 
 
 def _status_rules_hold(rows: list[_Row]) -> bool:
@@ -461,16 +468,20 @@ def _status_rules_hold(rows: list[_Row]) -> bool:
 # calendar written into it (day of month, leap years, years 0001 to 9999), so that no Python
 # runs per line. A line it refuses is read again by the model, whose check names the problem;
 # tests/scoring/test_report.py checks that both accept exactly the same timestamps.
-_YEAR = r"(?:\d{3}[1-9]|\d{2}[1-9]\d|\d[1-9]\d{2}|[1-9]\d{3})"
+# ASCII digits only: pydantic's regular expressions read \d as any Unicode digit.
+_D = "[0-9]"
+_YEAR = rf"(?:{_D}{{3}}[1-9]|{_D}{{2}}[1-9]{_D}|{_D}[1-9]{_D}{{2}}|[1-9]{_D}{{3}})"
 _MONTH_DAY = (
-    r"(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])"
+    r"(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])"
     r"|(?:0[13-9]|1[0-2])-(?:29|30)"
     r"|(?:0[13578]|1[02])-31)"
 )
-_LEAP_DAY = r"(?:\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29"
+_LEAP_DAY = (
+    rf"(?:{_D}{{2}}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29"
+)
 CALENDAR_PATTERN = (
-    rf"^(?:{_YEAR}-{_MONTH_DAY}|{_LEAP_DAY})[Tt ]([01]\d|2[0-3]):[0-5]\d:[0-5]\d"
-    r"(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$"
+    rf"^(?:{_YEAR}-{_MONTH_DAY}|{_LEAP_DAY})[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+    r"(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
 )
 
 
@@ -496,15 +507,54 @@ _DICT_ROW = itemgetter(*_ROW_FIELDS)
 
 
 def _rows(chunk: list[bytes]) -> list[_Row] | None:
-    """The rows of a chunk validated field by field, or ``None`` if a line fails."""
+    """The rows of a chunk validated field by field, or ``None`` if a line fails or
+    repeats a key."""
     try:
-        return list(map(_DICT_ROW, map(_validate_every_key, chunk)))
+        rows = list(map(_DICT_ROW, map(_validate_every_key, chunk)))
+        key_counts: Sequence[int] = [len(_ROW_FIELDS)] * len(chunk)
     except ValidationError:
-        pass  # a key left out (allowed), a bad line or a blank one
-    try:
-        return list(map(_ROW, map(_RunFields.__pydantic_validator__.validate_json, chunk)))
-    except ValidationError:
-        return None
+        # A key left out (allowed), a bad line or a blank one.
+        try:
+            models = list(map(_RunFields.__pydantic_validator__.validate_json, chunk))
+        except ValidationError:
+            return None
+        rows = list(map(_ROW, models))
+        key_counts = list(map(len, map(_FIELDS_SET, models)))
+    return None if _keys_repeated(chunk, key_counts, rows) else rows
+
+
+_FIELDS_SET = attrgetter("model_fields_set")
+_FINISHED_AT = itemgetter(4)
+# Values a validated row certainly holds as JSON strings: run_id, agent_id, task_id and
+# status (an enum read from a string); finished_at too when it is not null. Only fields
+# whose values are strings by the model may be counted (see _keys_repeated).
+_STRING_VALUES_PER_ROW = 4
+
+
+def _string_tokens(key_counts: Sequence[int], rows: list[_Row]) -> int:
+    """JSON strings written in lines with these keys and values, if no key is repeated."""
+    unset = list(map(_FINISHED_AT, rows)).count(None)
+    return sum(key_counts) + (_STRING_VALUES_PER_ROW + 1) * len(rows) - unset
+
+
+def _keys_repeated(chunk: list[bytes], key_counts: Sequence[int], rows: list[_Row]) -> bool:
+    """Whether a validated chunk repeats a key in a line (``key_counts``: distinct keys).
+
+    Outside strings JSON has no ``"``; inside one, a ``"`` is written ``\\"``. So a line
+    holds ``2 × (keys written + string values written) + escaped quotes`` of them. A repeated
+    key writes one more key (and maybe one more string value) than the validated row holds,
+    so the count can equal ``2 × (distinct keys + string values of the row)`` only when no
+    key is repeated (and no quote is escaped). That is two scans of the chunk in C; the
+    lines of a chunk that fails it are counted one by one, and a line whose count differs
+    is parsed again for its repeats.
+    """
+    joined = b"".join(chunk)
+    if joined.count(b'"') == 2 * _string_tokens(key_counts, rows):
+        return False
+    for line, keys, row in zip(chunk, key_counts, rows, strict=True):
+        if line.count(b'"') != 2 * _string_tokens((keys,), [row]) and repeated_keys(line):
+            return True
+    return False
 
 
 def build_report(source: Iterable[bytes], weights: Mapping[Axis, Number] | None = None) -> Report:
@@ -517,7 +567,7 @@ def build_report(source: Iterable[bytes], weights: Mapping[Axis, Number] | None 
     builder = ReportBuilder()
     log = ProblemLog()
     seen = _SeenIds()
-    lines = iter(source)
+    lines = without_bom(source)
     first = 1
     with _collector_paused():
         while chunk := list(islice(lines, _CHUNK_LINES)):

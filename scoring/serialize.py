@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -13,6 +14,7 @@ from scoring.constants import (
     SCORE_DECIMALS,
     Axis,
 )
+from scoring.errors import json_visible, visible
 from scoring.numeric import round_half_up
 from scoring.outcome import OutcomeScore
 from scoring.report import AgentReport, Report
@@ -107,19 +109,54 @@ def _numeric(cell: str) -> bool:
     return True
 
 
-def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A plain-text table; columns of numbers are right-aligned, the others left-aligned."""
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
-    right = [bool(rows) and all(_numeric(r[i]) for r in rows) for i in range(len(headers))]
+class Table:
+    """A plain-text table built row by row: columns of numbers right-aligned, the others
+    left-aligned. Every cell is shown with :func:`scoring.errors.visible`, so that no input
+    can move the cursor, clear the screen or start a fake row.
 
-    def line(cells: Sequence[str]) -> str:
+    The widths are known once every row was added: a caller that streams many rows adds
+    them first (keeping the cells :meth:`add` returns somewhere cheap), then prints.
+    """
+
+    def __init__(self, headers: Sequence[str]) -> None:
+        self.headers = [visible(h) for h in headers]
+        self.widths = [len(h) for h in self.headers]
+        self.numeric = [True] * len(headers)
+        self.rows = 0
+
+    def add(self, cells: Sequence[str]) -> list[str]:
+        """Account for one row; returns its cells as they will be shown."""
+        shown = [visible(c) for c in cells]
+        self.widths = list(map(max, self.widths, map(len, shown)))
+        self.numeric = [n and _numeric(c) for n, c in zip(self.numeric, shown, strict=True)]
+        self.rows += 1
+        return shown
+
+    def head(self) -> list[str]:
+        """The header line and the rule under it."""
+        return [self.line(self.headers), "  ".join("-" * w for w in self.widths)]
+
+    def line(self, shown: Sequence[str]) -> str:
+        """One row (cells as :meth:`add` returned them) padded to the column widths."""
+        right = [bool(self.rows) and n for n in self.numeric]
         padded = [
-            c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right, strict=True)
+            c.rjust(w) if r else c.ljust(w)
+            for c, w, r in zip(shown, self.widths, right, strict=True)
         ]
         return "  ".join(padded).rstrip()
 
-    rule = "  ".join("-" * w for w in widths)
-    return "\n".join([line(headers), rule, *(line(r) for r in rows)])
+
+def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain-text table (see :class:`Table`).
+
+    >>> print(render_table(["id", "n"], [["a\\x1b[2J", "1"]]))
+    id        n
+    --------  -
+    a\\x1b[2J  1
+    """
+    table = Table(headers)
+    shown = [table.add(row) for row in rows]
+    return "\n".join([*table.head(), *(table.line(r) for r in shown)])
 
 
 def _fixed(value: float | None, places: int) -> str:
@@ -190,32 +227,48 @@ def report_to_table(report: Report) -> str:
     )
 
 
+OUTCOME_HEADERS = ("run_id", "score", "c", "source", "rec_v", "cat_v", "version", "reason")
+NO_RECORDS = "no records"
+
+
+def outcome_row(o: OutcomeScore) -> list[str]:
+    """The cells of one run in the ``outcome`` table."""
+    places = REASON_DECIMALS
+    return [
+        o.run_id,
+        _fixed(o.outcome_score, places),
+        _fixed(_raw(o.correctness), places),
+        o.correctness_source or _NONE,
+        _fixed(_raw(o.recoverable_safety), places),
+        str(o.catastrophic_gate),
+        o.scoring_version,
+        o.reason,
+    ]
+
+
 def outcomes_to_table(scores: Sequence[OutcomeScore]) -> str:
     """The ``outcome`` table for a terminal."""
-    places = REASON_DECIMALS
-    rows = [
-        [
-            o.run_id,
-            _fixed(o.outcome_score, places),
-            _fixed(_raw(o.correctness), places),
-            o.correctness_source or _NONE,
-            _fixed(_raw(o.recoverable_safety), places),
-            str(o.catastrophic_gate),
-            o.scoring_version,
-            o.reason,
-        ]
-        for o in scores
-    ]
-    headers = ["run_id", "score", "c", "source", "rec_v", "cat_v", "version", "reason"]
-    return render_table(headers, rows) if rows else "no records"
+    rows = [outcome_row(o) for o in scores]
+    return render_table(OUTCOME_HEADERS, rows) if rows else NO_RECORDS
+
+
+def to_json_text(data: object) -> str:
+    """JSON as the command line prints it: indented, non-ASCII kept, nothing a terminal
+    could act on (see :func:`scoring.errors.json_visible`)."""
+    return json_visible(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 __all__ = [
+    "NO_RECORDS",
+    "OUTCOME_HEADERS",
+    "Table",
     "agent_to_json",
+    "outcome_row",
     "outcome_to_json",
     "outcomes_to_table",
     "pass_key",
     "render_table",
     "report_to_json",
     "report_to_table",
+    "to_json_text",
 ]

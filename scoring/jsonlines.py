@@ -1,0 +1,195 @@
+"""Reading JSON Lines strictly: what pydantic's JSON parser lets through and we do not.
+
+- A key repeated in one object (at any depth) is bad input: JSON parsers keep the last
+  value, so ``{"latency_ms": -1, "latency_ms": 5}`` would hide a bad value behind a good
+  one. :func:`repeated_keys` finds every repeat, with its path.
+- A UTF-8 byte-order mark before the first line is skipped (:func:`without_bom`).
+- A ``run_id`` is remembered by an 8-byte BLAKE2b fingerprint (:func:`fingerprints`): the
+  same on every run and every machine, unlike Python's salted ``hash``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from array import array
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
+from itertools import chain, repeat
+from operator import methodcaller
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from scoring.errors import Problem, field_path, problems_from
+
+T = TypeVar("T")
+
+UTF8_BOM = b"\xef\xbb\xbf"
+
+# The rule named when a key is repeated.
+REPEATED_KEY_RULE = "repeated key: a JSON object must name each key once [duplicate_key]"
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """An object's members as written, repeats included (the decoder's object hook)."""
+
+    __slots__ = ()
+
+
+# Numbers are kept as their text: only the structure matters here, and converting a long
+# integer could fail (Python refuses to convert more than 4300 digits).
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_Pairs, parse_int=str, parse_float=str, parse_constant=str
+)
+
+
+class _RepeatedKeyError(Exception):
+    """Raised by the screening decoder at the first object with a repeated key."""
+
+
+def _screen_object(pairs: list[tuple[str, Any]]) -> None:
+    if len(dict(pairs)) != len(pairs):
+        raise _RepeatedKeyError
+    # None: the screen keeps no values, it only looks for a repeat.
+
+
+# A first, cheap pass: numbers and objects are not built, the first repeat stops it.
+_SCREEN = json.JSONDecoder(
+    object_pairs_hook=_screen_object, parse_int=len, parse_float=len, parse_constant=len
+)
+
+
+def repeated_keys(text: bytes | str) -> list[tuple[str | int, ...]]:
+    """The path of every repeated key in one JSON text.
+
+    Each object's repeats are listed, in the order written, before those of the objects
+    inside it (depth first). A key repeated three times in one object is listed twice. The text
+    is expected to be valid JSON (already read once by the validator); anything the
+    decoder cannot read has no repeats to report.
+
+    >>> repeated_keys(b'{"a": 1, "b": [{"c": 1, "c": 2}], "a": 3}')
+    [('a',), ('b', 0, 'c')]
+    """
+    decoded = text.decode("utf-8") if isinstance(text, bytes) else text
+    try:
+        _SCREEN.decode(decoded)
+        return []  # the common case: nothing repeated, found in C but for one call per object
+    except _RepeatedKeyError:
+        pass
+    except (ValueError, RecursionError):
+        return []
+    document = _DECODER.decode(decoded)
+    found: list[tuple[str | int, ...]] = []
+    # Depth first, children in document order; pydantic's parser refuses deep nesting
+    # before this runs, but an explicit stack keeps it safe on any input.
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), document)]
+    while stack:
+        path, node = stack.pop()
+        children: list[tuple[tuple[str | int, ...], Any]] = []
+        if isinstance(node, _Pairs):
+            seen: set[str] = set()
+            for key, value in node:
+                if key in seen:
+                    found.append((*path, key))
+                seen.add(key)
+                children.append(((*path, key), value))
+        elif isinstance(node, list):
+            children = [((*path, index), value) for index, value in enumerate(node)]
+        stack += reversed(children)
+    return found
+
+
+def repeated_key_problems(text: bytes, line: int) -> list[Problem]:
+    """One problem per repeated key of a line, naming its path."""
+    return [Problem(line, field_path(path), REPEATED_KEY_RULE) for path in repeated_keys(text)]
+
+
+def validate_line(
+    validate: Callable[[bytes], T], line: bytes, number: int
+) -> tuple[T | None, list[Problem]]:
+    """Validate one line: the model, or ``None`` and the problems that name why.
+
+    A line with a repeated key is ambiguous (which value was meant?): its repeats are its
+    only problems, whatever the last values would give.
+    """
+    try:
+        model: T | None = validate(line)
+        problems: list[Problem] = []
+    except ValidationError as error:
+        problems = problems_from(error, number)
+        if any(e["type"] == "json_invalid" for e in error.errors(include_url=False)):
+            return None, problems
+        model = None
+    repeated = repeated_key_problems(line, number)
+    if repeated:
+        return None, repeated
+    return model, problems
+
+
+def without_bom(lines: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines, with a UTF-8 byte-order mark at the very start removed."""
+    lines = iter(lines)
+    for first in lines:
+        first = first.removeprefix(UTF8_BOM)
+        return chain((first,), lines)
+    return iter(())
+
+
+_FINGERPRINT_BYTES = 8
+_blake2b_8 = partial(hashlib.blake2b, digest_size=_FINGERPRINT_BYTES)
+
+
+def fingerprints(keys: Iterable[str]) -> list[int]:
+    """The 64-bit BLAKE2b fingerprint of each key, as an unsigned integer; in C throughout.
+
+    >>> fingerprints(["run-1"]) == fingerprints(["run-1"]) != fingerprints(["run-2"])
+    True
+    """
+    # surrogatepass: a key is any str (the run logs cannot hold lone surrogates, but the
+    # library may be called with anything) and must never fail to encode.
+    encoded = map(str.encode, keys, repeat("utf-8"), repeat("surrogatepass"))
+    digests = map(methodcaller("digest"), map(_blake2b_8, encoded))
+    return list(map(int.from_bytes, digests))
+
+
+class FirstLines:
+    """The line on which each ``run_id`` was first seen, by fingerprint: 16 bytes a slot.
+
+    Open addressing over two arrays, so that memory stays a small constant per record (no
+    Python object per id). Two different ids share a fingerprint with probability about
+    n² / 2^65; such a pair would be reported as a duplicate, a real one never goes unseen.
+    """
+
+    def __init__(self) -> None:
+        self._codes = array("Q", bytes(8 * 1024))
+        self._lines = array("Q", bytes(8 * 1024))
+        self._used = 0
+
+    def first(self, key: str, line: int) -> int:
+        """The line ``key`` was first seen on; records ``line`` if it is new."""
+        if (self._used + 1) * 3 > len(self._codes) * 2:
+            self._grow()
+        code = fingerprints((key,))[0] | 1  # 0 marks an empty slot
+        index = self._home(code)
+        while held := self._codes[index]:
+            if held == code:
+                return self._lines[index]
+            index = (index + 1) % len(self._codes)
+        self._codes[index], self._lines[index] = code, line
+        self._used += 1
+        return line
+
+    def _home(self, code: int) -> int:
+        return code % len(self._codes)
+
+    def _grow(self) -> None:
+        old = zip(self._codes, self._lines, strict=True)
+        self._codes = array("Q", bytes(16 * len(self._codes)))
+        self._lines = array("Q", bytes(8 * len(self._codes)))
+        for code, line in old:
+            if code:
+                index = self._home(code)
+                while self._codes[index]:
+                    index = (index + 1) % len(self._codes)
+                self._codes[index], self._lines[index] = code, line

@@ -1,0 +1,630 @@
+"""Faults and hostile input (issue 12): repeated keys, non-ASCII digits, bounded --weights,
+closed and full streams, bounded and inert messages, inert tables, a byte-order mark, the
+streaming outcome command and deterministic run_id fingerprints.
+
+Every test here failed before the fix it covers. The helpers are local, so that the file
+does not depend on where the shared fixtures live.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from scoring import InputError, RunRecord, build_report, report_to_json
+from scoring import report as report_module
+from scoring.cli import (
+    EXIT_BAD_INPUT,
+    EXIT_BROKEN_PIPE,
+    EXIT_OUTPUT_FAILED,
+    WEIGHT_MAX_EXPONENT,
+    parse_weights,
+    run,
+)
+from scoring.errors import MAX_LISTED_PROBLEMS, MAX_SHOWN_CHARS, Problem
+from scoring.jsonlines import REPEATED_KEY_RULE, fingerprints, repeated_keys
+from scoring.outcome import iter_outcome_scores, score_outcome_lines
+from scoring.serialize import outcome_to_json
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+# stderr of any failed run stays within this many bytes, whatever the input.
+STDERR_BUDGET_BYTES = 4096
+# Arabic-Indic, Devanagari and fullwidth digits: Unicode digits that \d would accept.
+FOREIGN_DIGITS = ["\u0665", "\u096b", "\uff15"]
+BOM = b"\xef\xbb\xbf"
+
+
+def run_line(**fields: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "run_id": "r1",
+        "agent_id": "agent",
+        "task_id": "task",
+        "status": "completed",
+        "success": True,
+        "latency_ms": 1000.0,
+        "cost_usd": 0.01,
+        "steps": 3,
+        "finished_at": "2026-01-01T00:00:00Z",
+    }
+    record.update(fields)
+    return record
+
+
+def valid_lines(count: int, **fields: Any) -> list[bytes]:
+    records = [run_line(**({"run_id": f"r{i}"} | fields)) for i in range(count)]
+    return [json.dumps(record).encode() + b"\n" for record in records]
+
+
+def cli(*argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(argv), stdin=io.BytesIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def problems_of(lines: list[bytes]) -> list[Problem]:
+    with pytest.raises(InputError) as caught:
+        build_report(iter(lines))
+    return caught.value.problems
+
+
+def outcome_problems(lines: list[bytes]) -> list[Problem]:
+    with pytest.raises(InputError) as caught:
+        score_outcome_lines(iter(lines))
+    return caught.value.problems
+
+
+# --- repeated keys -------------------------------------------------------------------------
+
+# A negative latency hidden behind a valid one, written four ways.
+HIDDEN_LATENCY = [
+    b'"latency_ms": -1, "latency_ms": 5',
+    b'"latency_ms": -1, "latency_ms" : 5',
+    b'"latency_ms":-1,"latency\\u005fms":5',
+    b'"latency_ms": -1,\t"latency_ms"\t:\t5',
+]
+
+
+def _with_hidden(fragment: bytes, all_keys: bool) -> bytes:
+    record = run_line()
+    del record["latency_ms"]
+    if not all_keys:
+        del record["steps"]  # the fast path's second validator (optional keys left out)
+    body = json.dumps(record).encode()[1:-1]
+    return b"{" + fragment + b", " + body + b"}\n"
+
+
+@pytest.mark.parametrize("fragment", HIDDEN_LATENCY)
+@pytest.mark.parametrize("all_keys", [True, False])
+@pytest.mark.parametrize("chunk", [1, 4096])
+def test_a_repeated_key_is_refused_on_the_fast_path(
+    fragment: bytes, all_keys: bool, chunk: int
+) -> None:
+    lines = valid_lines(50)
+    lines.insert(20, _with_hidden(fragment, all_keys))
+    with mock.patch.object(report_module, "_CHUNK_LINES", chunk):
+        problems = problems_of(lines)
+    assert problems == [Problem(21, "latency_ms", REPEATED_KEY_RULE)]
+
+
+@pytest.mark.parametrize(
+    "repeat",
+    [b'"task_id": "x", ', b'"success": null, ', b'"finished_at": "2026-01-01T00:00:00Z", '],
+)
+def test_a_repeat_is_found_beside_lines_with_escapes(repeat: bytes) -> None:
+    # Escaped quotes elsewhere in the chunk make its quote count differ: its lines are then
+    # counted one by one, and only the line with the repeat is parsed again.
+    lines = valid_lines(30, agent_id='back\\slash "quoted"')
+    lines[7] = b"{" + repeat + lines[7][1:]
+    field = repeat.split(b'"')[1].decode()
+    assert problems_of(lines) == [Problem(8, field, REPEATED_KEY_RULE)]
+
+
+def test_a_repeated_key_is_named_on_the_command_line() -> None:
+    lines = [*valid_lines(3), _with_hidden(HIDDEN_LATENCY[0], True)]
+    code, out, err = cli("report", "-", stdin=b"".join(lines))
+    assert (code, out) == (EXIT_BAD_INPUT, "")
+    assert f"line 4: latency_ms: {REPEATED_KEY_RULE}" in err
+
+
+def test_a_string_value_that_looks_like_a_key_end_is_still_accepted() -> None:
+    # '":' inside a value (written \":) makes the fast count too high: the chunk is looked
+    # at line by line, and nothing is repeated.
+    lines = valid_lines(10, task_id='a":b')
+    expected = report_to_json(build_report(valid_lines(10, task_id="x")))["agents"]
+    got = report_to_json(build_report(lines))["agents"]
+    assert got == expected
+
+
+def test_a_failed_catastrophic_safeguard_cannot_be_hidden_by_a_repeat() -> None:
+    failed = (
+        b'{"run_id": "r1", "verification": [{"name": "no-delete", "role": "safeguard", '
+        b'"severity": "catastrophic", "status": "failed"}], "verification": [], '
+        b'"judged": {"checklist": 1.0}}\n'
+    )
+    assert outcome_problems([failed]) == [Problem(1, "verification", REPEATED_KEY_RULE)]
+
+
+def test_a_repeated_key_deep_in_an_outcome_record_is_named_by_its_path() -> None:
+    record = (
+        b'{"run_id": "r1", "verification": [{"name": "a", "role": "objective", '
+        b'"status": "failed", "status": "passed"}]}\n'
+    )
+    code, out, err = cli("outcome", "-", stdin=record)
+    assert (code, out) == (EXIT_BAD_INPUT, "")
+    assert f"line 1: verification.0.status: {REPEATED_KEY_RULE}" in err
+
+
+def test_repeated_keys_lists_every_repeat_with_its_path() -> None:
+    text = b'{"a": {"b": 1, "b": 2, "b": 3}, "c": [{"d": 1, "d\\u0000": 2, "d": 3}]}'
+    assert repeated_keys(text) == [("a", "b"), ("a", "b"), ("c", 0, "d")]
+    assert repeated_keys(b'{"a": 1, "A": 2}') == []
+
+
+# --- the two paths agree -------------------------------------------------------------------
+
+
+def _reference(line: bytes) -> bool:
+    """Whether one line is a valid run, by RunRecord and the stdlib's JSON reader alone."""
+    try:
+        RunRecord.model_validate_json(line)
+    except ValidationError:
+        return False
+    seen: list[int] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in items]
+        seen.append(len(keys) - len(set(keys)))
+        return dict(items)
+
+    json.loads(line, object_pairs_hook=pairs)
+    return not any(seen)
+
+
+KEY_NAMES = ["run_id", "latency_ms", "finished_at", "status", "steps"]
+
+
+@st.composite
+def hostile_lines(draw: st.DrawFn) -> bytes:
+    """A run line, valid or not: repeated keys (plain, spaced, escaped), non-ASCII digits
+    in the timestamp, control characters in ids (escaped or raw)."""
+    status = draw(st.sampled_from(["completed", "failed", "queued"]))
+    stamp = list("2026-01-01T00:00:00.5Z")
+    for _ in range(draw(st.integers(0, 2))):
+        position = draw(st.sampled_from([0, 3, 6, 9, 12, 15, 18, 20]))
+        stamp[position] = draw(st.sampled_from([*FOREIGN_DIGITS, "7", "\u0660"]))
+    record = run_line(
+        run_id=draw(st.text(alphabet="ab\x1b\x00\u202e\x7f", min_size=1, max_size=4)),
+        status=status,
+        finished_at="".join(stamp),
+    )
+    for key in draw(st.sets(st.sampled_from(["success", "steps", "cost_usd"]))):
+        del record[key]
+    body = json.dumps(record, ensure_ascii=draw(st.booleans()))
+    repeats = draw(st.lists(st.sampled_from(KEY_NAMES), max_size=2))
+    for key in repeats:
+        written = draw(
+            st.sampled_from(
+                [f'"{key}": ', f'"{key}" : ', f'"{key[0]}\\u00{ord(key[1]):02x}{key[2:]}":']
+            )
+        )
+        value = json.dumps(record.get(key))
+        body = "{" + written + value + ", " + body[1:]
+    if draw(st.booleans()) and "\\u001b" in body:
+        body = body.replace("\\u001b", "\x1b")  # a raw control character: not JSON
+    return body.encode("utf-8", "surrogatepass") + b"\n"
+
+
+def _outcome(lines: list[bytes]) -> tuple[list[dict[str, Any]] | None, list[Problem], int]:
+    try:
+        report = build_report(iter(lines))
+    except InputError as error:
+        return None, error.problems, error.total
+    return report_to_json(report)["agents"], [], 0
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(hostile_lines(), min_size=1, max_size=12))
+def test_fast_and_line_by_line_paths_agree(lines: list[bytes]) -> None:
+    # Unique run_ids, so that only the lines themselves decide.
+    lines = [
+        line.replace(b'"run_id": "', f'"run_id": "{i}-'.encode(), 1) for i, line in enumerate(lines)
+    ]
+    fast = _outcome(lines)
+    with mock.patch.object(report_module, "_rows", return_value=None):
+        slow = _outcome(lines)  # every chunk read line by line, with RunRecord
+    assert fast == slow
+    # Acceptance as RunRecord and the stdlib's reader of repeated keys say, line by line.
+    assert (fast[0] is not None) == all(_reference(line) for line in lines)
+
+
+# --- ASCII digits --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("digit", FOREIGN_DIGITS)
+@pytest.mark.parametrize(
+    "stamp", ["2026-01-01T00:00:0{}Z", "2026-01-01T00:00:00.{}Z", "2026-01-01T0{}:00:00Z"]
+)
+def test_non_ascii_digits_in_a_timestamp_are_bad_input(digit: str, stamp: str) -> None:
+    line = json.dumps(run_line(finished_at=stamp.format(digit)), ensure_ascii=False).encode()
+    code, out, err = cli("report", "-", stdin=b"".join(valid_lines(3)) + line + b"\n")
+    assert (code, out) == (EXIT_BAD_INPUT, "")
+    assert "line 4: finished_at: must be an RFC 3339 timestamp" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "weights",
+    [
+        "correctness=\u0661",
+        "correctness=\uff11",
+        "correctness=1_0",
+        "correctness=1e999999999",
+        f"correctness=1e{WEIGHT_MAX_EXPONENT + 1}",
+        "correctness=1e-999999999",
+        "correctness=" + "1" * 41,
+        "correctness=0x10",
+        "correctness=+1",
+        "correctness=\u22121",
+    ],
+)
+def test_weights_are_bounded_ascii_decimals(weights: str) -> None:
+    with pytest.raises(InputError, match="weight must be a finite number >= 0"):
+        parse_weights(weights)
+
+
+def test_weights_at_the_bounds_are_accepted() -> None:
+    weights = parse_weights(f"correctness=1e{WEIGHT_MAX_EXPONENT},cost=.5,latency=2.")
+    assert [str(w) for w in weights.values() if w] == [f"1E+{WEIGHT_MAX_EXPONENT}", "2", "0.5"]
+
+
+def test_a_repeated_axis_is_an_error() -> None:
+    with pytest.raises(InputError, match="correctness: axis given twice"):
+        parse_weights("correctness=1,cost=1,correctness=2")
+
+
+def test_bad_weights_are_a_usage_error_before_any_file_is_read(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-file.jsonl"
+    code, out, err = cli("report", str(missing), "--weights", "correctness=1e999999999")
+    assert (code, out) == (EXIT_BAD_INPUT, "")
+    assert err.startswith("usage: scoring report")
+    assert "error: argument --weights: correctness: weight must be" in err
+    assert "cannot read" not in err
+    assert str(missing) not in err
+
+
+def test_a_huge_weights_argument_is_refused_and_not_echoed() -> None:
+    code, out, err = cli("report", "-", "--weights", "x" * 100_000)
+    assert (code, out) == (EXIT_BAD_INPUT, "")
+    assert "100000 characters" in err
+    assert len(err.encode()) < STDERR_BUDGET_BYTES
+
+
+# --- streams -------------------------------------------------------------------------------
+
+
+def _shell(command: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    return subprocess.run(
+        ["bash", "-c", command],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def outcome_log(tmp_path: Path) -> Path:
+    """5,000 outcome records: far more output than a pipe buffer holds."""
+    path = tmp_path / "records.jsonl"
+    record = {"run_id": "", "judged": {"checklist": 0.5}}
+    path.write_text("".join(json.dumps(record | {"run_id": f"r{i}"}) + "\n" for i in range(5000)))
+    return path
+
+
+PY = f"{sys.executable} -m scoring"
+
+
+@pytest.mark.parametrize(
+    ("redirect", "status", "message"),
+    [
+        ("<&-", EXIT_BAD_INPUT, "scoring outcome: cannot read stdin: stdin is closed"),
+        (">&-", EXIT_OUTPUT_FAILED, "scoring outcome: cannot write the output: stdout is closed"),
+        (
+            ">/dev/full",
+            EXIT_OUTPUT_FAILED,
+            "scoring outcome: cannot write the output: No space left on device",
+        ),
+    ],
+)
+def test_closed_or_full_streams_end_in_one_line(
+    redirect: str, status: int, message: str, outcome_log: Path, tmp_path: Path
+) -> None:
+    source = "-" if redirect == "<&-" else str(outcome_log)
+    done = _shell(f"{PY} outcome {source} {redirect}", tmp_path)
+    assert done.returncode == status
+    assert done.stderr == message + "\n"
+
+
+@pytest.mark.parametrize("fmt", ["table", "json"])
+def test_a_closed_pipe_ends_quietly(fmt: str, outcome_log: Path, tmp_path: Path) -> None:
+    done = _shell(
+        f'{PY} outcome {outcome_log} --format {fmt} | head -n 1; echo "status=${{PIPESTATUS[0]}}"',
+        tmp_path,
+    )
+    assert done.stderr == ""
+    assert done.stdout.splitlines()[-1] == f"status={EXIT_BROKEN_PIPE}"
+
+
+def test_a_full_disk_on_the_report_is_one_line(tmp_path: Path) -> None:
+    log = tmp_path / "runs.jsonl"
+    log.write_bytes(b"".join(valid_lines(20)))
+    done = _shell(f"{PY} report {log} >/dev/full", tmp_path)
+    assert done.returncode == EXIT_OUTPUT_FAILED
+    assert done.stderr == "scoring report: cannot write the output: No space left on device\n"
+
+
+def test_a_write_that_fails_in_process_is_one_line() -> None:
+    class Full(io.StringIO):
+        def flush(self) -> None:
+            raise OSError(28, "No space left on device")
+
+    err = io.StringIO()
+    code = run(
+        ["report", "-"], stdin=io.BytesIO(b"".join(valid_lines(2))), stdout=Full(), stderr=err
+    )
+    assert code == EXIT_OUTPUT_FAILED
+    assert err.getvalue() == "scoring report: cannot write the output: No space left on device\n"
+
+
+# --- bounded, inert messages ---------------------------------------------------------------
+
+MEGABYTE = 1 << 20
+
+
+@pytest.mark.parametrize(
+    ("line", "length"),
+    [
+        (json.dumps(run_line() | {"x" * MEGABYTE: 1}), MEGABYTE),
+        (json.dumps(run_line(agent_id=7, task_id="t" * MEGABYTE, status="x" * MEGABYTE)), MEGABYTE),
+        (json.dumps(run_line(finished_at="9" * MEGABYTE)), MEGABYTE),
+    ],
+)
+def test_an_echoed_name_or_value_is_cut_saying_its_length(line: str, length: int) -> None:
+    code, out, err = cli("report", "-", stdin=line.encode() + b"\n")
+    assert (code, out) == (EXIT_BAD_INPUT, "")
+    assert f"({length} characters)" in err
+    assert len(err.encode()) < STDERR_BUDGET_BYTES
+
+
+def test_a_huge_duplicate_run_id_is_cut() -> None:
+    lines = valid_lines(1, run_id="r" * MEGABYTE) * 2
+    code, _, err = cli("report", "-", stdin=b"".join(lines))
+    assert code == EXIT_BAD_INPUT
+    assert f"duplicate run_id '{'r' * MAX_SHOWN_CHARS}'… ({MEGABYTE} characters) [unique]" in err
+    assert len(err.encode()) < STDERR_BUDGET_BYTES
+
+
+def test_stderr_stays_small_whatever_the_input() -> None:
+    # Many lines, each with many long unknown keys full of escapes.
+    key = "\x1b[2J\u202e" * 500
+    hostile = {f"{key}{i}": "\x00" * 1000 for i in range(200)}
+    lines = [json.dumps(run_line(run_id=f"r{i}") | hostile).encode() for i in range(50)]
+    for command in ("report", "outcome"):
+        code, out, err = cli(command, "-", stdin=b"\n".join(lines))
+        assert (code, out) == (EXIT_BAD_INPUT, "")
+        assert len(err.splitlines()) == MAX_LISTED_PROBLEMS + 2  # header, problems, count
+        assert len(err.encode()) < STDERR_BUDGET_BYTES
+        assert "\x1b" not in err
+        assert "\u202e" not in err
+
+
+def test_an_unknown_field_name_is_shown_inert() -> None:
+    line = json.dumps(run_line() | {"\x1b[31mred\x1b[0m\nline 9: fake": 1})
+    code, _, err = cli("report", "-", stdin=line.encode())
+    assert code == EXIT_BAD_INPUT
+    assert "line 1: '\\x1b[31mred\\x1b[0m\\nline 9: fake': unknown field" in err
+    assert "\x1b" not in err
+    assert err.count("\n") == 2
+
+
+def test_a_usage_error_does_not_echo_a_huge_argument() -> None:
+    code, _, err = cli("report", "-", "--format", "\x1b[2J" + "y" * MEGABYTE)
+    assert code == EXIT_BAD_INPUT
+    assert "\x1b" not in err
+    assert len(err.encode()) < STDERR_BUDGET_BYTES
+
+
+# --- inert tables and JSON -----------------------------------------------------------------
+
+FAKE_ROW = "\x1b[2J\x1b[Hevil\r\nfake-agent  100.00\u202e\x9b31m\\x1b"
+
+
+def test_the_report_table_shows_control_characters_as_escapes() -> None:
+    lines = valid_lines(1, agent_id=FAKE_ROW) + valid_lines(1, agent_id="plain", run_id="p")
+    code, out, _ = cli("report", "-", stdin=b"".join(lines))
+    assert code == 0
+    for raw in ("\x1b", "\r", "\u202e", "\x9b"):
+        assert raw not in out
+    shown = "\\x1b[2J\\x1b[Hevil\\r\\nfake-agent  100.00\\u202e\\x9b31m\\\\x1b"
+    assert out.count(shown) == 3  # composite, radar and repeatability tables
+    assert not any(line.startswith("fake-agent") for line in out.splitlines())
+
+
+def test_the_outcome_table_shows_control_characters_as_escapes() -> None:
+    record = {"run_id": FAKE_ROW, "judged": {"checklist": 1.0}}
+    code, out, _ = cli("outcome", "-", stdin=json.dumps(record).encode())
+    assert code == 0
+    assert "\x1b" not in out
+    assert len(out.splitlines()) == 3
+
+
+def test_json_output_escapes_what_a_terminal_would_act_on_and_keeps_the_data() -> None:
+    record = {"run_id": FAKE_ROW, "judged": {"checklist": 1.0}}
+    code, out, _ = cli("outcome", "-", "--format", "json", stdin=json.dumps(record).encode())
+    assert code == 0
+    assert all(c not in out for c in ("\x1b", "\u202e", "\x9b"))
+    assert json.loads(out)[0]["run_id"] == FAKE_ROW
+
+
+# --- byte-order mark -----------------------------------------------------------------------
+
+
+def test_a_byte_order_mark_at_the_start_is_skipped(tmp_path: Path) -> None:
+    lines = valid_lines(3)
+    path = tmp_path / "runs.jsonl"
+    path.write_bytes(BOM + b"".join(lines))
+    plain = cli("report", "-", "--format", "json", stdin=b"".join(lines))
+    assert cli("report", str(path), "--format", "json") == plain
+    assert cli("report", "-", "--format", "json", stdin=BOM + b"".join(lines)) == plain
+    record = BOM + b'{"run_id": "r"}\n'
+    assert cli("outcome", "-", stdin=record)[0] == 0
+
+
+def test_a_byte_order_mark_elsewhere_is_bad_input() -> None:
+    lines = valid_lines(3)
+    lines[1] = BOM + lines[1]
+    code, _, err = cli("report", "-", stdin=b"".join(lines))
+    assert code == EXIT_BAD_INPUT
+    assert "line 2: not valid JSON" in err
+
+
+# --- the outcome command streams ------------------------------------------------------------
+
+
+def test_outcome_scores_are_yielded_while_the_input_is_read() -> None:
+    read = 0
+
+    def lines() -> Iterator[bytes]:
+        nonlocal read
+        for i in range(1000):
+            read += 1
+            yield json.dumps({"run_id": f"r{i}"}).encode()
+
+    scores = iter_outcome_scores(lines())
+    first = next(scores)
+    assert (first.run_id, read) == ("r0", 1)
+    assert [s.run_id for s in scores] == [f"r{i}" for i in range(1, 1000)]
+
+
+def test_outcome_output_is_in_input_order_and_as_before(outcome_log: Path) -> None:
+    code, out, _ = cli("outcome", str(outcome_log), "--format", "json")
+    assert code == 0
+    scores = score_outcome_lines(outcome_log.open("rb"))
+    before = json.dumps([outcome_to_json(s) for s in scores], indent=2, ensure_ascii=False)
+    assert out == before + "\n"
+    assert cli("outcome", "-", "--format", "json")[1] == "[]\n"
+
+
+def test_a_bad_last_record_leaves_stdout_empty(outcome_log: Path) -> None:
+    data = outcome_log.read_bytes() + b'{"run_id": "late", "judged": {"checklist": 2}}\n'
+    for fmt in ("table", "json"):
+        code, out, err = cli("outcome", "-", "--format", fmt, stdin=data)
+        assert (code, out) == (EXIT_BAD_INPUT, "")
+        assert "line 5001: judged.checklist" in err
+
+
+def test_a_duplicate_outcome_run_id_names_its_first_line(outcome_log: Path) -> None:
+    data = outcome_log.read_bytes() + b'{"run_id": "r4321"}\n'
+    code, _, err = cli("outcome", "-", stdin=data)
+    assert code == EXIT_BAD_INPUT
+    assert "line 5001: run_id: duplicate run_id 'r4321', first on line 4322 [unique]" in err
+
+
+# --- deterministic fingerprints ------------------------------------------------------------
+
+_SLOTS = """
+from scoring import report
+seen = report._SeenIds()
+seen.add_all([f"run-{i}" for i in range(3000)])
+print(seen._slots.tobytes().hex())
+"""
+
+
+def test_run_id_fingerprints_are_the_same_in_every_process() -> None:
+    def slots(seed: str) -> str:
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO_ROOT)}
+        done = subprocess.run(
+            [sys.executable, "-c", _SLOTS], env=env, capture_output=True, text=True, check=True
+        )
+        return done.stdout
+
+    assert slots("1") == slots("2")
+    assert fingerprints(["run-1"]) == [
+        int.from_bytes(__import__("hashlib").blake2b(b"run-1", digest_size=8).digest())
+    ]
+
+
+# --- more hostile lines: refused or scored, never a traceback, stderr small ----------------
+
+_GOOD = json.dumps(run_line())
+EXTRA_HOSTILE: dict[str, tuple[bytes, int]] = {
+    "an integer of 5,000 digits": (
+        _GOOD.replace('"steps": 3', '"steps": ' + "9" * 5000).encode(),
+        2,
+    ),
+    "1e400": (_GOOD.replace('"latency_ms": 1000.0', '"latency_ms": 1e400').encode(), 2),
+    "NaN": (_GOOD.replace('"latency_ms": 1000.0', '"latency_ms": NaN').encode(), 2),
+    "-Infinity": (_GOOD.replace('"cost_usd": 0.01', '"cost_usd": -Infinity').encode(), 2),
+    "nesting 100,000 deep": (b"[" * 100_000 + b"]" * 100_000, 2),
+    "nesting inside a field": (
+        _GOOD.replace('"steps": 3', '"steps": ' + "[" * 150 + "]" * 150).encode(),
+        2,
+    ),
+    "invalid UTF-8": (_GOOD.encode()[:-2] + b'\xff"}', 2),
+    "a lone surrogate": (_GOOD.replace('"run_id": "r1"', '"run_id": "\\udc00"').encode(), 2),
+    "a raw NUL after the object": (_GOOD.encode() + b"\x00", 2),
+    "a raw control character in a string": (_GOOD.replace('"agent"', '"a\x1bb"').encode(), 2),
+    "UTF-16": (_GOOD.encode("utf-16"), 2),
+    "two byte-order marks": (BOM * 2 + _GOOD.encode(), 2),
+    "an empty key, repeated": (_GOOD.replace("{", '{"": 1, "": 2, ', 1).encode(), 2),
+    "10,000 repeats of one key": (
+        (_GOOD[:-1] + "," + ",".join('"steps": 1' for _ in range(10_000)) + "}").encode(),
+        2,
+    ),
+    "a leap second": (_GOOD.replace("00:00:00Z", "23:59:60Z").encode(), 2),
+    "year 0000": (_GOOD.replace("2026-01-01", "0000-01-01").encode(), 2),
+    "a lookalike status": (_GOOD.replace('"completed"', '"c\u043empleted"').encode(), 2),
+    "CRLF": (_GOOD.encode() + b"\r", 0),
+    "a NUL escaped in an id": (_GOOD.replace('"agent"', '"a\\u0000b"').encode(), 0),
+    "a million fraction digits": (
+        _GOOD.replace("00:00:00Z", "00:00:00." + "1" * 10**6 + "Z").encode(),
+        0,
+    ),
+    "a subnormal cost": (_GOOD.replace('"cost_usd": 0.01', '"cost_usd": 5e-324').encode(), 0),
+    "only blank lines": (b"\n \n\t\r\n", 0),
+    "an empty input": (b"", 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXTRA_HOSTILE))
+@pytest.mark.parametrize("command", ["report", "outcome"])
+def test_more_hostile_lines_never_end_in_a_traceback(name: str, command: str) -> None:
+    line, report_status = EXTRA_HOSTILE[name]
+    code, _, err = cli(command, "-", stdin=line + b"\n")
+    if command == "report":
+        assert code == report_status, err
+    else:
+        assert code in (0, EXIT_BAD_INPUT)  # an outcome record has other fields
+    assert "Traceback" not in err
+    assert len(err.encode()) < STDERR_BUDGET_BYTES
+
+
+def test_an_empty_repeated_key_is_named() -> None:
+    code, _, err = cli("outcome", "-", stdin=b'{"run_id": "r", "": 1, "": 2}\n')
+    assert code == EXIT_BAD_INPUT
+    assert f"line 1: '': {REPEATED_KEY_RULE}" in err
