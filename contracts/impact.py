@@ -1,33 +1,37 @@
-"""What a methodology change does to the rankings of the reference corpus.
+"""What a methodology change does to the rankings of the reference corpus, in words.
 
-:func:`compare` sets two scoreboards (:mod:`contracts.scoreboard`) side by side, agent by
-agent: composite, rank, the change of each, and per corpus file Kendall's τ-b between the
-two rankings (:func:`kendall_tau_b`). ``python -m contracts impact`` compares the committed
-scoreboard of the current released version with the live code's; ``check`` and ``update``
-print :func:`summary_lines`; the versions page draws the same comparison between two
+The comparison itself (:func:`compare`, :func:`kendall_tau_b`) is
+:mod:`contracts.comparison`, importable from here too. This module prints it:
+:func:`summary_lines` for ``check`` and ``update``, :func:`impact_table` and
+:func:`impact_to_json` for ``python -m contracts impact`` (:func:`run_impact`, which compares
+the committed scoreboard of the current released version with the live code's), and a
+changelog entry to start from. The versions page draws the same comparison between two
 releases. Nothing here prints: :mod:`contracts.cli` does.
 """
 
 from __future__ import annotations
 
 import json
-import math
-from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, localcontext
+from decimal import Decimal
 from enum import StrEnum
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from contracts.comparison import AgentImpact as AgentImpact  # re-exported with the rest
+from contracts.comparison import Impact as Impact
+from contracts.comparison import Standing as Standing
+from contracts.comparison import compare as compare
+from contracts.comparison import compare_snapshots as compare_snapshots
+from contracts.comparison import composite_of, rank_of
+from contracts.comparison import impact_since_release as impact_since_release
+from contracts.comparison import kendall_tau_b as kendall_tau_b
 from contracts.model import CorpusScoreboard, Methodology
 from contracts.result import CommandResult
 from contracts.store import (
     EXIT_UNUSABLE,
     LOCK_PATH,
-    SNAPSHOT_DIR,
     ContractsError,
     current_version,
     display_path,
@@ -38,193 +42,6 @@ from contracts.store import (
 )
 
 IMPACT_COMMAND = "python -m contracts impact"
-#: Significant digits of the one irrational step of τ-b (a square root), before the float.
-_ROOT_DIGITS = 40
-
-Rankable = int | Fraction
-
-
-def kendall_tau_b(x: Sequence[Rankable], y: Sequence[Rankable]) -> float | None:
-    r"""Kendall's rank correlation τ-b between two rankings of the same items.
-
-    .. math::
-
-        \tau_b = \frac{n_c - n_d}{\sqrt{(n_0 - n_1)(n_0 - n_2)}}
-
-    over the :math:`n_0 = \binom{n}{2}` pairs of items: :math:`n_c` pairs are ordered the
-    same way by ``x`` and by ``y`` (concordant), :math:`n_d` the opposite way (discordant);
-    a pair tied in ``x`` or in ``y`` is neither. :math:`n_1 = \sum_i \binom{t_i}{2}` over
-    the groups of :math:`t_i` items tied in ``x``, :math:`n_2` likewise over ``y``.
-
-    The counts are exact integers; the square root, the one step that is not rational, is
-    taken to 40 significant digits and the result rounded to a float. ``None`` when τ-b is
-    undefined: fewer than two items, or every item tied in ``x`` or in ``y``.
-
-    >>> kendall_tau_b([1, 2, 3, 4], [1, 2, 3, 4]), kendall_tau_b([1, 2, 3], [3, 2, 1])
-    (1.0, -1.0)
-
-    With a tie in ``x`` (items 2 and 3): five concordant pairs, none discordant, one tied
-    in ``x`` only, so τ-b = 5 / √((6 − 1)(6 − 0)) = 5 / √30:
-
-    >>> kendall_tau_b([1, 2, 2, 4], [1, 3, 2, 4])
-    0.9128709291752769
-    >>> kendall_tau_b([1], [1]) is None, kendall_tau_b([1, 1], [1, 2]) is None
-    (True, True)
-    """
-    if len(x) != len(y):
-        raise ValueError(f"two rankings of the same items: {len(x)} ≠ {len(y)} values")
-    n = len(x)
-    difference = 0  # n_c − n_d
-    for i in range(n):
-        for j in range(i + 1, n):
-            sign_x = (x[i] > x[j]) - (x[i] < x[j])
-            sign_y = (y[i] > y[j]) - (y[i] < y[j])
-            difference += sign_x * sign_y
-    pairs = math.comb(n, 2)
-    untied_x = pairs - sum(math.comb(t, 2) for t in Counter(x).values())
-    untied_y = pairs - sum(math.comb(t, 2) for t in Counter(y).values())
-    product = untied_x * untied_y
-    if product == 0:
-        return None
-    root = math.isqrt(product)
-    if root * root == product:
-        return float(Fraction(difference, root))
-    with localcontext() as context:
-        context.prec = _ROOT_DIGITS
-        return float(Decimal(difference) / Decimal(product).sqrt())
-
-
-# --- The comparison ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """An agent's published composite and rank on one side (``None``: no composite)."""
-
-    composite: float | None
-    rank: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class AgentImpact:
-    """One agent of one corpus file, before and after; a side is ``None`` when the agent is
-    not in that scoreboard."""
-
-    corpus: str
-    agent_id: str
-    committed: Standing | None
-    live: Standing | None
-
-    @property
-    def delta(self) -> Decimal | None:
-        """Live minus committed composite, exact on the published decimals."""
-        if self.committed is None or self.live is None:
-            return None
-        if self.committed.composite is None or self.live.composite is None:
-            return None
-        return Decimal(repr(self.live.composite)) - Decimal(repr(self.committed.composite))
-
-    @property
-    def rank_change(self) -> int | None:
-        """Places gained (positive: moved up), when ranked on both sides."""
-        if self.committed is None or self.live is None:
-            return None
-        if self.committed.rank is None or self.live.rank is None:
-            return None
-        return self.committed.rank - self.live.rank
-
-    @property
-    def moved(self) -> bool:
-        """Whether the rank differs (gaining or losing a composite counts)."""
-        before = None if self.committed is None else self.committed.rank
-        after = None if self.live is None else self.live.rank
-        return before != after
-
-
-@dataclass(frozen=True, slots=True)
-class Impact:
-    """Two scoreboards compared: every agent, and τ-b per corpus file."""
-
-    committed_version: str
-    live_version: str
-    corpus: list[str]
-    agents: list[AgentImpact]
-    kendall_tau: dict[str, float | None]
-    #: Corpus files whose bytes differ between the two sides.
-    corpus_changed: list[str]
-
-    def of(self, corpus: str) -> list[AgentImpact]:
-        """The agents of one corpus file."""
-        return [a for a in self.agents if a.corpus == corpus]
-
-    @property
-    def unchanged(self) -> bool:
-        """No composite, rank or corpus file differs."""
-        return not self.corpus_changed and all(
-            not a.moved and not a.delta and a.committed == a.live for a in self.agents
-        )
-
-
-def _standings(board: CorpusScoreboard | None) -> dict[str, Standing]:
-    if board is None:
-        return {}
-    return {a.agent_id: Standing(a.composite, a.rank) for a in board.agents}
-
-
-def _tau(agents: list[AgentImpact]) -> float | None:
-    both = [
-        (a.committed.rank, a.live.rank)
-        for a in agents
-        if a.committed is not None
-        and a.live is not None
-        and a.committed.rank is not None
-        and a.live.rank is not None
-    ]
-    return kendall_tau_b([c for c, _ in both], [v for _, v in both])
-
-
-def compare(
-    committed: Sequence[CorpusScoreboard],
-    live: Sequence[CorpusScoreboard],
-    *,
-    committed_version: str,
-    live_version: str,
-) -> Impact:
-    """Every agent of every corpus file on either side, committed against live.
-
-    Corpus files in the committed order, then any new ones; agents in the live report's
-    order, then those only the committed side has.
-    """
-    old = {board.path: board for board in committed}
-    new = {board.path: board for board in live}
-    paths = [*old, *(p for p in new if p not in old)]
-    agents: list[AgentImpact] = []
-    taus: dict[str, float | None] = {}
-    for path in paths:
-        before, after = _standings(old.get(path)), _standings(new.get(path))
-        order = [*after, *(a for a in before if a not in after)]
-        mine = [AgentImpact(path, a, before.get(a), after.get(a)) for a in order]
-        agents += mine
-        taus[path] = _tau(mine)
-    changed = [
-        p
-        for p in paths
-        if p not in old or p not in new or old[p].sha256 != new[p].sha256  # bytes differ
-    ]
-    return Impact(committed_version, live_version, paths, agents, taus, changed)
-
-
-def compare_snapshots(committed: Methodology, live: Methodology) -> Impact | None:
-    """The impact from one snapshot to another; ``None`` if either records no scoreboard."""
-    if committed.scoreboard is None or live.scoreboard is None:
-        return None
-    return compare(
-        committed.scoreboard,
-        live.scoreboard,
-        committed_version=committed.methodology_version,
-        live_version=live.methodology_version,
-    )
-
 
 # --- Output -----------------------------------------------------------------------------------
 
@@ -329,8 +146,7 @@ def _tau_text(tau: float | None) -> str:
 
 
 def _rank_move(agent: AgentImpact) -> str:
-    before = "—" if agent.committed is None else _shown(agent.committed.rank)
-    after = "—" if agent.live is None else _shown(agent.live.rank)
+    before, after = _shown(rank_of(agent.committed)), _shown(rank_of(agent.live))
     return f"{agent.agent_id} {before} → {after}"
 
 
@@ -343,7 +159,7 @@ def corpus_summary(impact: Impact, corpus: str) -> str:
     agents = impact.of(corpus)
     places = _score_places()
     moved = [a for a in agents if a.moved]
-    ranked = [a for a in agents if a.committed is not None and a.committed.rank is not None]
+    ranked = [a for a in agents if rank_of(a.committed) is not None]
     parts = []
     if corpus in impact.corpus_changed:
         parts.append("the corpus file itself changed")
@@ -354,8 +170,8 @@ def corpus_summary(impact: Impact, corpus: str) -> str:
         parts.append(f"no rank changes ({_agents(len(ranked))})")
     top = _largest(agents)
     if top is not None and top.delta:
-        before = _shown(top.committed.composite if top.committed else None, places)
-        after = _shown(top.live.composite if top.live else None, places)
+        before = _shown(composite_of(top.committed), places)
+        after = _shown(composite_of(top.live), places)
         parts.append(
             f"largest |Δ| {abs(top.delta):.{places}f} ({top.agent_id}, {before} → {after})"
         )
@@ -389,18 +205,14 @@ def impact_table(impact: Impact) -> str:
     for corpus in impact.corpus:
         rows = []
         for a in movers_first(impact.of(corpus)):
-            c_comp = None if a.committed is None else a.committed.composite
-            l_comp = None if a.live is None else a.live.composite
-            c_rank = None if a.committed is None else a.committed.rank
-            l_rank = None if a.live is None else a.live.rank
             rows.append(
                 [
                     a.agent_id,
-                    _shown(c_comp, places),
-                    _shown(l_comp, places),
+                    _shown(composite_of(a.committed), places),
+                    _shown(composite_of(a.live), places),
                     signed(a.delta, places),
-                    _shown(c_rank),
-                    _shown(l_rank),
+                    _shown(rank_of(a.committed)),
+                    _shown(rank_of(a.live)),
                     signed(a.rank_change) if a.rank_change is not None else "—",
                 ]
             )
@@ -422,22 +234,6 @@ def suggested_entry(impact: Impact | None, version: str, today: date | None = No
     lines.append("")
     lines += [f"- {corpus_summary(impact, c)}" for c in impact.corpus]
     return "\n".join(lines)
-
-
-def impact_since_release(live: Methodology, directory: Path | None = None) -> Impact | None:
-    """The impact of ``live`` against the newest released snapshot other than its own
-    version; ``None`` if there is none, it records no scoreboard, or it cannot be read."""
-    folder = SNAPSHOT_DIR if directory is None else directory
-    try:
-        released = read_lock(folder / LOCK_PATH.name)
-        older = [v for v in released if v != live.methodology_version]
-        if not older:
-            return None
-        newest = max(older, key=version_key)
-        committed = read_snapshot(snapshot_path(newest, folder)).methodology
-    except ContractsError:
-        return None
-    return compare_snapshots(committed, live)
 
 
 def suggestion_lines(live: Methodology, directory: Path | None = None) -> list[str]:

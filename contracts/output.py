@@ -18,8 +18,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
 
+from contracts.filesystem import write_atomic
 from contracts.model import GENERATED_NOTE
-from contracts.store import SNAPSHOT_DIR, display_path, pretty_json, write_atomic
+from contracts.store import SNAPSHOT_DIR, display_path, pretty_json
 from scoring.constants import (
     CORRECTNESS_SOURCES,
     OUTCOME_SCORE_VERSION,

@@ -27,8 +27,9 @@ from pathlib import Path
 
 from contracts.build import REPO_ROOT, build_snapshot, constant_location, locate
 from contracts.claims import check_text, code_values, explainers
+from contracts.filesystem import write_atomic
 from contracts.model import Methodology
-from contracts.store import ContractsError, display_path, write_atomic
+from contracts.store import ContractsError, display_path
 from contracts.words import cardinal_words
 
 README_PATH: Path = REPO_ROOT / "README.md"

@@ -25,8 +25,17 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from contracts.check import build_live, diff_snapshots, version_location
-from contracts.impact import impact_since_release, suggestion_lines, summary_lines
+from contracts.check import build_live, version_location
+from contracts.comparison import impact_since_release
+from contracts.diff import diff_snapshots
+from contracts.filesystem import (
+    UPDATE_LOCK_WAIT_SECONDS,
+    temporary_files,
+    text_at_head,
+    update_lock,
+    write_atomic,
+)
+from contracts.impact import suggestion_lines, summary_lines
 from contracts.model import Methodology
 from contracts.result import CommandResult
 from contracts.store import (
@@ -38,7 +47,6 @@ from contracts.store import (
     SCHEMA_FILENAME,
     SNAPSHOT_DIR,
     UPDATE_COMMAND,
-    UPDATE_LOCK_WAIT_SECONDS,
     ContractsError,
     content_hash,
     display_path,
@@ -51,11 +59,7 @@ from contracts.store import (
     snapshot_path,
     snapshot_text,
     snapshot_versions,
-    temporary_files,
-    text_at_head,
-    update_lock,
     version_key,
-    write_atomic,
 )
 
 
@@ -157,7 +161,7 @@ def run_update(
 ) -> UpdateResult:
     """Write the current version's snapshot, the schema and the lock (see module rules).
 
-    One update at a time: it holds the folder's lock (:func:`contracts.store.update_lock`)
+    One update at a time: it holds the folder's lock (:func:`contracts.filesystem.update_lock`)
     from reading the lock file to writing it, so that two updates never both start from
     the same list of released versions. Under the lock, temporary files left by an update
     that was killed are removed (none can belong to a running one).

@@ -289,7 +289,7 @@ def test_a_terminated_update_unwinds_and_cleans_up(tmp_path: Path) -> None:
     with (
         pytest.raises(KeyboardInterrupt),
         _terminate_as_interrupt(),
-        mock.patch.object(store.os, "fsync", terminated),
+        mock.patch.object(os, "fsync", terminated),
     ):
         store.write_atomic(target, "{}\n")
     assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,231 @@
+"""Two scoreboards of the reference corpus compared, agent by agent, and Kendall's τ-b.
+
+:func:`compare` sets two scoreboards (:mod:`contracts.scoreboard`) side by side: each
+agent's composite and rank on both sides (:class:`AgentImpact`), and per corpus file
+Kendall's τ-b between the two rankings (:func:`kendall_tau_b`). How the comparison is
+printed, and the ``impact`` command, are :mod:`contracts.impact`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from pathlib import Path
+
+from contracts.model import CorpusScoreboard, Methodology
+from contracts.store import (
+    LOCK_PATH,
+    SNAPSHOT_DIR,
+    ContractsError,
+    read_lock,
+    read_snapshot,
+    snapshot_path,
+    version_key,
+)
+
+#: Significant digits of the one irrational step of τ-b (a square root), before the float.
+_ROOT_DIGITS = 40
+
+Rankable = int | Fraction
+
+
+def kendall_tau_b(x: Sequence[Rankable], y: Sequence[Rankable]) -> float | None:
+    r"""Kendall's rank correlation τ-b between two rankings of the same items.
+
+    .. math::
+
+        \tau_b = \frac{n_c - n_d}{\sqrt{(n_0 - n_1)(n_0 - n_2)}}
+
+    over the :math:`n_0 = \binom{n}{2}` pairs of items: :math:`n_c` pairs are ordered the
+    same way by ``x`` and by ``y`` (concordant), :math:`n_d` the opposite way (discordant);
+    a pair tied in ``x`` or in ``y`` is neither. :math:`n_1 = \sum_i \binom{t_i}{2}` over
+    the groups of :math:`t_i` items tied in ``x``, :math:`n_2` likewise over ``y``.
+
+    The counts are exact integers; the square root, the one step that is not rational, is
+    taken to 40 significant digits and the result rounded to a float. ``None`` when τ-b is
+    undefined: fewer than two items, or every item tied in ``x`` or in ``y``.
+
+    >>> kendall_tau_b([1, 2, 3, 4], [1, 2, 3, 4]), kendall_tau_b([1, 2, 3], [3, 2, 1])
+    (1.0, -1.0)
+
+    With a tie in ``x`` (items 2 and 3): five concordant pairs, none discordant, one tied
+    in ``x`` only, so τ-b = 5 / √((6 − 1)(6 − 0)) = 5 / √30:
+
+    >>> kendall_tau_b([1, 2, 2, 4], [1, 3, 2, 4])
+    0.9128709291752769
+    >>> kendall_tau_b([1], [1]) is None, kendall_tau_b([1, 1], [1, 2]) is None
+    (True, True)
+    """
+    if len(x) != len(y):
+        raise ValueError(f"two rankings of the same items: {len(x)} ≠ {len(y)} values")
+    n = len(x)
+    difference = 0  # n_c − n_d
+    for i in range(n):
+        for j in range(i + 1, n):
+            sign_x = (x[i] > x[j]) - (x[i] < x[j])
+            sign_y = (y[i] > y[j]) - (y[i] < y[j])
+            difference += sign_x * sign_y
+    pairs = math.comb(n, 2)
+    untied_x = pairs - sum(math.comb(t, 2) for t in Counter(x).values())
+    untied_y = pairs - sum(math.comb(t, 2) for t in Counter(y).values())
+    product = untied_x * untied_y
+    if product == 0:
+        return None
+    root = math.isqrt(product)
+    if root * root == product:
+        return float(Fraction(difference, root))
+    with localcontext() as context:
+        context.prec = _ROOT_DIGITS
+        return float(Decimal(difference) / Decimal(product).sqrt())
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """An agent's published composite and rank on one side (``None``: no composite)."""
+
+    composite: float | None
+    rank: int | None
+
+
+def composite_of(standing: Standing | None) -> float | None:
+    """The composite on one side; ``None`` when the agent is absent or has none."""
+    return None if standing is None else standing.composite
+
+
+def rank_of(standing: Standing | None) -> int | None:
+    """The rank on one side; ``None`` when the agent is absent or unranked."""
+    return None if standing is None else standing.rank
+
+
+@dataclass(frozen=True, slots=True)
+class AgentImpact:
+    """One agent of one corpus file, before and after; a side is ``None`` when the agent is
+    not in that scoreboard."""
+
+    corpus: str
+    agent_id: str
+    committed: Standing | None
+    live: Standing | None
+
+    @property
+    def delta(self) -> Decimal | None:
+        """Live minus committed composite, exact on the published decimals."""
+        before, after = composite_of(self.committed), composite_of(self.live)
+        if before is None or after is None:
+            return None
+        return Decimal(repr(after)) - Decimal(repr(before))
+
+    @property
+    def ranks(self) -> tuple[int, int] | None:
+        """(committed rank, live rank), when ranked on both sides."""
+        before, after = rank_of(self.committed), rank_of(self.live)
+        return None if before is None or after is None else (before, after)
+
+    @property
+    def rank_change(self) -> int | None:
+        """Places gained (positive: moved up), when ranked on both sides."""
+        ranks = self.ranks
+        return None if ranks is None else ranks[0] - ranks[1]
+
+    @property
+    def moved(self) -> bool:
+        """Whether the rank differs (gaining or losing a composite counts)."""
+        return rank_of(self.committed) != rank_of(self.live)
+
+
+@dataclass(frozen=True, slots=True)
+class Impact:
+    """Two scoreboards compared: every agent, and τ-b per corpus file."""
+
+    committed_version: str
+    live_version: str
+    corpus: list[str]
+    agents: list[AgentImpact]
+    kendall_tau: dict[str, float | None]
+    #: Corpus files whose bytes differ between the two sides.
+    corpus_changed: list[str]
+
+    def of(self, corpus: str) -> list[AgentImpact]:
+        """The agents of one corpus file."""
+        return [a for a in self.agents if a.corpus == corpus]
+
+    @property
+    def unchanged(self) -> bool:
+        """No composite, rank or corpus file differs."""
+        return not self.corpus_changed and all(
+            not a.moved and not a.delta and a.committed == a.live for a in self.agents
+        )
+
+
+def _standings(board: CorpusScoreboard | None) -> dict[str, Standing]:
+    if board is None:
+        return {}
+    return {a.agent_id: Standing(a.composite, a.rank) for a in board.agents}
+
+
+def _tau(agents: list[AgentImpact]) -> float | None:
+    both = [ranks for ranks in (a.ranks for a in agents) if ranks is not None]
+    return kendall_tau_b([c for c, _ in both], [v for _, v in both])
+
+
+def compare(
+    committed: Sequence[CorpusScoreboard],
+    live: Sequence[CorpusScoreboard],
+    *,
+    committed_version: str,
+    live_version: str,
+) -> Impact:
+    """Every agent of every corpus file on either side, committed against live.
+
+    Corpus files in the committed order, then any new ones; agents in the live report's
+    order, then those only the committed side has.
+    """
+    old = {board.path: board for board in committed}
+    new = {board.path: board for board in live}
+    paths = [*old, *(p for p in new if p not in old)]
+    agents: list[AgentImpact] = []
+    taus: dict[str, float | None] = {}
+    for path in paths:
+        before, after = _standings(old.get(path)), _standings(new.get(path))
+        order = [*after, *(a for a in before if a not in after)]
+        mine = [AgentImpact(path, a, before.get(a), after.get(a)) for a in order]
+        agents += mine
+        taus[path] = _tau(mine)
+    changed = [
+        p
+        for p in paths
+        if p not in old or p not in new or old[p].sha256 != new[p].sha256  # bytes differ
+    ]
+    return Impact(committed_version, live_version, paths, agents, taus, changed)
+
+
+def compare_snapshots(committed: Methodology, live: Methodology) -> Impact | None:
+    """The impact from one snapshot to another; ``None`` if either records no scoreboard."""
+    if committed.scoreboard is None or live.scoreboard is None:
+        return None
+    return compare(
+        committed.scoreboard,
+        live.scoreboard,
+        committed_version=committed.methodology_version,
+        live_version=live.methodology_version,
+    )
+
+
+def impact_since_release(live: Methodology, directory: Path | None = None) -> Impact | None:
+    """The impact of ``live`` against the newest released snapshot other than its own
+    version; ``None`` if there is none, it records no scoreboard, or it cannot be read."""
+    folder = SNAPSHOT_DIR if directory is None else directory
+    try:
+        released = read_lock(folder / LOCK_PATH.name)
+        older = [v for v in released if v != live.methodology_version]
+        if not older:
+            return None
+        newest = max(older, key=version_key)
+        committed = read_snapshot(snapshot_path(newest, folder)).methodology
+    except ContractsError:
+        return None
+    return compare_snapshots(committed, live)
