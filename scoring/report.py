@@ -9,31 +9,30 @@ Speed (a million runs take about twice as long as ``json.loads`` alone, see
 ``benchmarks/bench_report.py``): lines are read in chunks and each chunk is validated in C,
 straight into tuples; the status rules, grouping and counting are done per chunk, sums in
 batches, and the garbage collector is paused. A repeated key is ruled out by counting the
-quotes of the chunk in C (``_keys_repeated``). A chunk with a bad (or blank) line, or a
+quotes of the chunk in C. A chunk with a bad (or blank) line, or a
 repeated key, is read again line by line with :class:`RunRecord` and
 :func:`scoring.jsonlines.validate_line`, which name every problem. Every path gives the
 same result, which ``tests/scoring/test_report.py`` checks against a plain computation;
 ``tests/scoring/test_faults.py`` checks that both paths accept and refuse the same lines.
+
+The reading of a chunk (validation, the repeated-key and duplicate ``run_id`` checks, the
+line-by-line fallback) is :mod:`scoring.report_input`; this module accounts for the rows
+per agent and scores them.
 """
 
 from __future__ import annotations
 
 import gc
 import re
-from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, localcontext
 from fractions import Fraction
 from itertools import compress, islice, repeat
-from operator import attrgetter, eq, itemgetter, mul, not_, or_, sub, truediv
-from typing import Annotated, Any
-
-from pydantic import StringConstraints, TypeAdapter, ValidationError, with_config
-from typing_extensions import TypedDict
+from operator import eq, mul, not_, sub, truediv
 
 from scoring.composite import CompositeResult, score_composite
 from scoring.constants import (
@@ -42,9 +41,9 @@ from scoring.constants import (
     SCORE_DECIMALS,
     Axis,
 )
-from scoring.errors import Problem, ProblemLog, shown
-from scoring.jsonlines import fingerprints, repeated_keys, validate_line, without_bom
-from scoring.models import RunRecord, RunStatus, _RunFields, instant_key
+from scoring.errors import ProblemLog
+from scoring.jsonlines import without_bom
+from scoring.models import RunRecord, instant_key
 from scoring.numeric import Number, as_written, round_half_up
 from scoring.radar import (
     RadarResult,
@@ -56,6 +55,20 @@ from scoring.radar import (
     tool_efficiency_axis,
 )
 from scoring.repeatability import RepeatabilityResult, score_repeatability
+from scoring.report_input import (
+    _COMPLETED,
+    _FAILED,
+    _ROW,
+    _ROW_RUN_ID,
+    _TIMEOUT,
+    _duplicate,
+    _one_by_one,
+    _Row,
+    _rows,
+    _SeenIds,
+    _status_rules_hold,
+)
+from scoring.report_input import CALENDAR_PATTERN as CALENDAR_PATTERN  # tests read it here
 
 # Sums of latency and cost are exact decimals of the numbers as written (see
 # ``as_written``). The context never rounds a sum of floats (their digits span under 700
@@ -68,29 +81,6 @@ _WINDOW_TRIM = 4 * RADAR_WINDOW_RUNS
 # Input lines validated and accounted for together.
 _CHUNK_LINES = 16384
 
-_COMPLETED, _FAILED, _TIMEOUT = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.TIMEOUT
-
-# A run as the report reads it, one tuple built in C: (agent_id, status, success, task_id,
-# finished_at, latency_ms, cost_usd, steps, run_id). Taking it right after validation lets
-# the model go while it is still in the CPU cache.
-_ROW_FIELDS = (
-    "agent_id",
-    "status",
-    "success",
-    "task_id",
-    "finished_at",
-    "latency_ms",
-    "cost_usd",
-    "steps",
-    "run_id",
-)
-_ROW = attrgetter(*_ROW_FIELDS)
-_Row = tuple[
-    str, RunStatus, bool | None, str, str | None, float | None, float | None, int | None, str
-]
-_ROW_RUN_ID = itemgetter(8)
-# Width of a run_id fingerprint (scoring.jsonlines.fingerprints).
-_CODE_BITS = 64
 
 # A window candidate: (instant, finer digits, input order, row), the first two being
 # ``instant_key`` of finished_at (exact to any number of fraction digits, offsets applied).
@@ -176,77 +166,6 @@ def _median_as_written(values: Sequence[float]) -> Fraction:
     if len(ordered) % 2:
         return as_written(ordered[middle])
     return (as_written(ordered[middle - 1]) + as_written(ordered[middle])) / 2
-
-
-class _SeenIds:
-    """Open-addressing set of 64-bit ``run_id`` fingerprints, 8 bytes a slot (no objects
-    per run).
-
-    A slot holds ``fingerprint(run_id) | 1`` (never 0, the empty slot): BLAKE2b, so the
-    same on every run, unlike Python's salted ``hash``. Two different ids share
-    it with probability about n² / 2^64 (under 6 in 100 million for a million runs); such
-    a pair would be reported as a duplicate. The same id always shares it: no duplicate is
-    ever missed.
-
-    A code's home slot is given by its high bits, so a batch inserted in sorted order, and
-    a table rehashed in slot order, sweep memory in one direction: far fewer cache misses
-    than jumping about a table of many megabytes.
-    """
-
-    def __init__(self) -> None:
-        self._slots = array("Q", bytes(8 * 1024))
-        self._mask = 1023
-        self._shift = _CODE_BITS - 10
-        self._used = 0
-
-    def add(self, key: str) -> bool:
-        """Add ``key``; ``False`` if it was already present."""
-        return not self.add_all((key,))
-
-    def add_all(self, keys: Iterable[str]) -> list[int]:
-        """Add every key; the positions (0-based) of the keys that were already present."""
-        codes = list(map(or_, fingerprints(keys), repeat(1)))
-        while (self._used + len(codes)) * 3 > self._mask * 2:
-            self._grow()  # room for the whole batch: no check per key
-        slots, mask, shift = self._slots, self._mask, self._shift
-        repeated = []
-        for code in sorted(codes):
-            index = (code >> shift) & mask
-            held = slots[index]
-            while held:
-                if held == code:
-                    repeated.append(code)
-                    break
-                index = (index + 1) & mask
-                held = slots[index]
-            else:
-                slots[index] = code
-        self._used += len(codes) - len(repeated)
-        return _repeated_positions(codes, repeated) if repeated else []
-
-    def _grow(self) -> None:
-        old = self._slots
-        self._mask = mask = 2 * len(old) - 1
-        self._shift = shift = self._shift - 1
-        self._slots = slots = array("Q", bytes(8 * (mask + 1)))
-        for code in filter(None, old):
-            index = (code >> shift) & mask
-            while slots[index]:
-                index = (index + 1) & mask
-            slots[index] = code
-
-
-def _repeated_positions(codes: list[int], repeated: list[int]) -> list[int]:
-    """Where the repeats are: of a code repeated r times in a batch, its last r places.
-
-    (Its first place overall holds the original, which is before them all.)
-    """
-    times = Counter(repeated)
-    places: defaultdict[int, list[int]] = defaultdict(list)
-    for position, code in enumerate(codes):
-        if code in times:
-            places[code].append(position)
-    return sorted(p for code, r in times.items() for p in places[code][-r:])
 
 
 @dataclass(slots=True)
@@ -425,136 +344,6 @@ def score_window(
         Axis.ROBUSTNESS: robustness_axis((p, k) for p, k in per_task.values()),
     }
     return RadarResult(axes, profile(axes, weights), len(runs), median_latency)
-
-
-def _one_by_one(chunk: Sequence[bytes], first: int, seen: _SeenIds, log: ProblemLog) -> list[_Row]:
-    """Validate a chunk line by line (it holds a bad or a blank line); problems in line order.
-
-    ``first`` is the number of the chunk's first line. Blank lines are skipped.
-    """
-    validate = RunRecord.__pydantic_validator__.validate_json
-    rows: list[_Row] = []
-    for number, line in enumerate(chunk, first):
-        if not line.strip():
-            continue
-        run, problems = validate_line(validate, line, number)
-        if run is None:
-            log.extend(problems)
-            continue
-        if seen.add(run.run_id):
-            rows.append(_ROW(run))
-        else:
-            log.add(_duplicate(run.run_id, number))
-    return rows
-
-
-def _duplicate(run_id: str, number: int) -> Problem:
-    return Problem(number, "run_id", f"duplicate run_id {shown(run_id)} [unique]")
-
-
-def _status_rules_hold(rows: list[_Row]) -> bool:
-    """Whether every row keeps :class:`RunRecord`'s rules that depend on the status: a
-    terminal run has ``finished_at``, a completed one also ``latency_ms`` and ``cost_usd``."""
-    terminal = [r for r in rows if r[1] is _COMPLETED or r[1] is _FAILED or r[1] is _TIMEOUT]
-    broken = [
-        r
-        for r in terminal
-        if r[4] is None or (r[1] is _COMPLETED and (r[5] is None or r[6] is None))
-    ]
-    return not broken
-
-
-# The fast path's reading of ``finished_at``: models.Timestamp's RFC 3339 pattern with the
-# calendar written into it (day of month, leap years, years 0001 to 9999), so that no Python
-# runs per line. A line it refuses is read again by the model, whose check names the problem;
-# tests/scoring/test_report.py checks that both accept exactly the same timestamps.
-# ASCII digits only: pydantic's regular expressions read \d as any Unicode digit.
-_D = "[0-9]"
-_YEAR = rf"(?:{_D}{{3}}[1-9]|{_D}{{2}}[1-9]{_D}|{_D}[1-9]{_D}{{2}}|[1-9]{_D}{{3}})"
-_MONTH_DAY = (
-    r"(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])"
-    r"|(?:0[13-9]|1[0-2])-(?:29|30)"
-    r"|(?:0[13578]|1[02])-31)"
-)
-_LEAP_DAY = (
-    rf"(?:{_D}{{2}}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29"
-)
-CALENDAR_PATTERN = (
-    rf"^(?:{_YEAR}-{_MONTH_DAY}|{_LEAP_DAY})[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
-    r"(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
-)
-
-
-def _dict_validator() -> Callable[[bytes], dict[str, Any]]:
-    """Validation of one line straight into a dict, with no model instance to build.
-
-    The fields, types, constraints and configuration are those of ``_RunFields``, except
-    that every key is required (a line that leaves an optional field out fails here and is
-    validated again with ``_RunFields`` itself) and ``finished_at`` is checked by
-    ``CALENDAR_PATTERN`` alone.
-    """
-    fields = {
-        name: Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
-        for name, info in _RunFields.model_fields.items()
-    }
-    fields["finished_at"] = Annotated[str, StringConstraints(pattern=CALENDAR_PATTERN)] | None
-    every_key = with_config(_RunFields.model_config)(TypedDict("_EveryKey", fields))  # type: ignore[operator]
-    return TypeAdapter(every_key).validator.validate_json
-
-
-_validate_every_key = _dict_validator()
-_DICT_ROW = itemgetter(*_ROW_FIELDS)
-
-
-def _rows(chunk: list[bytes]) -> list[_Row] | None:
-    """The rows of a chunk validated field by field, or ``None`` if a line fails or
-    repeats a key."""
-    try:
-        rows = list(map(_DICT_ROW, map(_validate_every_key, chunk)))
-        key_counts: Sequence[int] = [len(_ROW_FIELDS)] * len(chunk)
-    except ValidationError:
-        # A key left out (allowed), a bad line or a blank one.
-        try:
-            models = list(map(_RunFields.__pydantic_validator__.validate_json, chunk))
-        except ValidationError:
-            return None
-        rows = list(map(_ROW, models))
-        key_counts = list(map(len, map(_FIELDS_SET, models)))
-    return None if _keys_repeated(chunk, key_counts, rows) else rows
-
-
-_FIELDS_SET = attrgetter("model_fields_set")
-_FINISHED_AT = itemgetter(4)
-# Values a validated row certainly holds as JSON strings: run_id, agent_id, task_id and
-# status (an enum read from a string); finished_at too when it is not null. Only fields
-# whose values are strings by the model may be counted (see _keys_repeated).
-_STRING_VALUES_PER_ROW = 4
-
-
-def _string_tokens(key_counts: Sequence[int], rows: list[_Row]) -> int:
-    """JSON strings written in lines with these keys and values, if no key is repeated."""
-    unset = list(map(_FINISHED_AT, rows)).count(None)
-    return sum(key_counts) + (_STRING_VALUES_PER_ROW + 1) * len(rows) - unset
-
-
-def _keys_repeated(chunk: list[bytes], key_counts: Sequence[int], rows: list[_Row]) -> bool:
-    """Whether a validated chunk repeats a key in a line (``key_counts``: distinct keys).
-
-    Outside strings JSON has no ``"``; inside one, a ``"`` is written ``\\"``. So a line
-    holds ``2 × (keys written + string values written) + escaped quotes`` of them. A repeated
-    key writes one more key (and maybe one more string value) than the validated row holds,
-    so the count can equal ``2 × (distinct keys + string values of the row)`` only when no
-    key is repeated (and no quote is escaped). That is two scans of the chunk in C; the
-    lines of a chunk that fails it are counted one by one, and a line whose count differs
-    is parsed again for its repeats.
-    """
-    joined = b"".join(chunk)
-    if joined.count(b'"') == 2 * _string_tokens(key_counts, rows):
-        return False
-    for line, keys, row in zip(chunk, key_counts, rows, strict=True):
-        if line.count(b'"') != 2 * _string_tokens((keys,), [row]) and repeated_keys(line):
-            return True
-    return False
 
 
 def build_report(source: Iterable[bytes], weights: Mapping[Axis, Number] | None = None) -> Report:
