@@ -162,7 +162,8 @@ def _run(command: Command, args: argparse.Namespace) -> int:
         elif command is Command.CHECK:
             from contracts.check import run_check
         elif command is Command.IMPACT:
-            from contracts.impact import ImpactFormat, run_impact
+            from contracts.impact import run_impact
+            from scoring.serialize import OutputFormat
         else:
             from contracts.update import run_update
     except Exception as error:
@@ -178,7 +179,7 @@ def _run(command: Command, args: argparse.Namespace) -> int:
     if command is Command.CHECK:
         return _print(run_check())
     if command is Command.IMPACT:
-        return _print(run_impact(ImpactFormat(args.format)))
+        return _print(run_impact(OutputFormat(args.format)))
     try:
         with _terminate_as_interrupt():
             return _print(run_update(amend=args.amend))

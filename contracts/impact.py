@@ -15,7 +15,6 @@ import json
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +39,7 @@ from contracts.store import (
     snapshot_path,
     version_key,
 )
+from scoring.serialize import OutputFormat
 
 IMPACT_COMMAND = "python -m contracts impact"
 
@@ -245,13 +245,6 @@ def suggestion_lines(live: Methodology, directory: Path | None = None) -> list[s
 # --- The command ------------------------------------------------------------------------------
 
 
-class ImpactFormat(StrEnum):
-    """How ``impact`` prints."""
-
-    TABLE = "table"
-    JSON = "json"
-
-
 def committed_release() -> tuple[str, list[CorpusScoreboard]]:
     """The current released version and its committed scoreboard: ``METHODOLOGY_VERSION``
     if it is released, else the newest released version."""
@@ -293,12 +286,12 @@ class ImpactResult(CommandResult):
         return [self.text]
 
 
-def run_impact(fmt: ImpactFormat = ImpactFormat.TABLE) -> ImpactResult:
+def run_impact(fmt: OutputFormat = OutputFormat.TABLE) -> ImpactResult:
     """Compute the impact and render it; exit 0, or 2 when the corpus or snapshot is unusable."""
     try:
         impact = live_impact()
     except ContractsError as error:
         return ImpactResult(False, f"contracts impact: {error}", EXIT_UNUSABLE)
-    if fmt is ImpactFormat.JSON:
+    if fmt is OutputFormat.JSON:
         return ImpactResult(True, json.dumps(impact_to_json(impact), indent=2, ensure_ascii=False))
     return ImpactResult(True, impact_table(impact))

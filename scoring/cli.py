@@ -28,6 +28,7 @@ from scoring.report import build_report
 from scoring.serialize import (
     NO_RECORDS,
     OUTCOME_HEADERS,
+    OutputFormat,
     Table,
     outcome_row,
     outcome_to_json,
@@ -59,13 +60,6 @@ _PATH_MAX_CHARS = 200
 _COPY_BLOCK_CHARS = 1 << 16
 #: What ``scoring outcome`` keeps of its output in memory before spooling it to disk.
 SPOOL_MEMORY_BYTES = 1 << 20
-
-
-class OutputFormat(StrEnum):
-    """How results are printed."""
-
-    TABLE = "table"
-    JSON = "json"
 
 
 class Command(StrEnum):

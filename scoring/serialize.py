@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
@@ -20,6 +21,13 @@ from scoring.outcome import OutcomeScore
 from scoring.report import AgentReport, Report
 
 _NONE = "—"
+
+
+class OutputFormat(StrEnum):
+    """How results are printed: a table for people, or JSON (both CLIs offer the two)."""
+
+    TABLE = "table"
+    JSON = "json"
 
 
 def _score(value: Fraction | None) -> float | None:
