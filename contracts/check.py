@@ -63,9 +63,7 @@ from contracts.store import (
 class CheckResult(CommandResult):
     """The outcome of the check: ``problems`` are the lines to print (empty when ``ok``)."""
 
-    ok: bool
-    problems: list[str]
-    exit_code: int = 0
+    problems: list[str] = field(default_factory=list)
     differences: list[Difference] = field(default_factory=list)
     summary: str = ""
 
@@ -405,11 +403,11 @@ def _plural(count: int, noun: str) -> str:
 
 def _finish(report: _Report) -> CheckResult:
     if report.exit_code == 0:
-        return CheckResult(True, [], 0, [], "contracts check: OK")
+        return CheckResult(True, 0, summary="contracts check: OK")
     summary = (
         f"contracts check: FAILED ({_plural(report.count, 'problem')}, exit {report.exit_code})"
     )
-    return CheckResult(False, report.lines, report.exit_code, report.differences, summary)
+    return CheckResult(False, report.exit_code, report.lines, report.differences, summary)
 
 
 __all__ = [

@@ -277,9 +277,7 @@ def live_impact() -> Impact:
 class ImpactResult(CommandResult):
     """What ``impact`` prints (``text`` on stdout, or one error line on stderr)."""
 
-    ok: bool
     text: str
-    exit_code: int = 0
 
     def output(self) -> list[str]:
         """The table or the JSON document, or the one error line."""
@@ -291,7 +289,9 @@ def run_impact(fmt: OutputFormat = OutputFormat.TABLE) -> ImpactResult:
     try:
         impact = live_impact()
     except ContractsError as error:
-        return ImpactResult(False, f"contracts impact: {error}", EXIT_UNUSABLE)
+        return ImpactResult(False, EXIT_UNUSABLE, f"contracts impact: {error}")
     if fmt is OutputFormat.JSON:
-        return ImpactResult(True, json.dumps(impact_to_json(impact), indent=2, ensure_ascii=False))
-    return ImpactResult(True, impact_table(impact))
+        return ImpactResult(
+            True, 0, json.dumps(impact_to_json(impact), indent=2, ensure_ascii=False)
+        )
+    return ImpactResult(True, 0, impact_table(impact))

@@ -9,16 +9,16 @@ one way.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 
 
+@dataclass(frozen=True, slots=True)
 class CommandResult(ABC):
     """Whether the command succeeded (``ok``), its exit status and its printed lines.
 
     The lines go to stdout when ``ok``, to stderr otherwise. Subclasses are frozen
-    dataclasses that declare ``ok`` and ``exit_code`` as fields.
+    dataclasses that add what their command found or did, after these two fields.
     """
-
-    __slots__ = ()
 
     ok: bool
     exit_code: int

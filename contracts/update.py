@@ -67,9 +67,7 @@ from contracts.store import (
 class UpdateResult(CommandResult):
     """What the update did (``lines``) or why it refused; ``written`` lists changed files."""
 
-    ok: bool
-    lines: list[str]
-    exit_code: int = 0
+    lines: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
 
     def output(self) -> list[str]:
@@ -174,9 +172,9 @@ def run_update(
         with update_lock(directory, lock_wait_seconds):
             cleaned = _remove_stale_temporary_files(directory)
             result = _update(amend, live, directory, changelog)
-        return UpdateResult(result.ok, [*cleaned, *result.lines], result.exit_code, result.written)
+        return UpdateResult(result.ok, result.exit_code, [*cleaned, *result.lines], result.written)
     except ContractsError as error:
-        return UpdateResult(False, [f"contracts update: REFUSED: {error}"], error.exit_code)
+        return UpdateResult(False, error.exit_code, [f"contracts update: REFUSED: {error}"])
 
 
 def _remove_stale_temporary_files(directory: Path) -> list[str]:
@@ -266,4 +264,4 @@ def _update(amend: bool, live: Methodology, directory: Path, changelog_path: Pat
         lines.append(f"contracts update: OK; review the change: {review}")
     else:
         lines.append(f"contracts update: OK; version {version} is up to date, nothing written")
-    return UpdateResult(True, lines, 0, written)
+    return UpdateResult(True, 0, lines, written)
