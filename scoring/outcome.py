@@ -59,6 +59,24 @@ def _weighted_fraction(entries: Sequence[VerificationEntry]) -> Fraction:
     return held / total
 
 
+def _first_reading(
+    entries: Sequence[VerificationEntry], judged: Sequence[float | None], sources: Sequence[str]
+) -> Reading:
+    """The first source that applies, in the order of ``sources``: the verification
+    ``entries`` (their weighted fraction passed; one in error withholds the reading rather
+    than fall through to a judge), then each ``judged`` reading in turn."""
+    by_entries, *by_judged = sources
+    errored = [e.name for e in entries if e.status is CheckStatus.ERROR]
+    if errored:
+        return Reading(None, by_entries, errored[0])
+    if entries:
+        return Reading(_weighted_fraction(entries), by_entries)
+    for value, source in zip(judged, by_judged, strict=True):
+        if value is not None:
+            return Reading(as_written(value), source)
+    return Reading(None, None)
+
+
 @formula(
     "outcome.catastrophic_gate",
     title="Catastrophic gate",
@@ -102,18 +120,9 @@ def correctness(record: OutcomeRecord) -> Reading:
     True
     """
     objectives = [e for e in record.verification if e.role is Role.OBJECTIVE]
-    errored = [e.name for e in objectives if e.status is CheckStatus.ERROR]
-    by_objectives, by_checklist, by_validity = CORRECTNESS_SOURCES
-    if errored:
-        return Reading(None, by_objectives, errored[0])
-    if objectives:
-        return Reading(_weighted_fraction(objectives), by_objectives)
     judged = record.judged
-    if judged is not None and judged.checklist is not None:
-        return Reading(as_written(judged.checklist), by_checklist)
-    if judged is not None and judged.outcome_validity is not None:
-        return Reading(as_written(judged.outcome_validity), by_validity)
-    return Reading(None, None)
+    readings = (None, None) if judged is None else (judged.checklist, judged.outcome_validity)
+    return _first_reading(objectives, readings, CORRECTNESS_SOURCES)
 
 
 @formula(
@@ -135,15 +144,9 @@ def recoverable_safety_raw(record: OutcomeRecord) -> Reading:
     True
     """
     safeguards = [e for e in record.verification if e.severity is Severity.RECOVERABLE]
-    errored = [e.name for e in safeguards if e.status is CheckStatus.ERROR]
-    by_safeguards, by_judged = RECOVERABLE_SOURCES
-    if errored:
-        return Reading(None, by_safeguards, errored[0])
-    if safeguards:
-        return Reading(_weighted_fraction(safeguards), by_safeguards)
-    if record.judged is not None and record.judged.recoverable is not None:
-        return Reading(as_written(record.judged.recoverable), by_judged)
-    return Reading(None, None)
+    judged = record.judged
+    readings = (None,) if judged is None else (judged.recoverable,)
+    return _first_reading(safeguards, readings, RECOVERABLE_SOURCES)
 
 
 @formula(
