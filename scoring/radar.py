@@ -34,6 +34,11 @@ def _on_scale(value: Fraction) -> Fraction:
     return clamp(value, _ZERO, exact(SCORE_SCALE))
 
 
+def _clamped_axis(axis: str, inner: str) -> str:
+    """The LaTeX of an axis clamped to the scale: ``axis = clamp_[0, 100](inner)``."""
+    return rf"\mathrm{{{axis}}} = {_CLAMP}\left({inner}\right)"
+
+
 @formula(
     "radar.correctness",
     title="Correctness axis",
@@ -60,9 +65,8 @@ def correctness_axis(passes: int, known_outcomes: int) -> Fraction | None:
 @formula(
     "radar.latency",
     title="Latency axis",
-    latex=(
-        r"\mathrm{latency} = " + _CLAMP + r"\left(" + _SCALE + " - "
-        r"\Delta \cdot \dfrac{\tilde{t} - t_{\mathrm{full}}}{\mathrm{step}}\right)"
+    latex=_clamped_axis(
+        "latency", _SCALE + r" - \Delta \cdot \dfrac{\tilde{t} - t_{\mathrm{full}}}{\mathrm{step}}"
     ),
 )
 def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fraction | None:
@@ -85,9 +89,10 @@ def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fr
 @formula(
     "radar.cost",
     title="Cost axis",
-    latex=(
-        r"\mathrm{cost} = " + _CLAMP + r"\left(" + _SCALE + r" \cdot "
-        r"\dfrac{c_{\mathrm{zero}} - \tilde{c}}{c_{\mathrm{zero}} - c_{\mathrm{full}}}\right)"
+    latex=_clamped_axis(
+        "cost",
+        _SCALE + r" \cdot \dfrac{c_{\mathrm{zero}} - \tilde{c}}"
+        r"{c_{\mathrm{zero}} - c_{\mathrm{full}}}",
     ),
 )
 def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
@@ -108,9 +113,8 @@ def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
 @formula(
     "radar.tool_efficiency",
     title="Tool-efficiency axis",
-    latex=(
-        r"\mathrm{tool} = " + _CLAMP + r"\left(" + _SCALE + " - "
-        r"\delta \cdot \max\!\left(0,\ \tilde{s} - s_{\mathrm{free}}\right)\right)"
+    latex=_clamped_axis(
+        "tool", _SCALE + r" - \delta \cdot \max\!\left(0,\ \tilde{s} - s_{\mathrm{free}}\right)"
     ),
 )
 def tool_efficiency_axis(median_steps: Number | None) -> Fraction | None:
