@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from scoring.errors import Problem, field_path, problems_from
+from scoring.errors import Problem, ProblemLog, field_path, problems_from
 
 T = TypeVar("T")
 
@@ -125,6 +125,24 @@ def validate_line(
     if repeated:
         return None, repeated
     return model, problems
+
+
+def valid_lines(
+    validate: Callable[[bytes], T], lines: Iterable[bytes], first: int, log: ProblemLog
+) -> Iterator[tuple[int, T]]:
+    """``(line number, model)`` of every line that validates, numbered from ``first``.
+
+    Blank lines are skipped; the problems of a line that does not validate go to ``log``
+    (before the next line is read), and the line is passed over.
+    """
+    for number, line in enumerate(lines, first):
+        if not line.strip():
+            continue
+        model, problems = validate_line(validate, line, number)
+        if model is None:
+            log.extend(problems)
+        else:
+            yield number, model
 
 
 def without_bom(lines: Iterable[bytes]) -> Iterator[bytes]:

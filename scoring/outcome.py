@@ -19,7 +19,7 @@ from scoring.constants import (
     RECOVERABLE_SOURCES,
 )
 from scoring.errors import Problem, ProblemLog, shown
-from scoring.jsonlines import FirstLines, validate_line, without_bom
+from scoring.jsonlines import FirstLines, valid_lines, without_bom
 from scoring.models import (
     CheckStatus,
     Efficiency,
@@ -273,13 +273,7 @@ def iter_outcome_scores(source: Iterable[bytes]) -> Iterator[OutcomeScore]:
     log = ProblemLog()
     seen = FirstLines()
     validate = OutcomeRecord.__pydantic_validator__.validate_json
-    for number, line in enumerate(without_bom(source), start=1):
-        if not line.strip():
-            continue
-        record, problems = validate_line(validate, line, number)
-        if record is None:
-            log.extend(problems)
-            continue
+    for number, record in valid_lines(validate, without_bom(source), 1, log):
         first = seen.first(record.run_id, number)
         if first != number:
             rule = f"duplicate run_id {shown(record.run_id)}, first on line {first} [unique]"

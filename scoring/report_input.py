@@ -22,7 +22,7 @@ from pydantic import StringConstraints, TypeAdapter, ValidationError, with_confi
 from typing_extensions import TypedDict
 
 from scoring.errors import Problem, ProblemLog, shown
-from scoring.jsonlines import fingerprints, repeated_keys, validate_line
+from scoring.jsonlines import fingerprints, repeated_keys, valid_lines
 from scoring.models import RunRecord, RunStatus, _RunFields
 
 _COMPLETED, _FAILED, _TIMEOUT = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.TIMEOUT
@@ -128,13 +128,7 @@ def _one_by_one(chunk: Sequence[bytes], first: int, seen: _SeenIds, log: Problem
     """
     validate = RunRecord.__pydantic_validator__.validate_json
     rows: list[_Row] = []
-    for number, line in enumerate(chunk, first):
-        if not line.strip():
-            continue
-        run, problems = validate_line(validate, line, number)
-        if run is None:
-            log.extend(problems)
-            continue
+    for number, run in valid_lines(validate, chunk, first, log):
         if seen.add(run.run_id):
             rows.append(_ROW(run))
         else:
