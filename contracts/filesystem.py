@@ -3,7 +3,8 @@
 :func:`write_atomic` never leaves a half-written file (temporary file, then rename);
 :func:`temporary_files` finds what a killed write left behind; :func:`update_lock` lets one
 ``python -m contracts update`` run at a time, across processes; :func:`text_at_head` reads a
-file as git last committed it. :mod:`contracts.store` re-exports these names.
+file as git last committed it. :mod:`contracts.store` re-exports the names that callers
+imported from it before this module was split off.
 """
 
 from __future__ import annotations
@@ -103,21 +104,31 @@ def update_running(directory: Path) -> bool:
     return False
 
 
+def _git(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", *args], cwd=path.parent, capture_output=True, text=True, check=False
+    )
+
+
+def work_tree_top(path: Path) -> Path | None:
+    """The top folder of the git work tree that holds ``path``; ``None`` when git cannot
+    tell (no git, not a work tree)."""
+    try:
+        top = _git(path, "rev-parse", "--show-toplevel")
+    except (OSError, ValueError):
+        return None
+    return Path(top.stdout.strip()).resolve() if top.returncode == 0 else None
+
+
 def text_at_head(path: Path) -> str | None:
     """The text of ``path`` as committed at git ``HEAD``; ``None`` when git cannot tell
     (no git, not a work tree, no commit, the file not committed)."""
-
-    def git(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            ["git", *args], cwd=path.parent, capture_output=True, text=True, check=False
-        )
-
+    top = work_tree_top(path)
+    if top is None:
+        return None
     try:
-        top = git("rev-parse", "--show-toplevel")
-        if top.returncode != 0:
-            return None
-        relative = path.resolve().relative_to(Path(top.stdout.strip()).resolve()).as_posix()
-        shown = git("show", f"HEAD:{relative}")
+        relative = path.resolve().relative_to(top).as_posix()
+        shown = _git(path, "show", f"HEAD:{relative}")
     except (OSError, ValueError):
         return None
     return shown.stdout if shown.returncode == 0 else None

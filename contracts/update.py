@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +32,7 @@ from contracts.filesystem import (
     temporary_files,
     text_at_head,
     update_lock,
+    work_tree_top,
     write_atomic,
 )
 from contracts.impact import suggestion_lines, summary_lines
@@ -83,25 +83,12 @@ def _released_at_head(lock_path: Path) -> dict[str, str] | None:
     cannot tell (no git, not a repository)."""
     text = text_at_head(lock_path)
     if text is None:
-        return {} if _in_work_tree(lock_path) else None
+        return {} if work_tree_top(lock_path) is not None else None
     try:
         released = json.loads(text)["released"]
     except (ValueError, KeyError, TypeError):
         return None
     return released if isinstance(released, dict) else None
-
-
-def _in_work_tree(path: Path) -> bool:
-    try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"],
-            cwd=path.parent,
-            capture_output=True,
-            check=False,
-        )
-    except OSError:
-        return False
-    return done.returncode == 0
 
 
 def _read_lock_or_bootstrap(directory: Path) -> dict[str, str]:
