@@ -75,28 +75,6 @@ class CheckResult(CommandResult):
         return self.lines()
 
 
-def _scoreboard_lines(
-    differences: list[Difference], committed: Methodology, live: Methodology
-) -> list[str]:
-    """The scoreboard's differences as one count and the impact summary (every value is
-    listed by ``python -m contracts impact``)."""
-    mine = [d for d in differences if is_scoreboard(d)]
-    if not mine:
-        return []
-    impact = compare_snapshots(committed, live)
-    if impact is None:
-        boards = live.scoreboard or []
-        agents = sum(len(board.agents) for board in boards)
-        return [
-            f"  {SCOREBOARD_KEY}: recorded for the first time ({_plural(agents, 'agent')} in "
-            f"{_plural(len(boards), 'corpus file')}); {UPDATE_COMMAND} records it"
-        ]
-    count = _plural(len(mine), "value")
-    return [f"  {SCOREBOARD_KEY}: {count} of the reference corpus differ;"] + [
-        f"  {line}" for line in summary_lines(impact)
-    ]
-
-
 # --- The check --------------------------------------------------------------------------------
 
 
@@ -395,6 +373,28 @@ def _check_new_current(
                 lines += render_difference(difference, UPDATE_COMMAND)
         lines += _scoreboard_lines(differences, snapshots[newest].methodology, live)
     report.add(EXIT_FAILED, *lines)
+
+
+def _scoreboard_lines(
+    differences: list[Difference], committed: Methodology, live: Methodology
+) -> list[str]:
+    """The scoreboard's differences as one count and the impact summary (every value is
+    listed by ``python -m contracts impact``)."""
+    mine = [d for d in differences if is_scoreboard(d)]
+    if not mine:
+        return []
+    impact = compare_snapshots(committed, live)
+    if impact is None:
+        boards = live.scoreboard or []
+        agents = sum(len(board.agents) for board in boards)
+        return [
+            f"  {SCOREBOARD_KEY}: recorded for the first time ({_plural(agents, 'agent')} in "
+            f"{_plural(len(boards), 'corpus file')}); {UPDATE_COMMAND} records it"
+        ]
+    count = _plural(len(mine), "value")
+    return [f"  {SCOREBOARD_KEY}: {count} of the reference corpus differ;"] + [
+        f"  {line}" for line in summary_lines(impact)
+    ]
 
 
 def _plural(count: int, noun: str) -> str:

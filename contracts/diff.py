@@ -213,6 +213,7 @@ def _diff_scoreboard(
 
 
 def is_scoreboard(difference: Difference) -> bool:
+    """Whether ``difference`` lies in the scoreboard (the check counts those, not lists them)."""
     return difference.path.startswith(SCOREBOARD_KEY)
 
 
