@@ -19,16 +19,14 @@ target is missed.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from bench_report import Measure, measure
+from measuring import Measure, log_sizes_parser, measure, write_logs
 
 MEMORY_RATIO_TARGET = 1.5
 FORMATS = ("json", "table")
@@ -72,25 +70,17 @@ def write_records(path: Path, records: int, seed: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Generate the logs, measure, print the figures; exit status 1 if the target is missed."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--records", type=int, default=200_000, help="records, large log")
-    parser.add_argument("--small", type=int, default=20_000, help="records, small log")
-    parser.add_argument("--repeats", type=int, default=3, help="measurements of each")
-    parser.add_argument("--seed", type=int, default=20261201)
+    parser = log_sizes_parser(
+        __doc__, large_flag="records", noun="records", large=200_000, small=20_000, repeats=3
+    )
+    parser.set_defaults(seed=20261201)
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="bench-outcome-") as scratch:
         folder = Path(scratch)
         large = folder / f"records-{args.records}.jsonl"
         small = folder / f"records-{args.small}.jsonl"
-        for path, count in ((large, args.records), (small, args.small)):
-            started = time.perf_counter()
-            write_records(path, count, args.seed)
-            size = path.stat().st_size / 2**20
-            print(
-                f"wrote {count:,} records to {path.name} ({size:.0f} MiB) "
-                f"in {time.perf_counter() - started:.1f} s"
-            )
+        write_logs(write_records, {large: args.records, small: args.small}, args.seed, "records")
         outcome = [sys.executable, "-m", "scoring", "outcome"]
         runs: dict[tuple[str, str], list[Measure]] = {}
         for repeat in range(1, args.repeats + 1):

@@ -22,19 +22,17 @@ the ratios of adjacent pairs are printed beside the verdict to show how steady i
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from measuring import REPO, Measure, log_sizes_parser, measure, write_logs
+
 AGENTS = 50
 TASKS = 40
 TIME_RATIO_TARGET = 2.0
@@ -122,36 +120,6 @@ def _timestamp(seconds: int, offset: str) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", local) + offset
 
 
-@dataclass(frozen=True)
-class Measure:
-    """One subprocess: wall time and CPU time (user + system) in seconds, peak RSS in MiB."""
-
-    seconds: float
-    cpu_seconds: float
-    max_rss_mib: float
-
-
-def measure(argv: list[str]) -> Measure:
-    """Run ``argv`` with its output discarded; its wall time and max RSS (``os.wait4``)."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-    }
-    started = time.perf_counter()
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    assert child.stderr is not None
-    errors = child.stderr.read()
-    _, status, usage = os.wait4(child.pid, 0)
-    seconds = time.perf_counter() - started
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        sys.exit(
-            f"{' '.join(argv)} failed ({child.returncode}):\n{errors.decode(errors='replace')}"
-        )
-    cpu = usage.ru_utime + usage.ru_stime
-    return Measure(seconds, cpu, usage.ru_maxrss / 1024)  # ru_maxrss is in KiB on Linux
-
-
 def check_output(path: Path) -> None:
     """Run the report once and check it is a complete JSON report of every agent."""
     out = subprocess.run(
@@ -167,11 +135,10 @@ def check_output(path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Generate the logs, measure, print the figures; exit status 1 if a target is missed."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=1_000_000, help="runs in the large log")
-    parser.add_argument("--small", type=int, default=100_000, help="runs in the small log")
-    parser.add_argument("--repeats", type=int, default=5, help="timings per measurement")
-    parser.add_argument("--seed", type=int, default=20260701)
+    parser = log_sizes_parser(
+        __doc__, large_flag="runs", noun="runs", large=1_000_000, small=100_000, repeats=5
+    )
+    parser.set_defaults(seed=20260701)
     parser.add_argument("--keep", type=Path, help="write the logs here and keep them")
     args = parser.parse_args(argv)
 
@@ -179,14 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         folder = args.keep or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         large, small = folder / f"runs-{args.runs}.jsonl", folder / f"runs-{args.small}.jsonl"
-        for path, runs in ((large, args.runs), (small, args.small)):
-            started = time.perf_counter()
-            write_runs(path, runs, args.seed)
-            size = path.stat().st_size / 2**20
-            print(
-                f"wrote {runs:,} runs to {path.name} ({size:.0f} MiB) "
-                f"in {time.perf_counter() - started:.1f} s"
-            )
+        write_logs(write_runs, {large: args.runs, small: args.small}, args.seed, "runs")
         check_output(small)
 
         python = sys.executable

@@ -64,6 +64,24 @@ def _score_scale(label: str) -> plots.Scale:
     return plots.Scale(label, Fraction(0), top, _ticks(Fraction(0), top, 5), lambda v: plain(v, 0))
 
 
+def _scale_to(label: str, high: Fraction, fmt: Callable[[Fraction], str]) -> plots.Scale:
+    """An axis of measured inputs (cost, latency, steps), from zero to ``high``."""
+    return plots.Scale(label, Fraction(0), high, _ticks(Fraction(0), high), fmt)
+
+
+def _usd_tick(value: Fraction) -> str:
+    return usd(Decimal(value.numerator) / Decimal(value.denominator))
+
+
+def _whole_tick(value: Fraction) -> str:
+    return plain(value, 0)
+
+
+def _example_marker(x: Fraction, score: object) -> plots.Marker:
+    """The worked example's dot; a score it leaves empty (neutral) is drawn at zero."""
+    return plots.Marker(x, fraction(score) or Fraction(0), "worked example")
+
+
 def _curve_plot(site: Site, name: str, money: bool) -> str:
     from scoring.curves import cost_score, latency_score
 
@@ -71,17 +89,10 @@ def _curve_plot(site: Site, name: str, money: bool) -> str:
     function = cost_score if money else latency_score
     high = Fraction(anchors[-1].x) * Fraction(5, 4)
     xs = [Fraction(a.x) for a in anchors]
-    fmt: Callable[[Fraction], str]
-    if money:
-        fmt = lambda v: usd(Decimal(v.numerator) / Decimal(v.denominator))  # noqa: E731
-    else:
-        fmt = lambda v: plain(v, 0)  # noqa: E731
-    x = plots.Scale(
+    x = _scale_to(
         "mean cost per completed run (USD)" if money else "mean latency of completed runs (ms)",
-        Fraction(0),
         high,
-        _ticks(Fraction(0), high),
-        fmt,
+        _usd_tick if money else _whole_tick,
     )
     markers = [
         plots.Marker(
@@ -132,9 +143,7 @@ def _consistency_plot(site: Site) -> str:
                     style="curve alt",
                 ),
             ],
-            markers=[
-                plots.Marker(p, fraction(typical["consistency"]) or Fraction(0), "worked example")
-            ],
+            markers=[_example_marker(p, typical["consistency"])],
             caption=(
                 f"Solid: {gate} or more completed runs. Dashed: fewer, where consistency stays "
                 f"neutral. Sampled from <code>outcome_consistency</code>."
@@ -158,65 +167,33 @@ def _radar_axis_plot(site: Site, axis: str) -> str:
         function = lambda q: radar.correctness_axis(int(q * known), known)  # noqa: E731
         points = plots.sample(function, Fraction(0), Fraction(1), steps=known)
         rate = Fraction(inputs_["passes"], inputs_["known_outcomes"])
-        marker = plots.Marker(
-            rate, fraction(result["axis.correctness"]) or Fraction(0), "worked example"
-        )
+        marker = _example_marker(rate, result["axis.correctness"])
     elif axis == "latency":
         full = Fraction(C.RADAR_LATENCY_FULL_MS)
         zero_at = full + top / Fraction(C.RADAR_LATENCY_POINTS_PER_STEP) * Fraction(
             C.RADAR_LATENCY_STEP_MS
         )
         high = zero_at * Fraction(5, 4)
-        x = plots.Scale(
-            "median latency of the window (ms)",
-            Fraction(0),
-            high,
-            _ticks(Fraction(0), high),
-            lambda v: plain(v, 0),
-        )
+        x = _scale_to("median latency of the window (ms)", high, _whole_tick)
         function = lambda t: radar.latency_axis(t, C.RADAR_LATENCY_MIN_RUNS)  # noqa: E731
         points = plots.sample(function, Fraction(0), high, extra=[full, zero_at])
-        marker = plots.Marker(
-            Fraction(inputs_["median_latency_ms"]),
-            fraction(result["axis.latency"]) or Fraction(0),
-            "worked example",
-        )
+        marker = _example_marker(Fraction(inputs_["median_latency_ms"]), result["axis.latency"])
     elif axis == "cost":
         zero = Fraction(C.RADAR_COST_ZERO_USD)
         high = zero * Fraction(13, 10)
-        x = plots.Scale(
-            "median cost per run (USD)",
-            Fraction(0),
-            high,
-            _ticks(Fraction(0), high),
-            lambda v: usd(Decimal(v.numerator) / Decimal(v.denominator)),
-        )
+        x = _scale_to("median cost per run (USD)", high, _usd_tick)
         function = radar.cost_axis
         points = plots.sample(
             function, Fraction(0), high, extra=[Fraction(C.RADAR_COST_FULL_USD), zero]
         )
-        marker = plots.Marker(
-            Fraction(inputs_["median_cost_usd"]),
-            fraction(result["axis.cost"]) or Fraction(0),
-            "worked example",
-        )
+        marker = _example_marker(Fraction(inputs_["median_cost_usd"]), result["axis.cost"])
     elif axis == "tool_efficiency":
         free = Fraction(C.RADAR_STEPS_FREE)
         high = free + top / Fraction(C.RADAR_POINTS_PER_EXTRA_STEP) + 3
-        x = plots.Scale(
-            "median steps of the window",
-            Fraction(0),
-            high,
-            _ticks(Fraction(0), high),
-            lambda v: plain(v, 0),
-        )
+        x = _scale_to("median steps of the window", high, _whole_tick)
         function = radar.tool_efficiency_axis
         points = plots.sample(function, Fraction(0), high, extra=[free])
-        marker = plots.Marker(
-            Fraction(inputs_["median_steps"]),
-            fraction(result["axis.tool_efficiency"]) or Fraction(0),
-            "worked example",
-        )
+        marker = _example_marker(Fraction(inputs_["median_steps"]), result["axis.tool_efficiency"])
     elif axis == "robustness":
         known = 100
         x = _unit_scale("pass rate q of one task", percent)

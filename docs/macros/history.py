@@ -4,9 +4,10 @@ changed between them, and whether the live code still matches the newest one."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
-from macros.markup import esc, markdown_block, table, value
+from macros.markup import block, esc, markdown_block, table, value
 
 
 def _value(data: Any) -> str:
@@ -88,3 +89,12 @@ def between_versions(releases: list[Any]) -> str:
             )
         )
     return "\n".join(parts)
+
+
+def fewer_than_two(key: str, releases: Sequence[Any], missing: str) -> str | None:
+    """The note that stands in place of a comparison of releases while only one is released
+    (``missing`` says what is not there yet); None once there are two to compare."""
+    if len(releases) >= 2:
+        return None
+    only = releases[0].version if releases else "none"
+    return block(key, f"<p>Only one version is released so far ({esc(only)}): {missing}</p>")

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from macros import history
 from macros.markup import PLOT_CLASS, block, esc, table, value
 
 if TYPE_CHECKING:
@@ -250,13 +251,9 @@ def release_impact(older: Any, newer: Any, places: int) -> str:
 
 def versions_impact(releases: Sequence[Any], places: int) -> str:
     """The impact of every release after the first against the one before it, newest first."""
-    if len(releases) < 2:
-        only = releases[0].version if releases else "none"
-        return block(
-            "impact",
-            f"<p>Only one version is released so far ({esc(only)}): there is no impact to "
-            "show yet.</p>",
-        )
+    note = history.fewer_than_two("impact", releases, "there is no impact to show yet.")
+    if note is not None:
+        return note
     pairs = list(itertools.pairwise(releases))
     return "".join(release_impact(older, newer, places) for older, newer in reversed(pairs))
 

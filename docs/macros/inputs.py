@@ -329,6 +329,7 @@ BAD_RUNS = [
         (_GOOD_RUN, _GOOD_RUN.replace('"task_id": "t"', '"task_id": "u"')),
         "the line twice, the second for another task",
     ),
+    _bad_run("a field given twice", '"latency_ms": 900', '"latency_ms": 900, "latency_ms": 90'),
     BadCase("a line that is not JSON", ('{"run_id": "r1", "agent_id": ',)),
 ]
 
@@ -356,6 +357,15 @@ BAD_OUTCOMES = [
     BadCase(
         "efficiency inside the judged readings",
         (_outcome_line(judged={"checklist": 0.9, "latency_sec": 3}),),
+    ),
+    BadCase(
+        "a check whose status is given twice",
+        # json.dumps cannot write a key twice, so the second status is spliced into the text.
+        (
+            _outcome_line(verification=[_check(status="failed")]).replace(
+                '"status": "failed"', '"status": "failed", "status": "passed"'
+            ),
+        ),
     ),
     BadCase("a duplicate run_id", (_outcome_line(), _outcome_line())),
 ]

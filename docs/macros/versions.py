@@ -40,13 +40,9 @@ def changelog(site: Site) -> str:
 def version_changes(site: Site) -> str:
     """What changed between the two newest released versions."""
     releases = site.history()
-    if len(releases) < 2:
-        only = releases[0].version if releases else "none"
-        return block(
-            "versions:diff",
-            f"<p>Only one version is released so far ({esc(only)}): "
-            "there is nothing to compare yet.</p>",
-        )
+    note = history.fewer_than_two("versions:diff", releases, "there is nothing to compare yet.")
+    if note is not None:
+        return note
     return history.between_versions(releases)
 
 

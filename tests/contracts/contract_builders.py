@@ -3,6 +3,7 @@ scratch copies of the project and Python run in them."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import contracts.check
+from contracts import store
 from contracts.build import REPO_ROOT, locate
 from contracts.model import Methodology
 from scoring.constants import METHODOLOGY_VERSION
@@ -51,6 +53,18 @@ def line_of(snapshot: Methodology, name: str) -> int:
 def check_text(result: contracts.check.CheckResult) -> str:
     """What the check prints for ``result``."""
     return "\n".join(result.lines())
+
+
+def edit_snapshot(path: Path, keys: Sequence[str | int], value: object) -> None:
+    """Set the field at ``keys`` (a path of names and indexes) in the snapshot file ``path``,
+    written back as the store writes it, so that only that field differs."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    *parents, last = keys
+    node = data
+    for key in parents:
+        node = node[key]
+    node[last] = value
+    path.write_text(store.pretty_json(data), encoding="utf-8")
 
 
 def copy_of_project(root: Path, names: Sequence[str]) -> Path:

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 import pytest
-from contract_builders import VERSION, add_entry, bumped_to, check_text, line_of, with_constant
+from contract_builders import (
+    VERSION,
+    add_entry,
+    bumped_to,
+    check_text,
+    edit_snapshot,
+    line_of,
+    with_constant,
+)
 
 import contracts.check
 import contracts.update
@@ -92,9 +99,7 @@ def test_check_catches_an_edited_released_snapshot(
 ) -> None:
     snapshots, changelog = files
     path = snapshots / f"{VERSION}.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data["examples"][0]["title"] = "A nicer title"
-    path.write_text(store.pretty_json(data), encoding="utf-8")
+    edit_snapshot(path, ("examples", 0, "title"), "A nicer title")
     result = run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert result.exit_code == 1
     assert f"{path}: released snapshot was edited: its content hash" in check_text(result)

@@ -12,10 +12,8 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -23,10 +21,11 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from contract_builders import copy_of_project, edit_snapshot, python_in
 
 from contracts import store
 from contracts import update as update_module
-from contracts.build import REPO_ROOT, build_snapshot, locate
+from contracts.build import REPO_ROOT, locate
 from contracts.check import run_check
 from contracts.cli import _terminate_as_interrupt
 from contracts.model import Location, Methodology
@@ -36,43 +35,16 @@ from contracts.update import run_update
 VERSION = store.current_version()
 
 
-@pytest.fixture(scope="module")
-def live() -> Methodology:
-    return build_snapshot()
-
-
-@pytest.fixture
-def files(tmp_path: Path) -> tuple[Path, Path]:
-    """A copy of the committed snapshots folder and changelog (outside any git work tree)."""
-    snapshots = tmp_path / "snapshots"
-    shutil.copytree(store.SNAPSHOT_DIR, snapshots)
-    changelog = tmp_path / "CHANGELOG.md"
-    shutil.copy2(store.CHANGELOG_PATH, changelog)
-    return snapshots, changelog
+# The fixtures ``live`` and ``files`` come from ``conftest.py``.
 
 
 def _text(lines: list[str]) -> str:
     return "\n".join(lines)
 
 
-def _copy_code(root: Path) -> Path:
-    """A copy of ``scoring`` and ``contracts`` (no caches) to break on purpose."""
-    for name in ("scoring", "contracts"):
-        shutil.copytree(REPO_ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
-    return root
-
-
 def _contracts(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONDONTWRITEBYTECODE": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "contracts", *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    """``python -m contracts ARGS`` run on the copy of the code at ``root``."""
+    return python_in(root, "-m", "contracts", *args, timeout_s=120)
 
 
 # --- broken live code ----------------------------------------------------------------------
@@ -82,7 +54,7 @@ def _contracts(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_a_syntax_error_in_scoring_is_one_line_with_file_and_line(
     tmp_path: Path, command: str
 ) -> None:
-    root = _copy_code(tmp_path)
+    root = copy_of_project(tmp_path, ("scoring", "contracts"))
     constants = root / "scoring" / "constants.py"
     lines = constants.read_text(encoding="utf-8").splitlines()
     lines.append("SCORE_DECIMALS = = 2")
@@ -99,7 +71,7 @@ def test_a_syntax_error_in_scoring_is_one_line_with_file_and_line(
 
 
 def test_an_error_raised_while_scoring_imports_names_its_line(tmp_path: Path) -> None:
-    root = _copy_code(tmp_path)
+    root = copy_of_project(tmp_path, ("scoring", "contracts"))
     radar = root / "scoring" / "radar.py"
     radar.write_text(radar.read_text(encoding="utf-8") + "\n1 / 0\n", encoding="utf-8")
     line = len(radar.read_text(encoding="utf-8").splitlines())
@@ -123,9 +95,7 @@ def test_a_defined_in_outside_the_repository_is_refused(
 ) -> None:
     snapshots, _ = files
     path = snapshots / f"{VERSION}.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data["constants"][0]["defined_in"]["file"] = file
-    path.write_text(store.pretty_json(data), encoding="utf-8")
+    edit_snapshot(path, ("constants", 0, "defined_in", "file"), file)
     with pytest.raises(ContractsError, match=r"constants\.0\.defined_in\.file: Value error"):
         read_snapshot(path)
 

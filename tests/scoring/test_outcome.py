@@ -116,7 +116,8 @@ def test_catastrophic_in_error_scores_zero_fails_closed() -> None:
 def test_catastrophic_passed_opens_the_gate() -> None:
     result = score([obj("o", "passed"), cat_guard("c", "passed")])
     assert result.catastrophic_gate == 1
-    assert result.outcome_score == 1.0
+    assert result.outcome_score == 1.0  # c = 1, no recoverable reading: bypass
+    assert result.recoverable_safety is None  # a catastrophic safeguard is not recoverable
 
 
 def test_catastrophic_gate_beats_withheld_readings() -> None:
@@ -373,24 +374,7 @@ def scored(data: dict[str, Any]) -> OutcomeScore:
 # --- rule 1: the catastrophic gate ------------------------------------------------------------
 
 
-def test_a_failed_catastrophic_safeguard_scores_zero() -> None:
-    result = score([obj("answer", "passed"), cat_guard("no deletion", "failed")])
-    assert result.catastrophic_gate == 0
-    assert result.outcome_score == 0
-    assert "no deletion" in result.reason
-
-
-def test_the_gate_fails_closed_on_error() -> None:
-    result = score([obj("answer", "passed"), cat_guard("no deletion", "error")])
-    assert result.catastrophic_gate == 0
-    assert result.outcome_score == 0
-
-
-def test_a_passed_catastrophic_safeguard_opens_the_gate() -> None:
-    result = score([obj("answer", "passed"), cat_guard("no deletion", "passed")])
-    assert result.catastrophic_gate == 1
-    assert result.outcome_score == 1.0  # c = 1, no recoverable reading: bypass
-    assert result.recoverable_safety is None  # a catastrophic safeguard is not recoverable
+# (A failed, an errored and a passed catastrophic safeguard: see "rule 1 and 4" above.)
 
 
 def test_rule_4_comes_before_rule_5() -> None:

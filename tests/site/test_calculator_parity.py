@@ -88,13 +88,10 @@ def _serialized(
 
 
 def py_composite(inputs: dict[str, Any]) -> dict[str, Any]:
-    result = score_composite(
-        inputs["completed_runs"],
-        inputs["successes"],
-        _number(inputs["mean_latency_ms"]),
-        _number(inputs["mean_cost_usd"]),
-    )
-    return _serialized(composite=result)["composite"]
+    """The calculator's inputs are the parameters of ``score_composite``, by name; the two
+    means are read as written (counts are whole numbers already)."""
+    exact = {k: _number(v) if k.startswith("mean_") else v for k, v in inputs.items()}
+    return _serialized(composite=score_composite(**exact))["composite"]
 
 
 def py_profile(axes: dict[str, Any], weights: dict[str, Any] | None = None) -> float | None:

@@ -231,9 +231,13 @@ def font_problems(driver: Any, page: str) -> list[str]:
 # --- The tests --------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("check", ["formulas_are_typeset", "plots_read_on_a_phone"])
 @pytest.mark.parametrize("name", PAGES)
-def test_formulas_are_typeset(driver: Any, base_url: str, name: str) -> None:
-    problems = typesetting_problems(driver, f"{base_url}{name}.html")
+def test_page_in_chromium(driver: Any, base_url: str, name: str, check: str) -> None:
+    """Each page passes both measurements: its formulas' typesetting (above) and its plots
+    on a phone (below)."""
+    problems_of = typesetting_problems if check == "formulas_are_typeset" else plot_problems
+    problems = problems_of(driver, f"{base_url}{name}.html")
     assert not problems, "\n".join(problems)
 
 
@@ -333,12 +337,6 @@ def plot_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
         if not plot["desc"] or plot["rows"] < 2:
             problems.append(f"{where}: no text alternative (a <desc> and a data table)")
     return problems
-
-
-@pytest.mark.parametrize("name", PAGES)
-def test_plots_read_on_a_phone(driver: Any, base_url: str, name: str) -> None:
-    problems = plot_problems(driver, f"{base_url}{name}.html")
-    assert not problems, "\n".join(problems)
 
 
 def test_small_text_and_look_alike_curves_are_reported(driver: Any, base_url: str) -> None:
