@@ -39,20 +39,19 @@ from contracts.store import (
     EXIT_FAILED,
     EXIT_UNUSABLE,
     LOCK_FILENAME,
-    SCHEMA_FILENAME,
     SNAPSHOT_DIR,
     UPDATE_COMMAND,
     ChangelogEntry,
     ContractsError,
     SnapshotRead,
-    content_hash,
     content_hash_of_text,
     display_path,
     read_changelog,
     read_lock,
     read_snapshot,
-    schema_text,
-    snapshot_content,
+    schema_path,
+    schema_state,
+    snapshot_hash,
     snapshot_path,
     snapshot_versions,
     version_key,
@@ -248,7 +247,7 @@ def _snapshot_intact(read: SnapshotRead, version: str, live: Methodology) -> str
     if committed is not None:
         same = content_hash_of_text(committed) == read.sha256
         return "as committed at git HEAD" if same else None
-    if version == live.methodology_version and content_hash(snapshot_content(live)) == read.sha256:
+    if version == live.methodology_version and snapshot_hash(live) == read.sha256:
         return "what the live code builds"
     return None
 
@@ -297,20 +296,18 @@ def _check_schema(report: _Report, directory: Path) -> None:
 
     for problem in stale_output_schemas(directory):
         report.add(EXIT_FAILED, f"{problem}; run {UPDATE_COMMAND}")
-    schema = directory / SCHEMA_FILENAME
-    try:
-        stale = schema.read_text(encoding="utf-8") != schema_text()
-    except OSError:
+    schema = schema_path(directory)
+    state = schema_state(schema)
+    if state == "missing":
         report.add(
             EXIT_FAILED, f"{display_path(schema)}: the JSON Schema is missing; run {UPDATE_COMMAND}"
         )
-    else:
-        if stale:
-            report.add(
-                EXIT_FAILED,
-                f"{display_path(schema)}: the JSON Schema is stale (the snapshot model "
-                f"changed); run {UPDATE_COMMAND}",
-            )
+    elif state == "stale":
+        report.add(
+            EXIT_FAILED,
+            f"{display_path(schema)}: the JSON Schema is stale (the snapshot model "
+            f"changed); run {UPDATE_COMMAND}",
+        )
 
 
 def _check_released_current(report: _Report, committed: SnapshotRead, live: Methodology) -> None:

@@ -187,6 +187,11 @@ def snapshot_content(methodology: Methodology) -> dict[str, Any]:
     return methodology.model_dump(mode="json", exclude=exclude)
 
 
+def snapshot_hash(methodology: Methodology) -> str:
+    """The content hash of ``methodology``'s snapshot: what the lock records for it."""
+    return content_hash(snapshot_content(methodology))
+
+
 def pretty_json(data: Any) -> str:
     """The committed file form: indent 2, keys sorted, non-ASCII kept, trailing newline."""
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
@@ -205,6 +210,21 @@ def schema_text() -> str:
         **SnapshotFile.model_json_schema(),
     }
     return pretty_json(schema)
+
+
+def schema_path(directory: Path | None = None) -> Path:
+    """Where the JSON Schema of a snapshot file is committed."""
+    return (SNAPSHOT_DIR if directory is None else directory) / SCHEMA_FILENAME
+
+
+def schema_state(path: Path) -> str | None:
+    """``None`` when the schema file at ``path`` is the generated one; else why not:
+    ``"missing"`` (absent or unreadable) or ``"stale"`` (the snapshot model changed)."""
+    try:
+        committed = path.read_text(encoding="utf-8")
+    except OSError:
+        return "missing"
+    return None if committed == schema_text() else "stale"
 
 
 def lock_text(released: dict[str, str]) -> str:

@@ -44,18 +44,18 @@ from contracts.store import (
     EXIT_FAILED,
     EXIT_UNUSABLE,
     LOCK_FILENAME,
-    SCHEMA_FILENAME,
     SNAPSHOT_DIR,
     UPDATE_COMMAND,
     ContractsError,
-    content_hash,
     display_path,
     lock_text,
     read_changelog,
     read_lock,
     read_snapshot,
+    schema_path,
+    schema_state,
     schema_text,
-    snapshot_content,
+    snapshot_hash,
     snapshot_path,
     snapshot_text,
     snapshot_versions,
@@ -192,7 +192,7 @@ def _update(amend: bool, live: Methodology, directory: Path, changelog_path: Pat
 
     review = f"git diff -- {display_path(directory)} {display_path(changelog_path)}"
     text = snapshot_text(live)
-    digest = content_hash(snapshot_content(live))
+    digest = snapshot_hash(live)
     path = snapshot_path(version, directory)
     lines: list[str] = []
     written: list[Path] = []
@@ -228,12 +228,11 @@ def _update(amend: bool, live: Methodology, directory: Path, changelog_path: Pat
             previous = display_path(snapshot_path(max(released, key=version_key), directory))
             review = f"git diff --no-index {previous} {display_path(path)}"
 
-    schema_path = directory / SCHEMA_FILENAME
-    schema = schema_text()
-    if not schema_path.exists() or schema_path.read_text(encoding="utf-8") != schema:
-        write_atomic(schema_path, schema)
-        written.append(schema_path)
-        lines.append(f"wrote {display_path(schema_path)}")
+    schema = schema_path(directory)
+    if schema_state(schema) is not None:
+        write_atomic(schema, schema_text())
+        written.append(schema)
+        lines.append(f"wrote {display_path(schema)}")
     from contracts.output import write_output_schemas
 
     for output_schema in write_output_schemas(directory):
