@@ -33,7 +33,7 @@ from contracts.failure import describe_failure
 from contracts.filesystem import temporary_files, text_at_head, update_running
 from contracts.impact import summary_lines
 from contracts.model import Methodology
-from contracts.result import CommandResult
+from contracts.result import CheckResult
 from contracts.store import (
     CHANGELOG_PATH,
     EXIT_FAILED,
@@ -56,23 +56,6 @@ from contracts.store import (
     snapshot_versions,
     version_key,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class CheckResult(CommandResult):
-    """The outcome of the check: ``problems`` are the lines to print (empty when ``ok``)."""
-
-    problems: list[str] = field(default_factory=list)
-    differences: list[Difference] = field(default_factory=list)
-    summary: str = ""
-
-    def lines(self) -> list[str]:
-        """Everything the CLI prints: the problems, then the one-line summary."""
-        return [*self.problems, self.summary] if self.summary else list(self.problems)
-
-    def output(self) -> list[str]:
-        return self.lines()
-
 
 # --- The check --------------------------------------------------------------------------------
 

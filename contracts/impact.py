@@ -12,7 +12,6 @@ releases. Nothing here prints: :mod:`contracts.cli` does.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -27,7 +26,7 @@ from contracts.comparison import composite_of, rank_of
 from contracts.comparison import impact_since_release as impact_since_release
 from contracts.comparison import kendall_tau_b as kendall_tau_b
 from contracts.model import CorpusScoreboard, Methodology
-from contracts.result import CommandResult
+from contracts.result import ImpactResult
 from contracts.store import (
     EXIT_UNUSABLE,
     LOCK_PATH,
@@ -271,17 +270,6 @@ def live_impact() -> Impact:
     return compare(
         scoreboard, build_scoreboard(), committed_version=version, live_version=current_version()
     )
-
-
-@dataclass(frozen=True, slots=True)
-class ImpactResult(CommandResult):
-    """What ``impact`` prints (``text`` on stdout, or one error line on stderr)."""
-
-    text: str
-
-    def output(self) -> list[str]:
-        """The table or the JSON document, or the one error line."""
-        return [self.text]
 
 
 def run_impact(fmt: OutputFormat = OutputFormat.TABLE) -> ImpactResult:

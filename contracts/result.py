@@ -1,15 +1,20 @@
 """What a ``python -m contracts`` command returns, for :mod:`contracts.cli` to print.
 
-The check and the update differ in what they found or did (the differences; the files
-written) but are the same thing to the command line: whether the command succeeded, its exit
-status, and the lines to print. This base holds that shared part, so the CLI prints both
-one way.
+The check, the update and the impact differ in what they found or did (the differences; the
+files written; a table) but are the same thing to the command line: whether the command
+succeeded, its exit status, and the lines to print. :class:`CommandResult` holds that shared
+part, so the CLI prints them all one way; the three results are declared here side by side.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from contracts.diff import Difference
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,3 +31,41 @@ class CommandResult(ABC):
     @abstractmethod
     def output(self) -> list[str]:
         """Every line the command prints, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult(CommandResult):
+    """The outcome of the check: ``problems`` are the lines to print (empty when ``ok``)."""
+
+    problems: list[str] = field(default_factory=list)
+    differences: list[Difference] = field(default_factory=list)
+    summary: str = ""
+
+    def lines(self) -> list[str]:
+        """Everything the CLI prints: the problems, then the one-line summary."""
+        return [*self.problems, self.summary] if self.summary else list(self.problems)
+
+    def output(self) -> list[str]:
+        return self.lines()
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateResult(CommandResult):
+    """What the update did (``lines``) or why it refused; ``written`` lists changed files."""
+
+    lines: list[str] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+
+    def output(self) -> list[str]:
+        return list(self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class ImpactResult(CommandResult):
+    """What ``impact`` prints (``text`` on stdout, or one error line on stderr)."""
+
+    text: str
+
+    def output(self) -> list[str]:
+        """The table or the JSON document, or the one error line."""
+        return [self.text]

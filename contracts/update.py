@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from contracts.check import build_live, version_location
@@ -37,7 +36,7 @@ from contracts.filesystem import (
 )
 from contracts.impact import suggestion_lines, summary_lines
 from contracts.model import Methodology
-from contracts.result import CommandResult
+from contracts.result import UpdateResult
 from contracts.store import (
     CHANGELOG_PATH,
     CHECK_COMMAND,
@@ -61,17 +60,6 @@ from contracts.store import (
     snapshot_versions,
     version_key,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class UpdateResult(CommandResult):
-    """What the update did (``lines``) or why it refused; ``written`` lists changed files."""
-
-    lines: list[str] = field(default_factory=list)
-    written: list[Path] = field(default_factory=list)
-
-    def output(self) -> list[str]:
-        return list(self.lines)
 
 
 def _refused(message: str, exit_code: int = EXIT_FAILED) -> ContractsError:
