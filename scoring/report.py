@@ -32,7 +32,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, localcontext
 from fractions import Fraction
 from itertools import compress, islice, repeat
-from operator import eq, is_, itemgetter, mul, not_, sub, truediv
+from operator import eq, mul, not_, sub, truediv
 
 from scoring.composite import CompositeResult, score_composite
 from scoring.constants import (
@@ -87,12 +87,6 @@ _CHUNK_LINES = 16384
 # The input order is unique, so candidates compare by instant, then by input order (later
 # is newer), never by row.
 _Kept = tuple[timedelta, str, int, _Row]
-
-# Columns of a row (see scoring.report_input._ROW_FIELDS).
-_AGENT, _STATUS, _SUCCESS, _FINISHED_AT = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(4)
-_LATENCY, _COST, _TASK_SUCCESS = itemgetter(5), itemgetter(6), itemgetter(3, 2)
-# The terminal statuses, by identity: an enum member hashes in Python, its id in C.
-_TERMINAL_IDS = frozenset(map(id, (_COMPLETED, _FAILED, _TIMEOUT)))
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # What ``datetime.fromisoformat`` would not read exactly: fraction digits beyond the
@@ -207,31 +201,32 @@ class _AgentState:
     window: list[_Kept] = field(default_factory=list)
     floor: _Kept | None = None
     # (task_id, success) -> recorded outcomes, over every terminal run with a known one.
-    outcomes: Counter[tuple[str, bool | None]] = field(default_factory=Counter)
+    outcomes: Counter[tuple[str, bool]] = field(default_factory=Counter)
 
-    def account(self, terminal: list[_Row], order: int) -> int:
-        """Account for this agent's terminal rows, in input order; returns the last input
-        order used. Column by column, in C: no Python runs per row."""
-        completed = list(compress(terminal, map(is_, map(_STATUS, terminal), repeat(_COMPLETED))))
+    def account(self, rows: Iterable[_Row], order: int) -> int:
+        """Account for this agent's rows, in input order; returns the last input order used."""
+        terminal = [r for r in rows if r[1] is _COMPLETED or r[1] is _FAILED or r[1] is _TIMEOUT]
+        if not terminal:
+            return order
+        completed = [r for r in terminal if r[1] is _COMPLETED]
         if completed:
             self.completed += len(completed)
-            self.successes += list(map(_SUCCESS, completed)).count(True)
+            self.successes += [r[2] for r in completed].count(True)
             # The model guarantees latency and cost on completed runs.
-            self.latencies += map(_LATENCY, completed)
-            self.costs += map(_COST, completed)
+            self.latencies += [r[5] for r in completed]  # type: ignore[misc]
+            self.costs += [r[6] for r in completed]  # type: ignore[misc]
             if len(self.latencies) >= _SUM_BATCH:
                 self.flush_sums()
-        # Unknown outcomes (success None) are counted too, and left out by tasks().
-        self.outcomes.update(map(_TASK_SUCCESS, terminal))
+        self.outcomes.update([(r[3], r[2]) for r in terminal if r[2] is not None])
         # The model guarantees finished_at on terminal runs.
-        instants, finer = _instant_keys(list(map(_FINISHED_AT, terminal)))
+        instants, finer = _instant_keys([r[4] for r in terminal])  # type: ignore[misc]
         positions = range(order + 1, order + 1 + len(terminal))
         candidates = zip(instants, finer, positions, terminal, strict=True)
         floor, window = self.floor, self.window
         if floor is None:
             window += candidates
         else:
-            window += filter(floor.__lt__, candidates)  # newer than the oldest kept
+            window += [c for c in candidates if c > floor]  # newer than the oldest kept
         if len(window) >= _WINDOW_TRIM:
             self.floor = self.latest()[0]
         return order + len(terminal)
@@ -240,8 +235,6 @@ class _AgentState:
         """(recorded outcomes n, successes c) per task."""
         per_task: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
         for (task_id, success), n in self.outcomes.items():
-            if success is None:
-                continue  # not a recorded outcome
             per_task[task_id][0] += n
             per_task[task_id][1] += n if success else 0
         return [(n, c) for n, c in per_task.values()]
@@ -294,16 +287,15 @@ class ReportBuilder:
         self._add_rows(map(_ROW, runs))
 
     def _add_rows(self, rows: Iterable[_Row]) -> None:
-        rows = list(rows)
-        agents = self._agents
-        for agent_id in dict.fromkeys(map(_AGENT, rows)).keys() - agents.keys():
-            agents[agent_id] = _AgentState()  # an agent with no terminal run is reported too
-        terminal = compress(rows, map(_TERMINAL_IDS.__contains__, map(id, map(_STATUS, rows))))
         by_agent: defaultdict[str, list[_Row]] = defaultdict(list)
-        for row in terminal:
+        for row in rows:
             by_agent[row[0]].append(row)  # each agent's rows stay in input order
+        agents = self._agents
         for agent_id, mine in by_agent.items():
-            self._order = agents[agent_id].account(mine, self._order)
+            state = agents.get(agent_id)
+            if state is None:
+                state = agents[agent_id] = _AgentState()
+            self._order = state.account(mine, self._order)
 
     def finish(self, weights: Mapping[Axis, Number] | None = None) -> Report:
         """Score every agent seen so far."""
