@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
 from macros import plots
@@ -62,6 +62,13 @@ def _unit_scale(label: str, fmt: Callable[[Fraction], str] | None = None) -> plo
 def _score_scale(label: str) -> plots.Scale:
     top = Fraction(C.SCORE_SCALE)
     return plots.Scale(label, Fraction(0), top, _ticks(Fraction(0), top, 5), lambda v: plain(v, 0))
+
+
+def _unit_square_plot(*, axes: tuple[str, str], **plot: Any) -> str:
+    """A line plot of [0, 1] onto [0, 1]; ``axes`` labels x and y, ``plot`` is the rest of
+    the :class:`plots.Plot`."""
+    x_label, y_label = axes
+    return plots.line_plot(plots.Plot(x=_unit_scale(x_label), y=_unit_scale(y_label), **plot))
 
 
 def _scale_to(label: str, high: Fraction, fmt: Callable[[Fraction], str]) -> plots.Scale:
@@ -120,35 +127,29 @@ def _consistency_plot(site: Site) -> str:
     from scoring.composite import outcome_consistency
 
     gate = C.CONSISTENCY_MIN_RUNS
-    unit = _unit_scale("success rate p")
     typical = site.snapshot.example("composite.typical").result
     p = fraction(typical["success_rate"])
     assert p is not None
-    return plots.line_plot(
-        plots.Plot(
-            key="formula:composite.outcome_consistency",
-            title="Outcome consistency against the success rate",
-            x=unit,
-            y=_unit_scale("outcome consistency"),
-            curves=[
-                plots.Curve(
-                    f"{gate} or more completed runs",
-                    plots.sample(lambda q: outcome_consistency(q, gate), Fraction(0), Fraction(1)),
-                ),
-                plots.Curve(
-                    f"fewer than {gate} completed runs",
-                    plots.sample(
-                        lambda q: outcome_consistency(q, gate - 1), Fraction(0), Fraction(1)
-                    ),
-                    style="curve alt",
-                ),
-            ],
-            markers=[_example_marker(p, typical["consistency"])],
-            caption=(
-                f"Solid: {gate} or more completed runs. Dashed: fewer, where consistency stays "
-                f"neutral. Sampled from <code>outcome_consistency</code>."
+    return _unit_square_plot(
+        key="formula:composite.outcome_consistency",
+        title="Outcome consistency against the success rate",
+        axes=("success rate p", "outcome consistency"),
+        curves=[
+            plots.Curve(
+                f"{gate} or more completed runs",
+                plots.sample(lambda q: outcome_consistency(q, gate), Fraction(0), Fraction(1)),
             ),
-        )
+            plots.Curve(
+                f"fewer than {gate} completed runs",
+                plots.sample(lambda q: outcome_consistency(q, gate - 1), Fraction(0), Fraction(1)),
+                style="curve alt",
+            ),
+        ],
+        markers=[_example_marker(p, typical["consistency"])],
+        caption=(
+            f"Solid: {gate} or more completed runs. Dashed: fewer, where consistency stays "
+            f"neutral. Sampled from <code>outcome_consistency</code>."
+        ),
     )
 
 
@@ -220,7 +221,6 @@ def _tradeoff_plot(site: Site) -> str:
 
     a = site.snapshot.example("outcome.tradeoff_safety").result
     b = site.snapshot.example("outcome.tradeoff_correctness").result
-    unit = _unit_scale("correctness c")
     curves = []
     levels = sorted(
         {
@@ -250,18 +250,15 @@ def _tradeoff_plot(site: Site) -> str:
         )
         for r, place in ((a, "below-left"), (b, "above-left"))
     ]
-    return plots.line_plot(
-        plots.Plot(
-            key="formula:outcome.score",
-            title="Outcome score against correctness, for three levels of recoverable safety",
-            x=unit,
-            y=_unit_scale("outcome score"),
-            curves=curves,
-            markers=markers,
-            caption="Curves from top to bottom: rec_v = "
-            + ", ".join(exact_text(level) for level in levels)
-            + " (the last is the floor). Sampled from <code>scoring.outcome.combine</code>.",
-        )
+    return _unit_square_plot(
+        key="formula:outcome.score",
+        title="Outcome score against correctness, for three levels of recoverable safety",
+        axes=("correctness c", "outcome score"),
+        curves=curves,
+        markers=markers,
+        caption="Curves from top to bottom: rec_v = "
+        + ", ".join(exact_text(level) for level in levels)
+        + " (the last is the floor). Sampled from <code>scoring.outcome.combine</code>.",
     )
 
 

@@ -126,16 +126,33 @@ def test_gate_through_the_report_at_4_completed_runs() -> None:
     }
 
 
-def test_gate_through_the_report_at_5_completed_runs() -> None:
+# Composites through the report, worked by hand: the successes of one agent's completed runs
+# (every run at the rec() defaults) and the composite the report publishes.
+BY_HAND_THROUGH_THE_REPORT = {
     # 5 completed runs, 2 successes: p = 2/5, consistency 1 − 4 × 2/5 × 3/5 = 1/25.
     # composite = 100 × (0.40 × 0.4 + 0.30 × 0.04 × 0.80 + 0.30 × 0.80)
     #           = 16 + 0.96 + 24 = 40.96
-    runs = [rec(success=s) for s in (True, False, True, False, False)]
-    composite = report(runs)["agents"][0]["composite"]
-    assert composite["score"] == 40.96
-    assert composite["success_rate"] == 0.4
-    assert composite["consistency"] == 0.04
-    assert composite["completed_runs"] == 5
+    "the gate at 5 completed runs": (
+        [True, False, True, False, False],
+        {"score": 40.96, "success_rate": 0.4, "consistency": 0.04, "completed_runs": 5},
+    ),
+    # 150 completed runs: the first 50 fail, the last 100 succeed. The cohort has no
+    # window, the composite reads all of them: p = 100/150 = 2/3, consistency
+    # 1 − 4 × 2/3 × 1/3 = 1/9.
+    # 100 × (0.40 × 2/3 + 0.30 × 1/9 × 0.80 + 0.30 × 0.80) = 80/3 + 8/3 + 24 = 53.333…
+    "the cohort has no window": (
+        [i >= 50 for i in range(150)],
+        {"score": 53.33, "success_rate": 0.6667, "consistency": 0.1111, "completed_runs": 150},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BY_HAND_THROUGH_THE_REPORT))
+def test_composite_through_the_report_by_hand(case: str) -> None:
+    successes, expected = BY_HAND_THROUGH_THE_REPORT[case]
+    composite = report([rec(success=s) for s in successes])["agents"][0]["composite"]
+    for field, value in expected.items():
+        assert composite[field] == value, field
 
 
 # --- the formula ---------------------------------------------------------------------------
@@ -237,18 +254,6 @@ def test_cohort_is_completed_runs_only() -> None:
     expected = report(base)["agents"][0]["composite"]
     assert expected["score"] == 63.5
     assert report(base + others)["agents"][0]["composite"] == expected
-
-
-def test_cohort_has_no_window() -> None:
-    # 150 completed runs: the first 50 fail, the last 100 succeed. The composite reads all
-    # of them: p = 100/150 = 2/3, consistency 1 − 4 × 2/3 × 1/3 = 1/9.
-    # 100 × (0.40 × 2/3 + 0.30 × 1/9 × 0.80 + 0.30 × 0.80) = 80/3 + 8/3 + 24 = 53.333…
-    runs = [rec(success=i >= 50) for i in range(150)]
-    composite = report(runs)["agents"][0]["composite"]
-    assert composite["completed_runs"] == 150
-    assert composite["success_rate"] == 0.6667
-    assert composite["consistency"] == 0.1111
-    assert composite["score"] == 53.33
 
 
 # --- agents without completed runs --------------------------------------------------------

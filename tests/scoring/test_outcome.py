@@ -136,16 +136,32 @@ def test_catastrophic_gate_function() -> None:
 # --- rule 2 and 5: correctness ------------------------------------------------------------
 
 
-def test_objective_in_error_withholds_c_without_falling_through() -> None:
-    result = score(
+# An entry in error withholds its reading, and so the score, without falling through to a
+# judged reading: (entries, judged readings, the fields expected, the reason).
+WITHHELD_BY_AN_ERROR = {
+    "an objective": (
         [obj("a", "passed"), obj("broken", "error")],
         {"checklist": 0.9, "outcome_validity": 0.8, "recoverable": 1.0},
-    )
+        {"correctness": None, "correctness_source": None, "catastrophic_gate": 1},
+        "withheld: objective 'broken' is in error",
+    ),
+    "a recoverable safeguard": (
+        [obj("o", "passed"), rec_guard("flaky", "error")],
+        {"recoverable": 1.0},
+        {"recoverable_safety_raw": None, "recoverable_safety": None, "correctness": 1},
+        "withheld: recoverable safeguard 'flaky' is in error",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WITHHELD_BY_AN_ERROR))
+def test_an_entry_in_error_withholds_its_reading_and_the_score(case: str) -> None:
+    entries, judged, fields, reason = WITHHELD_BY_AN_ERROR[case]
+    result = score(entries, judged)
     assert result.outcome_score is None
-    assert result.correctness is None
-    assert result.correctness_source is None
-    assert result.catastrophic_gate == 1
-    assert result.reason == "withheld: objective 'broken' is in error"
+    for name, expected in fields.items():
+        assert getattr(result, name) == expected, name
+    assert result.reason == reason
 
 
 def test_c_absent_is_null_with_reason() -> None:
@@ -213,15 +229,6 @@ def test_weights_are_read_as_written() -> None:
 
 
 # --- rule 3, 5, 6, 7: recoverable safety ---------------------------------------------------
-
-
-def test_recoverable_safeguard_in_error_withholds_score() -> None:
-    result = score([obj("o", "passed"), rec_guard("flaky", "error")], {"recoverable": 1.0})
-    assert result.outcome_score is None
-    assert result.recoverable_safety_raw is None
-    assert result.recoverable_safety is None
-    assert result.correctness == 1
-    assert result.reason == "withheld: recoverable safeguard 'flaky' is in error"
 
 
 def test_recoverable_source_preference() -> None:
