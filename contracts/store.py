@@ -29,7 +29,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from contracts.filesystem import TEMPORARY_GLOB as TEMPORARY_GLOB  # re-exported
 from contracts.filesystem import UPDATE_LOCK_WAIT_SECONDS as UPDATE_LOCK_WAIT_SECONDS
@@ -202,14 +202,21 @@ def snapshot_text(methodology: Methodology) -> str:
     return pretty_json({"_generated": GENERATED_NOTE, **snapshot_content(methodology)})
 
 
-def schema_text() -> str:
-    """The exact text of the committed JSON Schema of a snapshot file."""
+def json_schema_text(model: type[BaseModel]) -> str:
+    """The exact text of a committed JSON Schema: the model's schema (by alias), its
+    generated note and dialect first, in the committed file form. One writer for the
+    snapshot's schema and the CLI output's (:mod:`contracts.output`)."""
     schema = {
         "$comment": f"Generated {GENERATED_NOTE}.",
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        **SnapshotFile.model_json_schema(),
+        **model.model_json_schema(by_alias=True),
     }
     return pretty_json(schema)
+
+
+def schema_text() -> str:
+    """The exact text of the committed JSON Schema of a snapshot file."""
+    return json_schema_text(SnapshotFile)
 
 
 def schema_path(directory: Path | None = None) -> Path:
