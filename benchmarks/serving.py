@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,13 +37,18 @@ class ServeError(RuntimeError):
     """``mkdocs serve`` exited, or a page did not show what was awaited in time."""
 
 
-def copy_project(dest: Path) -> Path:
-    """A copy of what the site is built from (mkdocs.yml and ``PROJECT_FOLDERS``) in ``dest``."""
+def copy_project(dest: Path, parts: Sequence[str] = ("mkdocs.yml", *PROJECT_FOLDERS)) -> Path:
+    """A copy in ``dest`` of the project's files and folders ``parts`` (repository-relative;
+    caches left out). The default is what the site is built from: mkdocs.yml and
+    ``PROJECT_FOLDERS``. The one scratch-copy helper of the benchmarks and the tests."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     dest.mkdir(parents=True, exist_ok=True)
-    shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
-    for folder in PROJECT_FOLDERS:
-        shutil.copytree(ROOT / folder, dest / folder, ignore=ignore)
+    for part in parts:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, dest / part, ignore=ignore)
+        else:
+            shutil.copy2(source, dest / part)
     return dest
 
 

@@ -32,6 +32,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from serving import copy_project
 from support import ROOT, import_macros
 from sybil import Document, Example, Sybil
 from sybil.evaluators.python import PythonEvaluator
@@ -48,16 +49,9 @@ class BlockFailedError(AssertionError):
     """A code block raised, exited non-zero or printed something else than it shows."""
 
 
-def work_folder(dest: Path, project: Path = ROOT) -> Path:
+def work_folder(dest: Path) -> Path:
     """A folder for the blocks to run in: the project copied, the inputs they name."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "site", ".venv")
-    dest.mkdir(parents=True, exist_ok=True)
-    for part in PROJECT_PARTS:
-        source = project / part
-        if source.is_dir():
-            shutil.copytree(source, dest / part, ignore=ignore)
-        elif source.exists():
-            shutil.copy(source, dest / part)
+    copy_project(dest, PROJECT_PARTS)
     samples = import_macros("macros.samples")
     (dest / "runs.jsonl").write_text(samples.jsonl(samples.sample_runs()), encoding="utf-8")
     (dest / "records.jsonl").write_text(samples.jsonl(samples.sample_outcomes()), encoding="utf-8")
