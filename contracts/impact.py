@@ -128,7 +128,8 @@ def signed(value: Decimal | int | None, places: int | None = None) -> str:
     return text if value <= 0 else f"+{text}"
 
 
-def _shown(value: float | int | None, places: int | None = None) -> str:
+def shown(value: float | int | None, places: int | None = None) -> str:
+    """``value`` to ``places`` decimals (as it is, without them), or ``—`` for ``None``."""
     if value is None:
         return "—"
     return f"{value:.{places}f}" if places is not None else str(value)
@@ -145,7 +146,7 @@ def _tau_text(tau: float | None) -> str:
 
 
 def _rank_move(agent: AgentImpact) -> str:
-    before, after = _shown(rank_of(agent.committed)), _shown(rank_of(agent.live))
+    before, after = shown(rank_of(agent.committed)), shown(rank_of(agent.live))
     return f"{agent.agent_id} {before} → {after}"
 
 
@@ -163,14 +164,14 @@ def corpus_summary(impact: Impact, corpus: str) -> str:
     if corpus in impact.corpus_changed:
         parts.append("the corpus file itself changed")
     if moved:
-        shown = ", ".join(_rank_move(a) for a in movers_first(moved))
-        parts.append(f"{len(moved)} of {_agents(len(ranked))} change rank ({shown})")
+        moves = ", ".join(_rank_move(a) for a in movers_first(moved))
+        parts.append(f"{len(moved)} of {_agents(len(ranked))} change rank ({moves})")
     else:
         parts.append(f"no rank changes ({_agents(len(ranked))})")
     top = _largest(agents)
     if top is not None and top.delta:
-        before = _shown(composite_of(top.committed), places)
-        after = _shown(composite_of(top.live), places)
+        before = shown(composite_of(top.committed), places)
+        after = shown(composite_of(top.live), places)
         parts.append(
             f"largest |Δ| {abs(top.delta):.{places}f} ({top.agent_id}, {before} → {after})"
         )
@@ -207,11 +208,11 @@ def impact_table(impact: Impact) -> str:
             rows.append(
                 [
                     a.agent_id,
-                    _shown(composite_of(a.committed), places),
-                    _shown(composite_of(a.live), places),
+                    shown(composite_of(a.committed), places),
+                    shown(composite_of(a.live), places),
                     signed(a.delta, places),
-                    _shown(rank_of(a.committed)),
-                    _shown(rank_of(a.live)),
+                    shown(rank_of(a.committed)),
+                    shown(rank_of(a.live)),
                     signed(a.rank_change) if a.rank_change is not None else "—",
                 ]
             )
