@@ -29,7 +29,8 @@ from contracts.build import REPO_ROOT, build_snapshot, constant_location, locate
 from contracts.claims import check_text, code_values, explainers
 from contracts.filesystem import write_atomic
 from contracts.model import Methodology
-from contracts.store import ContractsError, display_path
+from contracts.result import ReadmeResult
+from contracts.store import EXIT_FAILED, EXIT_OK, EXIT_UNUSABLE, ContractsError, display_path
 from contracts.words import cardinal_words
 
 README_PATH: Path = REPO_ROOT / "README.md"
@@ -373,12 +374,8 @@ def number_problems(text: str, methodology: Methodology, where: str = "README.md
 # --- The command ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ReadmeResult:
-    """What ``python -m contracts readme`` found or did: exit code and lines to print."""
-
-    exit_code: int
-    lines: list[str]
+def _done(exit_code: int, lines: list[str]) -> ReadmeResult:
+    return ReadmeResult(exit_code == EXIT_OK, exit_code, lines)
 
 
 def run_readme(*, update: bool, path: Path | None = None) -> ReadmeResult:
@@ -398,11 +395,11 @@ def run_readme(*, update: bool, path: Path | None = None) -> ReadmeResult:
             text, methodology, where
         )
     except ContractsError as error:
-        return ReadmeResult(error.exit_code, [f"contracts readme: {error}"])
+        return _done(error.exit_code, [f"contracts readme: {error}"])
     except (OSError, UnicodeDecodeError) as error:
-        return ReadmeResult(2, [f"contracts readme: {where} cannot be read: {error}"])
+        return _done(EXIT_UNUSABLE, [f"contracts readme: {where} cannot be read: {error}"])
     if problems:
-        return ReadmeResult(1, [*problems, f"contracts readme: {len(problems)} problem(s)"])
+        return _done(EXIT_FAILED, [*problems, f"contracts readme: {len(problems)} problem(s)"])
     blocks = len(parse_blocks(text, where))
     verb = "updated" if update else "up to date"
-    return ReadmeResult(0, [f"contracts readme: OK; {blocks} generated blocks {verb}"])
+    return _done(EXIT_OK, [f"contracts readme: OK; {blocks} generated blocks {verb}"])

@@ -55,6 +55,8 @@ CHECK_COMMAND = "python -m contracts check"
 EXIT_UNUSABLE = 2
 #: Exit status for a disagreement between the code and the committed contracts.
 EXIT_FAILED = 1
+#: Exit status when the command found nothing wrong.
+EXIT_OK = 0
 
 # ASCII digits only (``\d`` would also read Arabic-Indic and other Unicode digits).
 _VERSION = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
