@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from contracts.build import REPO_ROOT, build_snapshot, constant_location, locate
+from contracts.build import REPO_ROOT, build_snapshot, constant_location, exact_value, locate
 from contracts.claims import check_text, code_values, explainers
 from contracts.filesystem import write_atomic
 from contracts.model import Methodology
@@ -66,8 +66,15 @@ class Block:
 # --- What each block says ------------------------------------------------------------------------
 
 
-def _pct(value: object) -> str:
-    return f"{round(float(str(value)) * 100):d}%"
+def _pct(value: float) -> str:
+    """A weight as the exact percentage the site shows, never a rounded one.
+
+    >>> _pct(0.4), _pct(0.125)
+    ('40%', '12.5%')
+    """
+    from scoring.numeric import as_written
+
+    return f"{exact_value(as_written(value) * 100).exact}%"
 
 
 def _scores(m: Methodology) -> str:
