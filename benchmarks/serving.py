@@ -2,7 +2,8 @@
 
 Shared by ``benchmarks/bench_serve_reload.py`` (which times an edit until the page shows it)
 and ``tests/site/test_serve.py`` (which checks that the page does show it, and that serve
-survives broken input). Only the standard library: the benchmark runs without pytest.
+survives broken input). :func:`copy_project` is also every test's scratch copy of the
+project. Only the standard library: the benchmark runs without pytest.
 """
 
 from __future__ import annotations
