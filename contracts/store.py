@@ -31,13 +31,6 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from contracts.filesystem import TEMPORARY_GLOB as TEMPORARY_GLOB  # re-exported
-from contracts.filesystem import UPDATE_LOCK_WAIT_SECONDS as UPDATE_LOCK_WAIT_SECONDS
-from contracts.filesystem import temporary_files as temporary_files
-from contracts.filesystem import text_at_head as text_at_head
-from contracts.filesystem import update_lock as update_lock
-from contracts.filesystem import update_running as update_running
-from contracts.filesystem import write_atomic as write_atomic
 from contracts.model import GENERATED_NOTE, Methodology, SnapshotFile
 
 CONTRACTS_DIR: Path = Path(__file__).resolve().parent

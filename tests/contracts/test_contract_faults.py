@@ -29,8 +29,9 @@ from contracts import update as update_module
 from contracts.build import REPO_ROOT, locate
 from contracts.check import run_check
 from contracts.cli import _terminate_as_interrupt
+from contracts.filesystem import update_lock, write_atomic
 from contracts.model import Location, Methodology
-from contracts.store import ContractsError, is_version, read_snapshot, update_lock
+from contracts.store import ContractsError, is_version, read_snapshot
 from contracts.update import run_update
 
 VERSION = store.current_version()
@@ -262,7 +263,7 @@ def test_a_terminated_update_unwinds_and_cleans_up(tmp_path: Path) -> None:
         _terminate_as_interrupt(),
         mock.patch.object(os, "fsync", terminated),
     ):
-        store.write_atomic(target, "{}\n")
+        write_atomic(target, "{}\n")
     assert list(tmp_path.iterdir()) == []
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
