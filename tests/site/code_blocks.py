@@ -23,7 +23,6 @@ the site is built, so a broken one already fails ``mkdocs build --strict``).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import signal
@@ -55,11 +54,7 @@ def work_folder(dest: Path) -> Path:
     samples = import_macros("macros.samples")
     (dest / "runs.jsonl").write_text(samples.jsonl(samples.sample_runs()), encoding="utf-8")
     (dest / "records.jsonl").write_text(samples.jsonl(samples.sample_outcomes()), encoding="utf-8")
-    from contracts.build import build_snapshot
-
-    snapshot = build_snapshot().model_dump(mode="json")
-    text = json.dumps(snapshot, indent=2, ensure_ascii=False) + "\n"
-    (dest / "methodology.json").write_text(text, encoding="utf-8")
+    import_macros("macros.published").write_snapshot(dest / "methodology.json")
     if shutil.which("git"):
         env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid"}
         env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
