@@ -160,8 +160,9 @@ def _change_a_constant(m: Methodology) -> str:
    then what changed and why. The check and the update refuse a version without one.
 5. Run `.venv/bin/python -m contracts update`. It writes
    `contracts/snapshots/<new version>.json`, records its hash in
-   `contracts/snapshots/released.json` and refreshes the JSON Schema; older snapshots are
-   not touched (editing one fails the check).
+   `contracts/snapshots/released.json` and refreshes the JSON Schemas (the snapshot's and
+   the command line output's); older snapshots are not touched (editing one fails the
+   check).
 6. Review the diff it prints the command for, e.g.
    `git diff --no-index contracts/snapshots/{old}.json contracts/snapshots/{new}.json`.
    To adjust before committing, edit again and run `python -m contracts update --amend`.
