@@ -1,7 +1,7 @@
 """What a methodology change does to the rankings of the reference corpus, in words.
 
-The comparison itself (:func:`compare`, :func:`kendall_tau_b`) is
-:mod:`contracts.comparison`, importable from here too. This module prints it:
+The comparison itself (``compare``, ``kendall_tau_b``) is in :mod:`contracts.comparison`.
+This module prints it:
 :func:`summary_lines` for ``check`` and ``update``, :func:`impact_table` and
 :func:`impact_to_json` for ``python -m contracts impact`` (:func:`run_impact`, which compares
 the committed scoreboard of the current released version with the live code's), and a
@@ -17,14 +17,15 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from contracts.comparison import AgentImpact as AgentImpact  # re-exported with the rest
-from contracts.comparison import Impact as Impact
-from contracts.comparison import Standing as Standing
-from contracts.comparison import compare as compare
-from contracts.comparison import compare_snapshots as compare_snapshots
-from contracts.comparison import composite_of, rank_of
-from contracts.comparison import impact_since_release as impact_since_release
-from contracts.comparison import kendall_tau_b as kendall_tau_b
+from contracts.comparison import (
+    AgentImpact,
+    Impact,
+    Standing,
+    compare,
+    composite_of,
+    impact_since_release,
+    rank_of,
+)
 from contracts.model import CorpusScoreboard, Methodology
 from contracts.result import ImpactResult
 from contracts.store import (

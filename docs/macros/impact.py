@@ -5,7 +5,7 @@ Pure functions returning HTML (the one macro, :func:`version_impact`, only reads
 site's history and calls them): a table of rank changes and an SVG slope chart per corpus
 file (each agent's composite under the older version on the left and the newer on the
 right; lines cross where two agents swap ranks). The numbers come from
-:func:`contracts.impact.compare_snapshots`, the comparison ``python -m contracts impact``
+:func:`contracts.comparison.compare_snapshots`, the comparison ``python -m contracts impact``
 prints.
 """
 
@@ -196,7 +196,8 @@ def rank_table(key: str, agents: Sequence[Any], before: str, after: str, places:
 
 def release_impact(older: Any, newer: Any, places: int) -> str:
     """The impact of ``newer`` against ``older`` (two releases with snapshots)."""
-    from contracts.impact import compare_snapshots, corpus_summary
+    from contracts.comparison import compare_snapshots
+    from contracts.impact import corpus_summary
 
     old_v = value(f"version:{older.version}", older.version)
     new_v = value(f"version:{newer.version}", newer.version)

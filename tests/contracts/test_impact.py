@@ -33,7 +33,7 @@ from serving import copy_project
 import scoring.constants as C  # noqa: N812 - the module of constants
 from contracts.build import REPO_ROOT, build_snapshot
 from contracts.cli import main as contracts_main
-from contracts.impact import compare_snapshots, kendall_tau_b
+from contracts.comparison import compare_snapshots, kendall_tau_b
 from contracts.model import CorpusScoreboard
 from contracts.scoreboard import CORPUS_DIR, build_scoreboard, corpus_paths
 from contracts.store import (
