@@ -99,14 +99,13 @@ def publish(site_dir: Path) -> None:
     """Write the snapshot, its schema, the samples, the released snapshots and the sources,
     all computed now from the live code."""
     from contracts import store
-    from contracts.model import Methodology
     from contracts.store import load_history
 
     site_dir.mkdir(parents=True, exist_ok=True)
     write_snapshot(site_dir / SNAPSHOT_FILE)
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
-    schema |= Methodology.model_json_schema()
-    _write_json(site_dir / SCHEMA_FILE, schema)
+    # The schema of a snapshot file, as `contracts update` commits it: it accepts the live
+    # methodology.json and the released snapshots alike (they carry a `_generated` note).
+    (site_dir / SCHEMA_FILE).write_text(store.schema_text(), encoding="utf-8")
     downloads = site_dir / DOWNLOADS
     downloads.mkdir(exist_ok=True)
     for name, text in sample_files().items():
