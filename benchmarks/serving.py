@@ -2,7 +2,8 @@
 
 Shared by ``benchmarks/bench_serve_reload.py`` (which times an edit until the page shows it)
 and ``tests/site/test_serve.py`` (which checks that the page does show it, and that serve
-survives broken input). Only the standard library: the benchmark runs without pytest.
+survives broken input). :func:`copy_project` is also every test's scratch copy of the
+project. Only the standard library: the benchmark runs without pytest.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,13 +38,18 @@ class ServeError(RuntimeError):
     """``mkdocs serve`` exited, or a page did not show what was awaited in time."""
 
 
-def copy_project(dest: Path) -> Path:
-    """A copy of what the site is built from (mkdocs.yml and ``PROJECT_FOLDERS``) in ``dest``."""
+def copy_project(dest: Path, parts: Sequence[str] = ("mkdocs.yml", *PROJECT_FOLDERS)) -> Path:
+    """A copy in ``dest`` of the project's files and folders ``parts`` (repository-relative;
+    caches left out). The default is what the site is built from: mkdocs.yml and
+    ``PROJECT_FOLDERS``. The one scratch-copy helper of the benchmarks and the tests."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     dest.mkdir(parents=True, exist_ok=True)
-    shutil.copy(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
-    for folder in PROJECT_FOLDERS:
-        shutil.copytree(ROOT / folder, dest / folder, ignore=ignore)
+    for part in parts:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, dest / part, ignore=ignore)
+        else:
+            shutil.copy2(source, dest / part)
     return dest
 
 

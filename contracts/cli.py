@@ -41,8 +41,10 @@ from typing import Any, TextIO
 from contracts.failure import describe_failure
 from contracts.result import CommandResult
 
-#: Exit status when the live code cannot be imported (as for an unusable contracts file).
-EXIT_UNUSABLE = 2
+# The live code that cannot be imported exits as an unusable contracts file does (store
+# imports nothing of scoring, so it loads when scoring is broken).
+from contracts.store import EXIT_UNUSABLE
+
 #: Exit status of an interrupted update (128 + SIGINT, as the shell shows Ctrl-C).
 EXIT_INTERRUPTED = 130
 
@@ -169,13 +171,9 @@ def _run(command: Command, args: argparse.Namespace) -> int:
     except Exception as error:
         raise _ImportFailedError from error
     if command is Command.README:
-        done = run_readme(update=args.update)
-        _say(done.lines, sys.stderr if done.exit_code else sys.stdout)
-        return done.exit_code
+        return _print(run_readme(update=args.update))
     if command is Command.VERIFY:
-        verdict = verify_file(Path(args.file), Path(args.lock) if args.lock else None)
-        _say([verdict.line], sys.stderr if verdict.exit_code else sys.stdout)
-        return verdict.exit_code
+        return _print(verify_file(Path(args.file), Path(args.lock) if args.lock else None))
     if command is Command.CHECK:
         return _print(run_check())
     if command is Command.IMPACT:

@@ -3,8 +3,7 @@
 :func:`write_atomic` never leaves a half-written file (temporary file, then rename);
 :func:`temporary_files` finds what a killed write left behind; :func:`update_lock` lets one
 ``python -m contracts update`` run at a time, across processes; :func:`text_at_head` reads a
-file as git last committed it. :mod:`contracts.store` re-exports the names that callers
-imported from it before this module was split off.
+file as git last committed it.
 """
 
 from __future__ import annotations

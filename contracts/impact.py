@@ -1,7 +1,7 @@
 """What a methodology change does to the rankings of the reference corpus, in words.
 
-The comparison itself (:func:`compare`, :func:`kendall_tau_b`) is
-:mod:`contracts.comparison`, importable from here too. This module prints it:
+The comparison itself (``compare``, ``kendall_tau_b``) is in :mod:`contracts.comparison`.
+This module prints it:
 :func:`summary_lines` for ``check`` and ``update``, :func:`impact_table` and
 :func:`impact_to_json` for ``python -m contracts impact`` (:func:`run_impact`, which compares
 the committed scoreboard of the current released version with the live code's), and a
@@ -17,14 +17,15 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from contracts.comparison import AgentImpact as AgentImpact  # re-exported with the rest
-from contracts.comparison import Impact as Impact
-from contracts.comparison import Standing as Standing
-from contracts.comparison import compare as compare
-from contracts.comparison import compare_snapshots as compare_snapshots
-from contracts.comparison import composite_of, rank_of
-from contracts.comparison import impact_since_release as impact_since_release
-from contracts.comparison import kendall_tau_b as kendall_tau_b
+from contracts.comparison import (
+    AgentImpact,
+    Impact,
+    Standing,
+    compare,
+    composite_of,
+    impact_since_release,
+    rank_of,
+)
 from contracts.model import CorpusScoreboard, Methodology
 from contracts.result import ImpactResult
 from contracts.store import (
@@ -128,7 +129,8 @@ def signed(value: Decimal | int | None, places: int | None = None) -> str:
     return text if value <= 0 else f"+{text}"
 
 
-def _shown(value: float | int | None, places: int | None = None) -> str:
+def shown(value: float | int | None, places: int | None = None) -> str:
+    """``value`` to ``places`` decimals (as it is, without them), or ``—`` for ``None``."""
     if value is None:
         return "—"
     return f"{value:.{places}f}" if places is not None else str(value)
@@ -145,7 +147,7 @@ def _tau_text(tau: float | None) -> str:
 
 
 def _rank_move(agent: AgentImpact) -> str:
-    before, after = _shown(rank_of(agent.committed)), _shown(rank_of(agent.live))
+    before, after = shown(rank_of(agent.committed)), shown(rank_of(agent.live))
     return f"{agent.agent_id} {before} → {after}"
 
 
@@ -163,14 +165,14 @@ def corpus_summary(impact: Impact, corpus: str) -> str:
     if corpus in impact.corpus_changed:
         parts.append("the corpus file itself changed")
     if moved:
-        shown = ", ".join(_rank_move(a) for a in movers_first(moved))
-        parts.append(f"{len(moved)} of {_agents(len(ranked))} change rank ({shown})")
+        moves = ", ".join(_rank_move(a) for a in movers_first(moved))
+        parts.append(f"{len(moved)} of {_agents(len(ranked))} change rank ({moves})")
     else:
         parts.append(f"no rank changes ({_agents(len(ranked))})")
     top = _largest(agents)
     if top is not None and top.delta:
-        before = _shown(composite_of(top.committed), places)
-        after = _shown(composite_of(top.live), places)
+        before = shown(composite_of(top.committed), places)
+        after = shown(composite_of(top.live), places)
         parts.append(
             f"largest |Δ| {abs(top.delta):.{places}f} ({top.agent_id}, {before} → {after})"
         )
@@ -207,11 +209,11 @@ def impact_table(impact: Impact) -> str:
             rows.append(
                 [
                     a.agent_id,
-                    _shown(composite_of(a.committed), places),
-                    _shown(composite_of(a.live), places),
+                    shown(composite_of(a.committed), places),
+                    shown(composite_of(a.live), places),
                     signed(a.delta, places),
-                    _shown(rank_of(a.committed)),
-                    _shown(rank_of(a.live)),
+                    shown(rank_of(a.committed)),
+                    shown(rank_of(a.live)),
                     signed(a.rank_change) if a.rank_change is not None else "—",
                 ]
             )

@@ -14,13 +14,12 @@ publishes them beside ``methodology.schema.json``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
 
 from contracts.filesystem import write_atomic
-from contracts.model import GENERATED_NOTE
-from contracts.store import SNAPSHOT_DIR, display_path, pretty_json
+from contracts.store import SNAPSHOT_DIR, display_path, json_schema_text
 from scoring.constants import (
     CORRECTNESS_SOURCES,
     OUTCOME_SCORE_VERSION,
@@ -134,12 +133,7 @@ OUTPUT_MODELS: dict[str, type[BaseModel]] = {
 
 def output_schema_text(model: type[BaseModel]) -> str:
     """The exact text of the committed JSON Schema of one output model."""
-    schema: dict[str, Any] = {
-        "$comment": f"Generated {GENERATED_NOTE}.",
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        **model.model_json_schema(by_alias=True),
-    }
-    return pretty_json(schema)
+    return json_schema_text(model)
 
 
 def stale_output_schemas(directory: Path | None = None) -> list[str]:

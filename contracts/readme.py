@@ -25,11 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from contracts.build import REPO_ROOT, build_snapshot, constant_location, locate
+from contracts.build import REPO_ROOT, build_snapshot, constant_location, exact_value, locate
 from contracts.claims import check_text, code_values, explainers
 from contracts.filesystem import write_atomic
 from contracts.model import Methodology
-from contracts.store import ContractsError, display_path
+from contracts.result import ReadmeResult
+from contracts.store import EXIT_FAILED, EXIT_OK, EXIT_UNUSABLE, ContractsError, display_path
 from contracts.words import cardinal_words
 
 README_PATH: Path = REPO_ROOT / "README.md"
@@ -65,8 +66,15 @@ class Block:
 # --- What each block says ------------------------------------------------------------------------
 
 
-def _pct(value: object) -> str:
-    return f"{round(float(str(value)) * 100):d}%"
+def _pct(value: float) -> str:
+    """A weight as the exact percentage the site shows, never a rounded one.
+
+    >>> _pct(0.4), _pct(0.125)
+    ('40%', '12.5%')
+    """
+    from scoring.numeric import as_written
+
+    return f"{exact_value(as_written(value) * 100).exact}%"
 
 
 def _scores(m: Methodology) -> str:
@@ -152,8 +160,9 @@ def _change_a_constant(m: Methodology) -> str:
    then what changed and why. The check and the update refuse a version without one.
 5. Run `.venv/bin/python -m contracts update`. It writes
    `contracts/snapshots/<new version>.json`, records its hash in
-   `contracts/snapshots/released.json` and refreshes the JSON Schema; older snapshots are
-   not touched (editing one fails the check).
+   `contracts/snapshots/released.json` and refreshes the JSON Schemas (the snapshot's and
+   the command line output's); older snapshots are not touched (editing one fails the
+   check).
 6. Review the diff it prints the command for, e.g.
    `git diff --no-index contracts/snapshots/{old}.json contracts/snapshots/{new}.json`.
    To adjust before committing, edit again and run `python -m contracts update --amend`.
@@ -373,12 +382,8 @@ def number_problems(text: str, methodology: Methodology, where: str = "README.md
 # --- The command ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ReadmeResult:
-    """What ``python -m contracts readme`` found or did: exit code and lines to print."""
-
-    exit_code: int
-    lines: list[str]
+def _done(exit_code: int, lines: list[str]) -> ReadmeResult:
+    return ReadmeResult(exit_code == EXIT_OK, exit_code, lines)
 
 
 def run_readme(*, update: bool, path: Path | None = None) -> ReadmeResult:
@@ -398,11 +403,11 @@ def run_readme(*, update: bool, path: Path | None = None) -> ReadmeResult:
             text, methodology, where
         )
     except ContractsError as error:
-        return ReadmeResult(error.exit_code, [f"contracts readme: {error}"])
+        return _done(error.exit_code, [f"contracts readme: {error}"])
     except (OSError, UnicodeDecodeError) as error:
-        return ReadmeResult(2, [f"contracts readme: {where} cannot be read: {error}"])
+        return _done(EXIT_UNUSABLE, [f"contracts readme: {where} cannot be read: {error}"])
     if problems:
-        return ReadmeResult(1, [*problems, f"contracts readme: {len(problems)} problem(s)"])
+        return _done(EXIT_FAILED, [*problems, f"contracts readme: {len(problems)} problem(s)"])
     blocks = len(parse_blocks(text, where))
     verb = "updated" if update else "up to date"
-    return ReadmeResult(0, [f"contracts readme: OK; {blocks} generated blocks {verb}"])
+    return _done(EXIT_OK, [f"contracts readme: OK; {blocks} generated blocks {verb}"])

@@ -1,9 +1,10 @@
 """What a ``python -m contracts`` command returns, for :mod:`contracts.cli` to print.
 
-The check, the update and the impact differ in what they found or did (the differences; the
-files written; a table) but are the same thing to the command line: whether the command
-succeeded, its exit status, and the lines to print. :class:`CommandResult` holds that shared
-part, so the CLI prints them all one way; the three results are declared here side by side.
+The check, the update, the impact, the README check and the verify differ in what they found
+or did (the differences; the files written; a table; a verdict) but are the same thing to
+the command line: whether the command succeeded, its exit status, and the lines to print.
+:class:`CommandResult` holds that shared part, so the CLI prints them all one way; the five
+results are declared here side by side.
 """
 
 from __future__ import annotations
@@ -69,3 +70,23 @@ class ImpactResult(CommandResult):
     def output(self) -> list[str]:
         """The table or the JSON document, or the one error line."""
         return [self.text]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadmeResult(CommandResult):
+    """What ``python -m contracts readme`` found or did: the lines to print."""
+
+    lines: list[str] = field(default_factory=list)
+
+    def output(self) -> list[str]:
+        return list(self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyResult(CommandResult):
+    """The verdict of ``python -m contracts verify`` on one file: the one line to print."""
+
+    line: str = ""
+
+    def output(self) -> list[str]:
+        return [self.line]

@@ -29,15 +29,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from contracts.filesystem import TEMPORARY_GLOB as TEMPORARY_GLOB  # re-exported
-from contracts.filesystem import UPDATE_LOCK_WAIT_SECONDS as UPDATE_LOCK_WAIT_SECONDS
-from contracts.filesystem import temporary_files as temporary_files
-from contracts.filesystem import text_at_head as text_at_head
-from contracts.filesystem import update_lock as update_lock
-from contracts.filesystem import update_running as update_running
-from contracts.filesystem import write_atomic as write_atomic
 from contracts.model import GENERATED_NOTE, Methodology, SnapshotFile
 
 CONTRACTS_DIR: Path = Path(__file__).resolve().parent
@@ -55,6 +48,8 @@ CHECK_COMMAND = "python -m contracts check"
 EXIT_UNUSABLE = 2
 #: Exit status for a disagreement between the code and the committed contracts.
 EXIT_FAILED = 1
+#: Exit status when the command found nothing wrong.
+EXIT_OK = 0
 
 # ASCII digits only (``\d`` would also read Arabic-Indic and other Unicode digits).
 _VERSION = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
@@ -202,14 +197,21 @@ def snapshot_text(methodology: Methodology) -> str:
     return pretty_json({"_generated": GENERATED_NOTE, **snapshot_content(methodology)})
 
 
-def schema_text() -> str:
-    """The exact text of the committed JSON Schema of a snapshot file."""
+def json_schema_text(model: type[BaseModel]) -> str:
+    """The exact text of a committed JSON Schema: the model's schema (by alias), its
+    generated note and dialect first, in the committed file form. One writer for the
+    snapshot's schema and the CLI output's (:mod:`contracts.output`)."""
     schema = {
         "$comment": f"Generated {GENERATED_NOTE}.",
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        **SnapshotFile.model_json_schema(),
+        **model.model_json_schema(by_alias=True),
     }
     return pretty_json(schema)
+
+
+def schema_text() -> str:
+    """The exact text of the committed JSON Schema of a snapshot file."""
+    return json_schema_text(SnapshotFile)
 
 
 def schema_path(directory: Path | None = None) -> Path:

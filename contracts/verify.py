@@ -15,14 +15,15 @@ be read or is not a methodology snapshot.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from contracts.model import Methodology
+from contracts.result import VerifyResult
 from contracts.store import (
     EXIT_FAILED,
+    EXIT_OK,
     EXIT_UNUSABLE,
     LOCK_PATH,
     ContractsError,
@@ -30,15 +31,9 @@ from contracts.store import (
     read_lock,
 )
 
-EXIT_OK = 0
 
-
-@dataclass(frozen=True, slots=True)
-class VerifyResult:
-    """The verdict on one file: exit code and the line to print."""
-
-    exit_code: int
-    line: str
+def _verdict(exit_code: int, line: str) -> VerifyResult:
+    return VerifyResult(exit_code == EXIT_OK, exit_code, line)
 
 
 def verify_file(path: Path, lock_path: Path | None = None) -> VerifyResult:
@@ -48,42 +43,42 @@ def verify_file(path: Path, lock_path: Path | None = None) -> VerifyResult:
     try:
         raw = path.read_bytes()
     except OSError as error:
-        return VerifyResult(EXIT_UNUSABLE, f"{name}: cannot be read: {error.strerror or error}")
+        return _verdict(EXIT_UNUSABLE, f"{name}: cannot be read: {error.strerror or error}")
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as error:
-        return VerifyResult(EXIT_UNUSABLE, f"{name}: not UTF-8 text (byte {error.start})")
+        return _verdict(EXIT_UNUSABLE, f"{name}: not UTF-8 text (byte {error.start})")
     except json.JSONDecodeError as error:
-        return VerifyResult(
+        return _verdict(
             EXIT_UNUSABLE,
             f"{name}: not JSON (line {error.lineno}, column {error.colno}: {error.msg})",
         )
     if not isinstance(data, dict):
-        return VerifyResult(EXIT_UNUSABLE, f"{name}: a snapshot is a JSON object")
+        return _verdict(EXIT_UNUSABLE, f"{name}: a snapshot is a JSON object")
     data.pop("_generated", None)
     try:
         version = Methodology.model_validate(data).methodology_version
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        return VerifyResult(
+        return _verdict(
             EXIT_UNUSABLE, f"{name}: not a methodology snapshot: {where}: {first['msg']}"
         )
     try:
         released = read_lock(lock)
     except ContractsError as error:
-        return VerifyResult(error.exit_code, str(error))
+        return _verdict(error.exit_code, str(error))
     actual = content_hash(data)
     expected = released.get(version)
     if expected is None:
         known = ", ".join(released) or "none"
-        return VerifyResult(
+        return _verdict(
             EXIT_FAILED, f"{name}: version {version} was never released (released: {known})"
         )
     if actual != expected:
-        return VerifyResult(
+        return _verdict(
             EXIT_FAILED,
             f"{name}: MISMATCH {version}: expected sha256 {expected} (the lock), "
             f"actual sha256 {actual}; the file is not the released snapshot",
         )
-    return VerifyResult(EXIT_OK, f"OK {version} sha256 {actual}")
+    return _verdict(EXIT_OK, f"OK {version} sha256 {actual}")

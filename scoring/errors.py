@@ -161,7 +161,7 @@ def shown(value: object) -> str:
 
 def visible_repr(value: object) -> str:
     """``repr`` with unpaired surrogates and bidirectional marks escaped as well."""
-    return _SURROGATE.sub(_escape, _UNSAFE.sub(_escape, repr(value)))
+    return inert(repr(value))
 
 
 def field_path(loc: tuple[int | str, ...]) -> str | None:
@@ -192,12 +192,12 @@ def problems_from(error: ValidationError, line: int) -> list[Problem]:
         elif kind == "string_pattern_mismatch" and loc and loc[-1] == "finished_at":
             rule = (
                 "must be an RFC 3339 timestamp with an offset, e.g. 2026-07-01T12:00:00Z "
-                f"(got {_shown(detail.get('input'))})"
+                f"(got {shown(detail.get('input'))})"
             )
         elif kind == "finite_number":
             rule = "must be a finite number (NaN and Infinity are refused)"
         elif "input" in detail and kind not in _WHOLE_OBJECT_RULES:
-            rule = f"{rule} (got {_shown(detail['input'])})"
+            rule = f"{rule} (got {shown(detail['input'])})"
         problems.append(Problem(line, field_path(loc), f"{rule} [{kind}]"))
     return problems
 
@@ -210,10 +210,6 @@ def _not_json(detail: ErrorDetails) -> str:
         except UnicodeDecodeError as error:
             return f"not UTF-8 text (byte {error.start + 1} cannot be decoded) [utf8]"
     return f"not valid JSON ({detail['msg']}) [json]"
-
-
-def _shown(value: object) -> str:
-    return shown(value)
 
 
 class ProblemLog:

@@ -52,6 +52,11 @@ def _ticks(low: Fraction, high: Fraction, count: int = 6) -> list[Fraction]:
     return plots.nice_ticks(low, high, count)
 
 
+#: How many known outcomes the pass-rate plots (correctness, robustness) sample: a drawing
+#: resolution, one point per percent of pass rate, not a value of the methodology.
+_RATE_SAMPLES = 100
+
+
 def _unit_scale(label: str, fmt: Callable[[Fraction], str] | None = None) -> plots.Scale:
     """A 0–1 axis (fractions, readings), ticked every fifth, labelled with one decimal."""
     one = Fraction(1)
@@ -163,7 +168,7 @@ def _radar_axis_plot(site: Site, axis: str) -> str:
     marker: plots.Marker | None = None
     function: Callable[[Fraction], Fraction | None]
     if axis == "correctness":
-        known = 100
+        known = _RATE_SAMPLES
         x = _unit_scale("pass rate over window runs with a known outcome", percent)
         function = lambda q: radar.correctness_axis(int(q * known), known)  # noqa: E731
         points = plots.sample(function, Fraction(0), Fraction(1), steps=known)
@@ -196,7 +201,7 @@ def _radar_axis_plot(site: Site, axis: str) -> str:
         points = plots.sample(function, Fraction(0), high, extra=[free])
         marker = _example_marker(Fraction(inputs_["median_steps"]), result["axis.tool_efficiency"])
     elif axis == "robustness":
-        known = 100
+        known = _RATE_SAMPLES
         x = _unit_scale("pass rate q of one task", percent)
         function = lambda q: radar.robustness_axis([(int(q * known), known)])  # noqa: E731
         points = plots.sample(function, Fraction(0), Fraction(1), steps=known)

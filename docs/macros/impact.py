@@ -5,7 +5,7 @@ Pure functions returning HTML (the one macro, :func:`version_impact`, only reads
 site's history and calls them): a table of rank changes and an SVG slope chart per corpus
 file (each agent's composite under the older version on the left and the newer on the
 right; lines cross where two agents swap ranks). The numbers come from
-:func:`contracts.impact.compare_snapshots`, the comparison ``python -m contracts impact``
+:func:`contracts.comparison.compare_snapshots`, the comparison ``python -m contracts impact``
 prints.
 """
 
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from macros import history
 from macros.markup import PLOT_CLASS, block, esc, table, value
+from macros.plots import coord
 
 if TYPE_CHECKING:
     from macros.site import Site
@@ -53,10 +54,6 @@ class Slope:
     @property
     def moved(self) -> bool:
         return self.rank_before != self.rank_after
-
-
-def _fmt(number: float) -> str:
-    return f"{number:.1f}".rstrip("0").rstrip(".")
 
 
 def spread_labels(ys: Sequence[float], gap: float, low: float, high: float) -> list[float]:
@@ -137,17 +134,17 @@ def slope_chart(
         parts.append(
             f'<g class="{kind}"><title>{name}: {slope.before:.{places}f} → '
             f"{slope.after:.{places}f}</title>"
-            f'<line x1="{LEFT_AXIS}" y1="{_fmt(y0)}" x2="{RIGHT_AXIS}" y2="{_fmt(y1)}"/>'
-            f'<circle cx="{LEFT_AXIS}" cy="{_fmt(y0)}" r="3"/>'
-            f'<circle cx="{RIGHT_AXIS}" cy="{_fmt(y1)}" r="3"/>'
-            f'<polyline class="leader" points="{LEFT_AXIS - 3},{_fmt(y0)} '
-            f'{LEFT_AXIS - LEADER},{_fmt(label_left)}"/>'
-            f'<polyline class="leader" points="{RIGHT_AXIS + 3},{_fmt(y1)} '
-            f'{RIGHT_AXIS + LEADER},{_fmt(label_right)}"/>'
-            f'<text class="slope-label" x="{LEFT_AXIS - LEADER - 2}" y="{_fmt(label_left)}" '
+            f'<line x1="{LEFT_AXIS}" y1="{coord(y0)}" x2="{RIGHT_AXIS}" y2="{coord(y1)}"/>'
+            f'<circle cx="{LEFT_AXIS}" cy="{coord(y0)}" r="3"/>'
+            f'<circle cx="{RIGHT_AXIS}" cy="{coord(y1)}" r="3"/>'
+            f'<polyline class="leader" points="{LEFT_AXIS - 3},{coord(y0)} '
+            f'{LEFT_AXIS - LEADER},{coord(label_left)}"/>'
+            f'<polyline class="leader" points="{RIGHT_AXIS + 3},{coord(y1)} '
+            f'{RIGHT_AXIS + LEADER},{coord(label_right)}"/>'
+            f'<text class="slope-label" x="{LEFT_AXIS - LEADER - 2}" y="{coord(label_left)}" '
             f'text-anchor="end" dominant-baseline="middle">{esc(_short(slope.agent_id))} '
             f'<tspan class="value">{slope.before:.{places}f}</tspan></text>'
-            f'<text class="slope-label" x="{RIGHT_AXIS + LEADER + 2}" y="{_fmt(label_right)}" '
+            f'<text class="slope-label" x="{RIGHT_AXIS + LEADER + 2}" y="{coord(label_right)}" '
             f'dominant-baseline="middle"><tspan class="value">{slope.after:.{places}f}'
             f"</tspan> {esc(_short(slope.agent_id))}</text></g>"
         )
@@ -174,28 +171,22 @@ def slope_chart(
     )
 
 
-def _cell(number: float | int | None, places: int | None = None) -> str:
-    if number is None:
-        return "—"
-    return f"{number:.{places}f}" if places is not None else str(number)
-
-
 def rank_table(key: str, agents: Sequence[Any], before: str, after: str, places: int) -> str:
     """Rank changes of one corpus file, biggest movers first (``contracts.impact`` rows).
 
     Four columns, so that the table fits a phone: the agent, its rank before → after, its
     composite before → after, and the change of composite.
     """
-    from contracts.impact import movers_first, signed
+    from contracts.impact import movers_first, shown, signed
 
     rows = []
     for a in movers_first(list(agents)):
         old, new = a.committed, a.live
-        rank_before = _cell(None if old is None else old.rank)
-        rank = f"{rank_before} → {_cell(None if new is None else new.rank)}"
+        rank_before = shown(None if old is None else old.rank)
+        rank = f"{rank_before} → {shown(None if new is None else new.rank)}"
         composite = (
-            f"{_cell(None if old is None else old.composite, places)} → "
-            f"{_cell(None if new is None else new.composite, places)}"
+            f"{shown(None if old is None else old.composite, places)} → "
+            f"{shown(None if new is None else new.composite, places)}"
         )
         rows.append([esc(a.agent_id), esc(rank), esc(composite), esc(signed(a.delta, places))])
     caption = f"Rank and composite under {esc(before)} → under {esc(after)}, biggest movers first"
@@ -205,7 +196,8 @@ def rank_table(key: str, agents: Sequence[Any], before: str, after: str, places:
 
 def release_impact(older: Any, newer: Any, places: int) -> str:
     """The impact of ``newer`` against ``older`` (two releases with snapshots)."""
-    from contracts.impact import compare_snapshots, corpus_summary
+    from contracts.comparison import compare_snapshots
+    from contracts.impact import corpus_summary
 
     old_v = value(f"version:{older.version}", older.version)
     new_v = value(f"version:{newer.version}", newer.version)

@@ -95,7 +95,8 @@ def sample(
     return points
 
 
-def _fmt(number: float) -> str:
+def coord(number: float) -> str:
+    """A coordinate as an SVG attribute: one decimal at most, no trailing zero."""
     return f"{number:.1f}".rstrip("0").rstrip(".")
 
 
@@ -112,14 +113,14 @@ def line_plot(plot: Plot) -> str:
 
     parts: list[str] = []
     for tick in plot.x.ticks:
-        x = _fmt(px(tick))
+        x = coord(px(tick))
         parts.append(f'<line class="grid" x1="{x}" y1="{TOP}" x2="{x}" y2="{TOP + inner_h}"/>')
         parts.append(
             f'<text class="tick" x="{x}" y="{TOP + inner_h + 18}" text-anchor="middle">'
             f"{esc(plot.x.fmt(tick))}</text>"
         )
     for tick in plot.y.ticks:
-        y = _fmt(py(tick))
+        y = coord(py(tick))
         parts.append(f'<line class="grid" x1="{LEFT}" y1="{y}" x2="{LEFT + inner_w}" y2="{y}"/>')
         parts.append(
             f'<text class="tick" x="{LEFT - 8}" y="{y}" text-anchor="end" '
@@ -136,7 +137,7 @@ def line_plot(plot: Plot) -> str:
     )
     for index, curve in enumerate(plot.curves):
         path = " ".join(
-            f"{'M' if i == 0 else 'L'}{_fmt(px(x))},{_fmt(py(y))}"
+            f"{'M' if i == 0 else 'L'}{coord(px(x))},{coord(py(y))}"
             for i, (x, y) in enumerate(curve.points)
         )
         parts.append(
@@ -154,9 +155,9 @@ def line_plot(plot: Plot) -> str:
         dx = -8 if right else 8
         dy = 16 if below else -8
         anchor = "end" if right else "start"
-        parts.append(f'<circle class="marker" cx="{_fmt(x)}" cy="{_fmt(y)}" r="4"/>')
+        parts.append(f'<circle class="marker" cx="{coord(x)}" cy="{coord(y)}" r="4"/>')
         parts.append(
-            f'<text class="marker-label" x="{_fmt(x + dx)}" y="{_fmt(y + dy)}" '
+            f'<text class="marker-label" x="{coord(x + dx)}" y="{coord(y + dy)}" '
             f'text-anchor="{anchor}">{esc(marker.label)}</text>'
         )
     height = HEIGHT
@@ -198,9 +199,9 @@ def _legend(curves: Sequence[Curve], top: int) -> tuple[str, int]:
     for index, curve in enumerate(curves):
         y = top + LEGEND_ROW * index + LEGEND_ROW / 2
         rows.append(
-            f'<line class="{_series(curve, index)}" x1="{LEFT}" y1="{_fmt(y)}" '
-            f'x2="{LEFT + LEGEND_SAMPLE}" y2="{_fmt(y)}"/>'
-            f'<text class="legend-label" x="{LEFT + LEGEND_SAMPLE + 10}" y="{_fmt(y)}" '
+            f'<line class="{_series(curve, index)}" x1="{LEFT}" y1="{coord(y)}" '
+            f'x2="{LEFT + LEGEND_SAMPLE}" y2="{coord(y)}"/>'
+            f'<text class="legend-label" x="{LEFT + LEGEND_SAMPLE + 10}" y="{coord(y)}" '
             f'dominant-baseline="middle">{esc(curve.name)}</text>'
         )
     return f'<g class="legend">{"".join(rows)}</g>', top + LEGEND_ROW * len(curves) + 8
@@ -296,19 +297,20 @@ def radar_chart(
     parts: list[str] = []
     for ring in rings:
         corners = " ".join(
-            f"{_fmt(x)},{_fmt(y)}" for x, y in (point(i, ring) for i in range(len(axes)))
+            f"{coord(x)},{coord(y)}" for x, y in (point(i, ring) for i in range(len(axes)))
         )
         parts.append(f'<polygon class="grid" points="{corners}"/>')
         x, y = point(0, ring)
         parts.append(
-            f'<text class="tick" x="{_fmt(x - 7)}" y="{_fmt(y)}" text-anchor="end" '
+            f'<text class="tick" x="{coord(x - 7)}" y="{coord(y)}" text-anchor="end" '
             'dominant-baseline="middle">'
             f"{esc(fmt(ring))}</text>"
         )
     for i, (name, amount) in enumerate(axes):
         x, y = point(i, top)
         parts.append(
-            f'<line class="grid" x1="{_fmt(cx)}" y1="{_fmt(cy)}" x2="{_fmt(x)}" y2="{_fmt(y)}"/>'
+            f'<line class="grid" x1="{coord(cx)}" y1="{coord(cy)}" '
+            f'x2="{coord(x)}" y2="{coord(y)}"/>'
         )
         lx, ly = point(i, top * Fraction(114, 100))
         anchor = "middle" if abs(lx - cx) < 10 else ("start" if lx > cx else "end")
@@ -322,16 +324,16 @@ def radar_chart(
         else:
             first = "-0.2em"
         parts.append(
-            f'<text class="label" x="{_fmt(lx)}" y="{_fmt(ly)}" text-anchor="{anchor}">'
-            f'<tspan x="{_fmt(lx)}" dy="{first}">{esc(name)}</tspan>'
-            f'<tspan class="value" x="{_fmt(lx)}" dy="1.2em">{esc(shown)}</tspan></text>'
+            f'<text class="label" x="{coord(lx)}" y="{coord(ly)}" text-anchor="{anchor}">'
+            f'<tspan x="{coord(lx)}" dy="{first}">{esc(name)}</tspan>'
+            f'<tspan class="value" x="{coord(lx)}" dy="1.2em">{esc(shown)}</tspan></text>'
         )
     present = [(i, v) for i, (_, v) in enumerate(axes) if v is not None]
-    shape = " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in (point(i, v) for i, v in present))
+    shape = " ".join(f"{coord(x)},{coord(y)}" for x, y in (point(i, v) for i, v in present))
     parts.append(f'<polygon class="area" points="{shape}"/>')
     for i, v in present:
         x, y = point(i, v)
-        parts.append(f'<circle class="marker" cx="{_fmt(x)}" cy="{_fmt(y)}" r="4"/>')
+        parts.append(f'<circle class="marker" cx="{coord(x)}" cy="{coord(y)}" r="4"/>')
     values = ", ".join(f"{name} {'null' if v is None else fmt(v)}" for name, v in axes)
     data = data_table(["axis", "value"], [[n, "null" if v is None else fmt(v)] for n, v in axes])
     return figure(

@@ -88,19 +88,24 @@ def _write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def write_snapshot(path: Path) -> None:
+    """Write the live snapshot as the site publishes it (``methodology.json``)."""
+    from contracts.build import build_snapshot
+
+    _write_json(path, build_snapshot().model_dump(mode="json"))
+
+
 def publish(site_dir: Path) -> None:
     """Write the snapshot, its schema, the samples, the released snapshots and the sources,
     all computed now from the live code."""
     from contracts import store
-    from contracts.build import build_snapshot
-    from contracts.model import Methodology
     from contracts.store import load_history
 
     site_dir.mkdir(parents=True, exist_ok=True)
-    _write_json(site_dir / SNAPSHOT_FILE, build_snapshot().model_dump(mode="json"))
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
-    schema |= Methodology.model_json_schema()
-    _write_json(site_dir / SCHEMA_FILE, schema)
+    write_snapshot(site_dir / SNAPSHOT_FILE)
+    # The schema of a snapshot file, as `contracts update` commits it: it accepts the live
+    # methodology.json and the released snapshots alike (they carry a `_generated` note).
+    (site_dir / SCHEMA_FILE).write_text(store.schema_text(), encoding="utf-8")
     downloads = site_dir / DOWNLOADS
     downloads.mkdir(exist_ok=True)
     for name, text in sample_files().items():

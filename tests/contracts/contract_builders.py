@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import contracts.check
 from contracts import store
-from contracts.build import REPO_ROOT, locate
+from contracts.build import locate
 from contracts.model import Methodology
 from scoring.constants import METHODOLOGY_VERSION
 
@@ -65,19 +64,6 @@ def edit_snapshot(path: Path, keys: Sequence[str | int], value: object) -> None:
         node = node[key]
     node[last] = value
     path.write_text(store.pretty_json(data), encoding="utf-8")
-
-
-def copy_of_project(root: Path, names: Sequence[str]) -> Path:
-    """A scratch copy at ``root`` of the project's files and folders ``names`` (no caches)."""
-    root.mkdir(parents=True, exist_ok=True)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in names:
-        source = REPO_ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, root / name, ignore=ignore)
-        else:
-            shutil.copy2(source, root / name)
-    return root
 
 
 def python_in(root: Path, *args: str, timeout_s: float = 600) -> subprocess.CompletedProcess[str]:

@@ -21,15 +21,17 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from contract_builders import copy_of_project, edit_snapshot, python_in
+from contract_builders import edit_snapshot, python_in
+from serving import copy_project
 
 from contracts import store
 from contracts import update as update_module
 from contracts.build import REPO_ROOT, locate
 from contracts.check import run_check
 from contracts.cli import _terminate_as_interrupt
+from contracts.filesystem import update_lock, write_atomic
 from contracts.model import Location, Methodology
-from contracts.store import ContractsError, is_version, read_snapshot, update_lock
+from contracts.store import ContractsError, is_version, read_snapshot
 from contracts.update import run_update
 
 VERSION = store.current_version()
@@ -54,7 +56,7 @@ def _contracts(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_a_syntax_error_in_scoring_is_one_line_with_file_and_line(
     tmp_path: Path, command: str
 ) -> None:
-    root = copy_of_project(tmp_path, ("scoring", "contracts"))
+    root = copy_project(tmp_path, ("scoring", "contracts"))
     constants = root / "scoring" / "constants.py"
     lines = constants.read_text(encoding="utf-8").splitlines()
     lines.append("SCORE_DECIMALS = = 2")
@@ -71,7 +73,7 @@ def test_a_syntax_error_in_scoring_is_one_line_with_file_and_line(
 
 
 def test_an_error_raised_while_scoring_imports_names_its_line(tmp_path: Path) -> None:
-    root = copy_of_project(tmp_path, ("scoring", "contracts"))
+    root = copy_project(tmp_path, ("scoring", "contracts"))
     radar = root / "scoring" / "radar.py"
     radar.write_text(radar.read_text(encoding="utf-8") + "\n1 / 0\n", encoding="utf-8")
     line = len(radar.read_text(encoding="utf-8").splitlines())
@@ -261,7 +263,7 @@ def test_a_terminated_update_unwinds_and_cleans_up(tmp_path: Path) -> None:
         _terminate_as_interrupt(),
         mock.patch.object(os, "fsync", terminated),
     ):
-        store.write_atomic(target, "{}\n")
+        write_atomic(target, "{}\n")
     assert list(tmp_path.iterdir()) == []
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 

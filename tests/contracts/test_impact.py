@@ -27,12 +27,13 @@ from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
-from contract_builders import copy_of_project, python_in
+from contract_builders import python_in
+from serving import copy_project
 
 import scoring.constants as C  # noqa: N812 - the module of constants
 from contracts.build import REPO_ROOT, build_snapshot
 from contracts.cli import main as contracts_main
-from contracts.impact import compare_snapshots, kendall_tau_b
+from contracts.comparison import compare_snapshots, kendall_tau_b
 from contracts.model import CorpusScoreboard
 from contracts.scoreboard import CORPUS_DIR, build_scoreboard, corpus_paths
 from contracts.store import (
@@ -68,7 +69,7 @@ class Done:
 
 def make_copy(root: Path) -> Path:
     """A scratch copy of what the contracts and the site are built from."""
-    return copy_of_project(root, COPIED)
+    return copy_project(root, COPIED)
 
 
 def run_in(root: Path, *args: str) -> Done:

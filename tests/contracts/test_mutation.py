@@ -21,7 +21,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import pytest
-from contract_builders import copy_of_project, python_in
+from contract_builders import python_in
+from serving import copy_project
 
 from contracts.build import REPO_ROOT
 from scoring.constants import METHODOLOGY_VERSION, constants
@@ -46,7 +47,7 @@ class Run:
 
 def make_copy(root: Path) -> Path:
     """A copy of the project's code and contracts (no caches) at ``root``."""
-    return copy_of_project(root, COPIED)
+    return copy_project(root, COPIED)
 
 
 def run_in(root: Path, *args: str) -> Run:

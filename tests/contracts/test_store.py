@@ -11,6 +11,7 @@ import pytest
 import scoring.constants as C  # noqa: N812
 from contracts import store
 from contracts.build import build_snapshot
+from contracts.filesystem import write_atomic
 from contracts.model import SnapshotFile
 from contracts.store import ContractsError, parse_changelog
 
@@ -111,8 +112,8 @@ def test_read_snapshot_names_the_schema_rule(tmp_path: Path) -> None:
 
 def test_write_atomic_replaces_whole_files_and_leaves_no_temporary(tmp_path: Path) -> None:
     path = tmp_path / "out.json"
-    store.write_atomic(path, "one\n")
-    store.write_atomic(path, "two\n")
+    write_atomic(path, "one\n")
+    write_atomic(path, "two\n")
     assert path.read_text(encoding="utf-8") == "two\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
     assert path.stat().st_mode & 0o777 == 0o666 & ~_umask()
@@ -129,7 +130,7 @@ def test_write_atomic_keeps_the_old_file_when_the_write_fails(
 
     monkeypatch.setattr(os, "replace", broken)
     with pytest.raises(OSError, match="disk full"):
-        store.write_atomic(path, "new\n")
+        write_atomic(path, "new\n")
     assert path.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
 

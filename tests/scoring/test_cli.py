@@ -18,6 +18,7 @@ from builders import (
     NULL_COMPOSITE,
     PERFECT_COMPOSITE,
     cli,
+    jsonl,
     judged_outcome_json,
     radar_json,
     run_fields,
@@ -53,7 +54,7 @@ def _small_input() -> bytes:
             "d2", "delta", "t1", "completed", False, 100, 0.0005, None, "2024-01-04T00:01:00Z"
         ),
     ]
-    return "\n".join(json.dumps(row) for row in rows).encode() + b"\n"
+    return jsonl(rows)
 
 
 # alpha: 5 completed runs, 4 successes: p = 0.8, consistency 1 − 4 × 0.8 × 0.2 = 0.36.
@@ -253,7 +254,7 @@ def test_subprocess_outcome_json_keys_and_input_order(tmp_path: Path) -> None:
         {"run_id": "m"},
     ]
     path = tmp_path / "outcomes.jsonl"
-    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    path.write_bytes(jsonl(records))
     done = scoring_subprocess(["outcome", str(path), "--format", "json"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stderr == b""

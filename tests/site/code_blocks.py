@@ -23,7 +23,6 @@ the site is built, so a broken one already fails ``mkdocs build --strict``).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import signal
@@ -32,6 +31,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from serving import copy_project
 from support import ROOT, import_macros
 from sybil import Document, Example, Sybil
 from sybil.evaluators.python import PythonEvaluator
@@ -48,24 +48,13 @@ class BlockFailedError(AssertionError):
     """A code block raised, exited non-zero or printed something else than it shows."""
 
 
-def work_folder(dest: Path, project: Path = ROOT) -> Path:
+def work_folder(dest: Path) -> Path:
     """A folder for the blocks to run in: the project copied, the inputs they name."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "site", ".venv")
-    dest.mkdir(parents=True, exist_ok=True)
-    for part in PROJECT_PARTS:
-        source = project / part
-        if source.is_dir():
-            shutil.copytree(source, dest / part, ignore=ignore)
-        elif source.exists():
-            shutil.copy(source, dest / part)
+    copy_project(dest, PROJECT_PARTS)
     samples = import_macros("macros.samples")
     (dest / "runs.jsonl").write_text(samples.jsonl(samples.sample_runs()), encoding="utf-8")
     (dest / "records.jsonl").write_text(samples.jsonl(samples.sample_outcomes()), encoding="utf-8")
-    from contracts.build import build_snapshot
-
-    snapshot = build_snapshot().model_dump(mode="json")
-    text = json.dumps(snapshot, indent=2, ensure_ascii=False) + "\n"
-    (dest / "methodology.json").write_text(text, encoding="utf-8")
+    import_macros("macros.published").write_snapshot(dest / "methodology.json")
     if shutil.which("git"):
         env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid"}
         env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}

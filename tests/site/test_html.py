@@ -118,8 +118,23 @@ def test_published_snapshot_and_schema(site: Path) -> None:
     published = json.loads((site / "methodology.json").read_text(encoding="utf-8"))
     assert published == build_snapshot().model_dump(mode="json")
     schema = json.loads((site / "methodology.schema.json").read_text(encoding="utf-8"))
-    assert schema["properties"].keys() == Methodology.model_json_schema()["properties"].keys()
+    assert Methodology.model_json_schema()["properties"].keys() <= schema["properties"].keys()
     Methodology.model_validate(published)
+
+
+def test_every_published_snapshot_validates_against_the_published_schema(site: Path) -> None:
+    """A reader who downloads the schema can validate what the site publishes with it: the
+    live ``methodology.json`` and each released snapshot (with its ``_generated`` note)."""
+    import jsonschema
+
+    schema = json.loads((site / "methodology.schema.json").read_text(encoding="utf-8"))
+    published = [site / "methodology.json", *sorted((site / "versions").glob("[0-9]*.json"))]
+    assert len(published) >= 2
+    for path in published:
+        errors = list(
+            jsonschema.Draft202012Validator(schema).iter_errors(json.loads(path.read_text()))
+        )
+        assert not errors, f"{path.name}: {errors[0].message}"
 
 
 def test_downloads_are_published(site: Path) -> None:
