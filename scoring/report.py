@@ -211,18 +211,24 @@ class _AgentState:
         terminal = [r for r in rows if r[1] is _COMPLETED or r[1] is _FAILED or r[1] is _TIMEOUT]
         if not terminal:
             return order
-        completed = [r for r in terminal if r[1] is _COMPLETED]
-        if completed:
-            self.completed += len(completed)
-            self.successes += [r[2] for r in completed].count(True)
+        # One pass over the rows (they are spread over memory), then over their columns.
+        _, statuses, successes, tasks, finished, latencies, costs, _, _ = zip(
+            *terminal, strict=True
+        )
+        completed = [status is _COMPLETED for status in statuses]
+        if True in completed:
+            self.completed += completed.count(True)
+            self.successes += list(compress(successes, completed)).count(True)
             # The model guarantees latency and cost on completed runs.
-            self.latencies += [r[5] for r in completed]  # type: ignore[misc]
-            self.costs += [r[6] for r in completed]  # type: ignore[misc]
+            self.latencies += compress(latencies, completed)
+            self.costs += compress(costs, completed)
             if len(self.latencies) >= _SUM_BATCH:
                 self.flush_sums()
-        self.outcomes.update([(r[3], r[2]) for r in terminal if r[2] is not None])
+        self.outcomes.update(
+            [(t, s) for t, s in zip(tasks, successes, strict=True) if s is not None]
+        )
         # The model guarantees finished_at on terminal runs.
-        instants, finer = _instant_keys([r[4] for r in terminal])  # type: ignore[misc]
+        instants, finer = _instant_keys(list(finished))
         positions = range(order + 1, order + 1 + len(terminal))
         candidates = zip(instants, finer, positions, terminal, strict=True)
         floor, window = self.floor, self.window
