@@ -27,6 +27,9 @@ from pathlib import Path
 
 import pytest
 
+# Packaging is not in a writer's loop, and several of these tests start fresh interpreters.
+pytestmark = pytest.mark.slow
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FIRST_PARTY = frozenset({"scoring", "contracts"})
 TYPED_PACKAGES = ("scoring", "contracts")
