@@ -12,7 +12,15 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 SCHEMA_VERSION = 1
 
@@ -110,6 +118,15 @@ class ExampleEntry(BaseModel):
     result: dict[str, Any]
 
 
+class ScoreInterval(BaseModel):
+    """A published interval: its low and high bound, rounded outwards."""
+
+    model_config = _FROZEN
+
+    low: float
+    high: float
+
+
 class ScoreboardAgent(BaseModel):
     """One agent of a reference corpus as ``python -m scoring report`` publishes it."""
 
@@ -125,6 +142,22 @@ class ScoreboardAgent(BaseModel):
     pass_hat_k: dict[str, float | None] = Field(
         description='pass^k as published, by report key ("pass^1", ...).'
     )
+    interval: ScoreInterval | None = Field(
+        default=None,
+        description="The composite's 95% interval as published (from methodology 1.1.0); "
+        "absent when the agent has none, or in a snapshot released before intervals.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_missing_interval(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        # A snapshot released before 1.1.0 has no "interval" key: left out when there is
+        # none, its text and its content hash stay what they were when it was released.
+        data: dict[str, Any] = handler(self)
+        if data.get("interval", ...) is None:
+            del data["interval"]
+        return data
 
 
 class CorpusScoreboard(BaseModel):
