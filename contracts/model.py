@@ -118,6 +118,10 @@ class ExampleEntry(BaseModel):
     result: dict[str, Any]
 
 
+#: Scoreboard fields added by methodology 1.1.0, left out of the JSON when null.
+UNCERTAINTY_KEYS = ("interval", "rank_upper_bound")
+
+
 class ScoreInterval(BaseModel):
     """A published interval: its low and high bound, rounded outwards."""
 
@@ -147,16 +151,22 @@ class ScoreboardAgent(BaseModel):
         description="The composite's 95% interval as published (from methodology 1.1.0); "
         "absent when the agent has none, or in a snapshot released before intervals.",
     )
+    rank_upper_bound: int | None = Field(
+        default=None,
+        description="1 + the number of agents whose composite interval lies wholly above "
+        "this agent's (rank (UB), from methodology 1.1.0); absent without an interval.",
+    )
 
     @model_serializer(mode="wrap")
     def _omit_missing_interval(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> dict[str, Any]:
-        # A snapshot released before 1.1.0 has no "interval" key: left out when there is
-        # none, its text and its content hash stay what they were when it was released.
+        # A snapshot released before 1.1.0 has neither key: each is left out when it is
+        # null, so that such a snapshot's text and content hash stay as released.
         data: dict[str, Any] = handler(self)
-        if data.get("interval", ...) is None:
-            del data["interval"]
+        for key in UNCERTAINTY_KEYS:
+            if data.get(key, ...) is None:
+                del data[key]
         return data
 
 

@@ -65,6 +65,7 @@ def scoreboard_of_report(path: str, sha256: str, document: dict[str, Any]) -> Co
                 # From 1.1.0 the report publishes the composite's interval (null below the
                 # task minimum); a report without the field records none.
                 interval=a["composite"].get("interval"),
+                rank_upper_bound=a.get("rank_upper_bound"),
             )
             for a, rank in zip(agents, ranks, strict=True)
         ],

@@ -65,6 +65,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "published": ("downloads", "snapshot_links"),
     "calculator": ("calculator",),
     "impact": ("version_impact",),
+    "uncertainty": ("runs_needed_table", "interval_leaderboard", "interval_value"),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.

@@ -1,0 +1,230 @@
+"""The uncertainty of the scores (methodology 1.1.0): the runs-needed table, the reference
+corpus's leaderboard with its intervals and ``rank (UB)``, the coverage measured on simulated
+agents, and the plot of interval width against the number of tasks.
+
+The tables read the live snapshot (the worked example ``uncertainty.runs_needed`` and the
+scoreboard), so the drift check catches every number they show; the coverage comes from the
+committed file of ``contracts/coverage/``; the plot samples ``scoring.uncertainty`` now.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
+from macros import plots
+from macros.markup import block, esc, exact_text, percent, plain, table, value
+
+if TYPE_CHECKING:
+    from macros.site import Site
+
+#: The worked examples these macros read (inputs in scoring/examples.py).
+RUNS_NEEDED_EXAMPLE = "uncertainty.runs_needed"
+COHORT_EXAMPLE = "uncertainty.composite"
+
+
+def bounds_text(interval: Any, places: int) -> str:
+    """``[66.90, 75.51]``, or ``—`` without an interval."""
+    if interval is None:
+        return "—"
+    low, high = (Fraction(repr(interval[k])) for k in ("low", "high"))
+    return f"[{plain(low, places)}, {plain(high, places)}]"
+
+
+def rank_text(rank: int | None, upper: int | None) -> str:
+    """``3 (UB 1)`` as the report's table prints a rank and its upper bound.
+
+    >>> rank_text(3, 1), rank_text(2, None), rank_text(None, None)
+    ('3 (UB 1)', '2', '—')
+    """
+    if rank is None:
+        return "—"
+    return str(rank) if upper is None else f"{rank} (UB {upper})"
+
+
+# --- the runs-needed table --------------------------------------------------------------------
+
+
+def runs_needed_table(site: Site) -> str:
+    """Runs per agent for each p_A and δ (rows) and ρ (columns), from the worked example."""
+    from scoring.examples import runs_needed_key
+
+    example = site.snapshot.example(RUNS_NEEDED_EXAMPLE)
+    grid, result = example.inputs, example.result
+    per_task = grid["runs_per_task"]
+    heads = ["p<sub>A</sub>", "δ", "p<sub>B</sub>"] + [
+        f"ρ = {esc(rho)}" for rho in grid["rho"]
+    ]
+    rows = []
+    for p_a in grid["p_a"]:
+        for delta in grid["delta"]:
+            p_b = Fraction(p_a) - Fraction(delta)
+            cells = [esc(p_a), esc(delta), esc(exact_text(p_b))]
+            cells += [
+                plain(result[runs_needed_key(p_a, delta, rho)]) for rho in grid["rho"]
+            ]
+            rows.append(cells)
+    level, power = C.INTERVAL_LEVEL, C.INTERVAL_POWER
+    caption = (
+        f"Runs per agent to detect p<sub>A</sub> − p<sub>B</sub> = δ, two-sided at "
+        f"{esc(percent(level))} with {esc(percent(power))} power, K = {per_task} runs per "
+        "task; computed now by <code>scoring.uncertainty.runs_needed</code>"
+    )
+    numeric = tuple(range(len(heads)))
+    return table(f"example:{RUNS_NEEDED_EXAMPLE}/table", heads, rows, numeric=numeric, caption=caption)
+
+
+# --- the leaderboard of the reference corpus ----------------------------------------------------
+
+
+def interval_leaderboard(site: Site) -> str:
+    """Each corpus file's agents as the snapshot's scoreboard records them: rank (UB), the
+    composite and its interval."""
+    boards = site.snapshot.scoreboard or []
+    if not boards:
+        return block("leaderboard:none", "<p>This snapshot records no reference corpus.</p>")
+    places = C.SCORE_DECIMALS
+    parts = []
+    for board in boards:
+        rows = []
+        for agent in board.agents:
+            interval = None if agent.interval is None else agent.interval.model_dump()
+            composite = "null" if agent.composite is None else plain(
+                Fraction(repr(agent.composite)), places
+            )
+            rows.append(
+                [
+                    esc(rank_text(agent.rank, agent.rank_upper_bound)),
+                    esc(agent.agent_id),
+                    esc(composite),
+                    esc(bounds_text(interval, places)),
+                ]
+            )
+        caption = f"<code>{esc(board.path)}</code>, scored by the live code"
+        parts.append(
+            table(
+                f"leaderboard:{board.path}",
+                ["Rank (UB)", "Agent", "Composite", "Interval"],
+                rows,
+                numeric=(0, 2, 3),
+                caption=caption,
+            )
+        )
+    return "".join(parts)
+
+
+# --- coverage ------------------------------------------------------------------------------------
+
+COVERAGE_PATH = Path(__file__).resolve().parents[2] / "contracts" / "coverage" / "coverage.json"
+
+
+def coverage_data() -> dict[str, Any]:
+    """The committed coverage file (``contracts/coverage/coverage.json``)."""
+    data: dict[str, Any] = json.loads(COVERAGE_PATH.read_text(encoding="utf-8"))
+    return data
+
+
+# --- the plot --------------------------------------------------------------------------------
+
+#: The plot runs from the task minimum to this many times the worked example's tasks: a
+#: drawing range, not a value of the methodology.
+_WIDTH_SPAN = 10
+
+
+def _cycled(tasks: Sequence[tuple[int, int]], count: int) -> list[tuple[int, int]]:
+    """``count`` tasks: the example's tasks over and over (the same mix at every size)."""
+    return [tasks[i % len(tasks)] for i in range(count)]
+
+
+def width_plot(site: Site) -> str:
+    """Width of the success-rate interval against the number of tasks: the worked
+    example's cohort repeated (runs correlated within a task) beside as many independent
+    runs with the same success rate (each run its own task)."""
+    from scoring.uncertainty import success_interval, success_rate_interval
+
+    example = site.snapshot.example(COHORT_EXAMPLE)
+    tasks = [(int(runs), int(c)) for runs, c, _, _ in example.inputs["tasks"]]
+    per_task = tasks[0][0]
+    first = C.INTERVAL_MIN_TASKS
+    last = len(tasks) * _WIDTH_SPAN
+
+    def width(interval: Any) -> Fraction:
+        return Fraction(interval.high) - Fraction(interval.low)
+
+    clustered, independent = [], []
+    for count in range(first, last + 1):
+        cohort = _cycled(tasks, count)
+        runs = sum(n for n, _ in cohort)
+        successes = sum(c for _, c in cohort)
+        clustered.append((Fraction(count), width(success_rate_interval(cohort))))
+        independent.append((Fraction(count), width(success_interval(runs, successes))))
+    top = max(w for _, w in clustered)
+    high = Fraction(int(top * 10) + 1, 10)
+    x = plots.Scale(
+        "distinct tasks T",
+        Fraction(0),
+        Fraction(last),
+        plots.nice_ticks(Fraction(0), Fraction(last)),
+        lambda v: plain(v, 0),
+    )
+    y = plots.Scale(
+        "width of the success-rate interval",
+        Fraction(0),
+        high,
+        plots.nice_ticks(Fraction(0), high, 5),
+        lambda v: plain(v, 2),
+    )
+    example_width = width(
+        success_rate_interval(tasks)  # the worked example itself
+    )
+    return plots.line_plot(
+        plots.Plot(
+            key="plot:uncertainty.width",
+            title="Interval width against the number of tasks",
+            x=x,
+            y=y,
+            curves=[
+                plots.Curve(f"{per_task} runs per task, clustered by task", clustered),
+                plots.Curve(
+                    "the same runs as independent runs", independent, style="curve alt"
+                ),
+            ],
+            markers=[
+                plots.Marker(
+                    Fraction(len(tasks)),
+                    example_width,
+                    f"worked example: {plain(example_width, C.FRACTION_DECIMALS)}",
+                )
+            ],
+            caption=(
+                "The tasks of the worked example, repeated to each size, scored by "
+                "<code>success_rate_interval</code> (solid), and the same runs and "
+                "successes counted as independent runs by <code>success_interval</code> "
+                "(dashed). The gap is what the correlation within a task costs."
+            ),
+        )
+    )
+
+
+def interval_value(site: Site, name: str, key: str, fmt: str = "score") -> str:
+    """One interval of a worked example as ``[low, high]``: the results ``KEY.low`` and
+    ``KEY.high`` (``low`` and ``high`` when ``key`` is empty), at the score's decimals
+    (``fmt="score"``) or a fraction's (``"fraction"``)."""
+    result = site.snapshot.example(name).result
+    places = {"score": C.SCORE_DECIMALS, "fraction": C.FRACTION_DECIMALS}[fmt]
+    prefix = f"{key}." if key else ""
+    low, high = result[f"{prefix}low"], result[f"{prefix}high"]
+    text = bounds_text(None if low is None else {"low": low, "high": high}, places)
+    return value(f"example:{name}/{key or 'interval'}", text, title=f"worked example {name}")
+
+
+#: The macros this module renders (see ``macros.MACROS_BY_MODULE``).
+MACROS: dict[str, Callable[..., str]] = {
+    "runs_needed_table": runs_needed_table,
+    "interval_leaderboard": interval_leaderboard,
+    "interval_value": interval_value,
+}
