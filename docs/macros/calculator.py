@@ -359,7 +359,11 @@ def _planner(site: SiteLike) -> str:
             ),
             _whole_field("planner", "runs_per_task", "Runs per task, K", grid["runs_per_task"], 1),
             _decimal_field(
-                "planner", "rho", "Within-task correlation, ρ", grid["rho"][0], "0: independent runs"
+                "planner",
+                "rho",
+                "Within-task correlation, ρ",
+                grid["rho"][0],
+                "0: independent runs",
             ),
         ]
     )
@@ -375,7 +379,9 @@ def _success_interval(site: SiteLike) -> str:
     start = site.snapshot.example(SUCCESS_INTERVAL_START).inputs
     fields = "".join(
         [
-            _whole_field("success-interval", "runs", "Runs (each on its own task)", start["runs"], 0),
+            _whole_field(
+                "success-interval", "runs", "Runs (each on its own task)", start["runs"], 0
+            ),
             _whole_field("success-interval", "successes", "Successful runs", start["successes"], 0),
         ]
     )

@@ -56,17 +56,13 @@ def runs_needed_table(site: Site) -> str:
     example = site.snapshot.example(RUNS_NEEDED_EXAMPLE)
     grid, result = example.inputs, example.result
     per_task = grid["runs_per_task"]
-    heads = ["p<sub>A</sub>", "δ", "p<sub>B</sub>"] + [
-        f"ρ = {esc(rho)}" for rho in grid["rho"]
-    ]
+    heads = ["p<sub>A</sub>", "δ", "p<sub>B</sub>"] + [f"ρ = {esc(rho)}" for rho in grid["rho"]]
     rows = []
     for p_a in grid["p_a"]:
         for delta in grid["delta"]:
             p_b = Fraction(p_a) - Fraction(delta)
             cells = [esc(p_a), esc(delta), esc(exact_text(p_b))]
-            cells += [
-                plain(result[runs_needed_key(p_a, delta, rho)]) for rho in grid["rho"]
-            ]
+            cells += [plain(result[runs_needed_key(p_a, delta, rho)]) for rho in grid["rho"]]
             rows.append(cells)
     level, power = C.INTERVAL_LEVEL, C.INTERVAL_POWER
     caption = (
@@ -75,7 +71,9 @@ def runs_needed_table(site: Site) -> str:
         "task; computed now by <code>scoring.uncertainty.runs_needed</code>"
     )
     numeric = tuple(range(len(heads)))
-    return table(f"example:{RUNS_NEEDED_EXAMPLE}/table", heads, rows, numeric=numeric, caption=caption)
+    return table(
+        f"example:{RUNS_NEEDED_EXAMPLE}/table", heads, rows, numeric=numeric, caption=caption
+    )
 
 
 # --- the leaderboard of the reference corpus ----------------------------------------------------
@@ -93,8 +91,10 @@ def interval_leaderboard(site: Site) -> str:
         rows = []
         for agent in board.agents:
             interval = None if agent.interval is None else agent.interval.model_dump()
-            composite = "null" if agent.composite is None else plain(
-                Fraction(repr(agent.composite)), places
+            composite = (
+                "null"
+                if agent.composite is None
+                else plain(Fraction(repr(agent.composite)), places)
             )
             rows.append(
                 [
@@ -189,9 +189,7 @@ def width_plot(site: Site) -> str:
             y=y,
             curves=[
                 plots.Curve(f"{per_task} runs per task, clustered by task", clustered),
-                plots.Curve(
-                    "the same runs as independent runs", independent, style="curve alt"
-                ),
+                plots.Curve("the same runs as independent runs", independent, style="curve alt"),
             ],
             markers=[
                 plots.Marker(
