@@ -65,7 +65,12 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "published": ("downloads", "snapshot_links"),
     "calculator": ("calculator",),
     "impact": ("version_impact",),
-    "uncertainty": ("runs_needed_table", "interval_leaderboard", "interval_value"),
+    "uncertainty": (
+        "runs_needed_table",
+        "interval_leaderboard",
+        "interval_value",
+        "cohort_table",
+    ),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.

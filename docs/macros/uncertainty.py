@@ -10,7 +10,7 @@ committed file of ``contracts/coverage/``; the plot samples ``scoring.uncertaint
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -76,6 +76,48 @@ def runs_needed_table(site: Site) -> str:
     )
 
 
+# --- the worked example, step by step ------------------------------------------------------------
+
+#: The steps of the worked example ``uncertainty.composite``: result key, what it is, and the
+#: decimals the report publishes it at (``None``: an intermediate value, not published).
+COHORT_STEPS: tuple[tuple[str, str, str | None], ...] = (
+    ("completed_runs", "completed runs n", None),
+    ("tasks", "distinct tasks T", None),
+    ("success_rate", "success rate p̂", "fraction"),
+    ("variance_success_rate", "clustered variance V(p̂)", None),
+    ("n_eff", "effective sample size n_eff", None),
+    ("success_rate_interval.low", "success rate, low bound", "fraction"),
+    ("success_rate_interval.high", "success rate, high bound", "fraction"),
+    ("mean_latency_ms", "mean latency ℓ̄ (ms)", None),
+    ("mean_cost_usd", "mean cost ū (USD)", None),
+    ("score", "composite S", "score"),
+    ("gradient.p", "∂S/∂p", None),
+    ("gradient.latency_ms", "∂S/∂ℓ (per ms)", None),
+    ("gradient.cost_usd", "∂S/∂u (per USD)", None),
+    ("se_squared", "squared standard error gᵀΣg", None),
+    ("interval.low", "composite, low bound", "score"),
+    ("interval.high", "composite, high bound", "score"),
+)
+
+
+def cohort_table(site: Site) -> str:
+    """The worked example's steps: each exact, and as published where the report prints it."""
+    example = site.snapshot.example(COHORT_EXAMPLE)
+    rows = []
+    for key, label, fmt in COHORT_STEPS:
+        data = example.result[key]
+        exact, _ = site.show(data, "exact", key)
+        published = "—" if fmt is None else site.show(data, fmt, key)[0]
+        rows.append([esc(label), f"<code>{esc(key)}</code>", esc(exact), esc(published)])
+    return table(
+        f"example:{COHORT_EXAMPLE}/table",
+        ["Step", "Result", "Exact value", "As the report prints it"],
+        rows,
+        numeric=(2, 3),
+        caption=esc(example.title),
+    )
+
+
 # --- the leaderboard of the reference corpus ----------------------------------------------------
 
 
@@ -130,14 +172,9 @@ def coverage_data() -> dict[str, Any]:
 
 # --- the plot --------------------------------------------------------------------------------
 
-#: The plot runs from the task minimum to this many times the worked example's tasks: a
-#: drawing range, not a value of the methodology.
-_WIDTH_SPAN = 10
-
-
-def _cycled(tasks: Sequence[tuple[int, int]], count: int) -> list[tuple[int, int]]:
-    """``count`` tasks: the example's tasks over and over (the same mix at every size)."""
-    return [tasks[i % len(tasks)] for i in range(count)]
+#: The plot repeats the worked example's tasks up to this many times: a drawing range, not a
+#: value of the methodology.
+_WIDTH_REPEATS = 10
 
 
 def width_plot(site: Site) -> str:
@@ -149,26 +186,26 @@ def width_plot(site: Site) -> str:
     example = site.snapshot.example(COHORT_EXAMPLE)
     tasks = [(int(runs), int(c)) for runs, c, _, _ in example.inputs["tasks"]]
     per_task = tasks[0][0]
-    first = C.INTERVAL_MIN_TASKS
-    last = len(tasks) * _WIDTH_SPAN
+    last = len(tasks) * _WIDTH_REPEATS
 
     def width(interval: Any) -> Fraction:
         return Fraction(interval.high) - Fraction(interval.low)
 
     clustered, independent = [], []
-    for count in range(first, last + 1):
-        cohort = _cycled(tasks, count)
+    for repeats in range(1, _WIDTH_REPEATS + 1):
+        cohort = tasks * repeats  # the same mix of tasks at every size
         runs = sum(n for n, _ in cohort)
         successes = sum(c for _, c in cohort)
-        clustered.append((Fraction(count), width(success_rate_interval(cohort))))
-        independent.append((Fraction(count), width(success_interval(runs, successes))))
+        size = Fraction(len(cohort))
+        clustered.append((size, width(success_rate_interval(cohort))))
+        independent.append((size, width(success_interval(runs, successes))))
     top = max(w for _, w in clustered)
     high = Fraction(int(top * 10) + 1, 10)
     x = plots.Scale(
         "distinct tasks T",
         Fraction(0),
         Fraction(last),
-        plots.nice_ticks(Fraction(0), Fraction(last)),
+        [Fraction(0)] + [size for size, _ in clustered],
         lambda v: plain(v, 0),
     )
     y = plots.Scale(
@@ -178,12 +215,10 @@ def width_plot(site: Site) -> str:
         plots.nice_ticks(Fraction(0), high, 5),
         lambda v: plain(v, 2),
     )
-    example_width = width(
-        success_rate_interval(tasks)  # the worked example itself
-    )
+    example_width = clustered[0][1]  # the worked example itself
     return plots.line_plot(
         plots.Plot(
-            key="plot:uncertainty.width",
+            key="uncertainty.width",
             title="Interval width against the number of tasks",
             x=x,
             y=y,
@@ -199,8 +234,8 @@ def width_plot(site: Site) -> str:
                 )
             ],
             caption=(
-                "The tasks of the worked example, repeated to each size, scored by "
-                "<code>success_rate_interval</code> (solid), and the same runs and "
+                f"The tasks of the worked example, repeated up to {_WIDTH_REPEATS} times, "
+                "scored by <code>success_rate_interval</code> (solid), and the same runs and "
                 "successes counted as independent runs by <code>success_interval</code> "
                 "(dashed). The gap is what the correlation within a task costs."
             ),
@@ -225,4 +260,5 @@ MACROS: dict[str, Callable[..., str]] = {
     "runs_needed_table": runs_needed_table,
     "interval_leaderboard": interval_leaderboard,
     "interval_value": interval_value,
+    "cohort_table": cohort_table,
 }
