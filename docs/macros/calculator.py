@@ -363,7 +363,7 @@ def _planner(site: SiteLike) -> str:
                 "rho",
                 "Within-task correlation, ρ",
                 grid["rho"][0],
-                "0: independent runs",
+                f"{grid['rho'][0]}: independent runs",
             ),
         ]
     )

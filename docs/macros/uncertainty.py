@@ -146,7 +146,10 @@ def interval_leaderboard(site: Site) -> str:
                     esc(bounds_text(interval, places)),
                 ]
             )
-        caption = f"<code>{esc(board.path)}</code>, scored by the live code"
+        caption = (
+            f"<code>{esc(board.path)}</code>, scored by the live code; — : no interval (no "
+            f"composite, or runs on fewer than {C.INTERVAL_MIN_TASKS} distinct tasks)"
+        )
         parts.append(
             table(
                 f"leaderboard:{board.path}",
