@@ -27,7 +27,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, localcontext
 from fractions import Fraction
@@ -55,6 +55,7 @@ from scoring.radar import (
     tool_efficiency_axis,
 )
 from scoring.repeatability import RepeatabilityResult, score_repeatability
+from scoring.report_cohort import CohortSums
 from scoring.report_input import (
     _COMPLETED,
     _FAILED,
@@ -69,6 +70,13 @@ from scoring.report_input import (
     _status_rules_hold,
 )
 from scoring.report_input import CALENDAR_PATTERN as CALENDAR_PATTERN  # tests read it here
+from scoring.uncertainty import (
+    NO_INTERVALS,
+    AgentIntervals,
+    competition_rank,
+    rank_upper_bound,
+    score_intervals,
+)
 
 # Sums of latency and cost are exact decimals of the numbers as written (see
 # ``as_written``). The context never rounds a sum of floats (their digits span under 700
@@ -205,6 +213,8 @@ class _AgentState:
     floor: _Kept | None = None
     # (task_id, success) -> recorded outcomes, over every terminal run with a known one.
     outcomes: Counter[tuple[str, bool]] = field(default_factory=Counter)
+    # Per task of the completed runs: counts and exact sums, for the intervals (1.1.0).
+    cohort: CohortSums = field(default_factory=CohortSums)
 
     def account(self, rows: Iterable[_Row], order: int) -> int:
         """Account for this agent's rows, in input order; returns the last input order used."""
@@ -220,8 +230,16 @@ class _AgentState:
             self.completed += completed.count(True)
             self.successes += list(compress(successes, completed)).count(True)
             # The model guarantees latency and cost on completed runs.
-            self.latencies += compress(latencies, completed)
-            self.costs += compress(costs, completed)
+            done_latencies = list(compress(latencies, completed))
+            done_costs = list(compress(costs, completed))
+            self.latencies += done_latencies
+            self.costs += done_costs
+            self.cohort.add(
+                list(compress(tasks, completed)),
+                list(compress(successes, completed)),
+                done_latencies,
+                done_costs,
+            )
             if len(self.latencies) >= _SUM_BATCH:
                 self.flush_sums()
         self.outcomes.update(
@@ -264,12 +282,20 @@ class _AgentState:
 
 @dataclass(frozen=True, slots=True)
 class AgentReport:
-    """Every score of one agent, as exact values."""
+    """Every score of one agent, as exact values; its intervals and ranks (1.1.0).
+
+    ``rank`` is the competition rank by published composite, ``rank_upper_bound`` 1 + the
+    agents whose composite interval lies entirely above this one's; both ``None`` without
+    a composite (and the bound without an interval).
+    """
 
     agent_id: str
     composite: CompositeResult
     radar: RadarResult
     repeatability: RepeatabilityResult
+    intervals: AgentIntervals = NO_INTERVALS
+    rank: int | None = None
+    rank_upper_bound: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,13 +338,31 @@ class ReportBuilder:
             _score_agent(agent_id, state, weights) for agent_id, state in self._agents.items()
         ]
         agents.sort(key=_rank)
-        return Report(METHODOLOGY_VERSION, tuple(agents))
+        return Report(METHODOLOGY_VERSION, _ranked(agents))
 
 
 def _rank(agent: AgentReport) -> tuple[bool, float, str]:
     score = agent.composite.score
     shown = 0.0 if score is None else round_half_up(score, SCORE_DECIMALS)
     return (score is None, -shown, agent.agent_id)
+
+
+def _ranked(agents: Sequence[AgentReport]) -> tuple[AgentReport, ...]:
+    """The agents with their ranks: by published composite, and the rank upper bound from
+    the published composite intervals."""
+    scores = [
+        None if a.composite.score is None else round_half_up(a.composite.score, SCORE_DECIMALS)
+        for a in agents
+    ]
+    intervals = [a.intervals.composite for a in agents]
+    return tuple(
+        replace(
+            agent,
+            rank=competition_rank(score, scores),
+            rank_upper_bound=rank_upper_bound(agent.intervals.composite, intervals),
+        )
+        for agent, score in zip(agents, scores, strict=True)
+    )
 
 
 def _score_agent(
@@ -334,8 +378,12 @@ def _score_agent(
     composite = score_composite(completed, state.successes, mean_latency, mean_cost)
     window = [_WindowRun(r[3], r[2], r[5], r[6], r[7]) for *_, r in state.latest()]
     radar = score_window(window, weights)
-    repeatability = score_repeatability(state.tasks())
-    return AgentReport(agent_id, composite, radar, repeatability)
+    outcomes = state.tasks()
+    repeatability = score_repeatability(outcomes)
+    intervals = score_intervals(
+        state.cohort.tasks(), [(r.task_id, r.success) for r in window], outcomes
+    )
+    return AgentReport(agent_id, composite, radar, repeatability, intervals)
 
 
 def score_window(

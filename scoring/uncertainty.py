@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from types import MappingProxyType
 
 from scoring.composite import composite_score, outcome_consistency
 from scoring.constants import (
@@ -38,6 +39,7 @@ from scoring.constants import (
     INTERVAL_Z_POWER,
     LATENCY_ANCHORS_MS,
     NEUTRAL_CONSISTENCY,
+    PASS_K_LEVELS,
     REPEATABILITY_MIN_OUTCOMES,
     SCORE_DECIMALS,
     SCORE_SCALE,
@@ -190,18 +192,18 @@ def outwards(low: Surd, high: Surd, places: int, top: Fraction) -> Interval:
     return Interval(max(low.floor(places), zero), min(high.ceil(places), ceiling))
 
 
-def interval_reason(tasks: int) -> str | None:
-    """Why an interval is ``null`` with ``tasks`` distinct tasks in its cohort, or ``None``
-    when it has enough.
+def interval_reason(tasks: int, kind: str = "distinct tasks") -> str | None:
+    """Why an interval is ``null`` with ``tasks`` tasks of the ``kind`` it counts (distinct
+    tasks of its cohort; for pass^k, qualifying tasks), or ``None`` when it has enough.
 
     >>> interval_reason(3)
-    'needs runs on at least 10 distinct tasks; the cohort has 3'
+    'fewer than 10 distinct tasks (3)'
     >>> interval_reason(12) is None
     True
     """
     if tasks >= INTERVAL_MIN_TASKS:
         return None
-    return f"needs runs on at least {INTERVAL_MIN_TASKS} distinct tasks; the cohort has {tasks}"
+    return f"fewer than {INTERVAL_MIN_TASKS} {kind} ({tasks})"
 
 
 # --- Clustered variance -------------------------------------------------------------------
@@ -769,3 +771,60 @@ def runs_needed(p_a: Number, delta: Number, runs_per_task: int, rho: Number) -> 
     spread = share * (1 - share) + other * (1 - other)
     design = 1 + (runs_per_task - 1) * correlation
     return max(1, math.ceil((Z + Z_POWER) ** 2 * spread / gap**2 * design))
+
+
+# --- One agent's intervals ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AgentIntervals:
+    """Every interval of one agent, and why each missing one is missing.
+
+    ``composite_reason`` is shared by the composite and its success rate (one cohort);
+    ``pass_hat_reason`` by every pass^k level (the same qualifying tasks).
+    """
+
+    composite: Interval | None
+    success_rate: Interval | None
+    composite_reason: str | None
+    correctness: Interval | None
+    correctness_reason: str | None
+    pass_hat: Mapping[int, Interval | None]
+    pass_hat_reason: str | None
+
+
+def score_intervals(
+    cohort: Sequence[CohortTask],
+    window: Iterable[tuple[str, bool | None]],
+    outcomes: Sequence[tuple[int, int]],
+    levels: Sequence[int] = PASS_K_LEVELS,
+) -> AgentIntervals:
+    """The intervals of one agent from its per-task sums.
+
+    ``cohort``: :data:`CohortTask` per task of the completed runs; ``window``:
+    ``(task_id, success)`` of each radar window run; ``outcomes``: ``(n, c)`` per task of
+    the recorded outcomes, as :func:`scoring.repeatability.score_repeatability` takes them.
+
+    >>> score_intervals([], [], []).pass_hat_reason
+    'fewer than 10 qualifying tasks (0)'
+    """
+    known: dict[str, list[int]] = {}
+    for task, success in window:
+        if success is not None:
+            counts = known.setdefault(task, [0, 0])
+            counts[0] += int(success)
+            counts[1] += 1
+    qualifying = sum(1 for n, _ in outcomes if n >= REPEATABILITY_MIN_OUTCOMES)
+    return AgentIntervals(
+        composite=composite_interval(cohort),
+        success_rate=success_rate_interval([(task[0], task[1]) for task in cohort]),
+        composite_reason=interval_reason(len(cohort)),
+        correctness=correctness_interval([(p, k) for p, k in known.values()]),
+        correctness_reason=interval_reason(len(known)),
+        pass_hat=MappingProxyType({k: pass_hat_k_interval(outcomes, k) for k in levels}),
+        pass_hat_reason=interval_reason(qualifying, "qualifying tasks"),
+    )
+
+
+#: The intervals of an agent scored without them (no cohort, no window, no outcomes).
+NO_INTERVALS = score_intervals([], [], [])
