@@ -39,11 +39,11 @@ def rank_text(rank: int | None, upper: int | None) -> str:
     """``3 (UB 1)`` as the report's table prints a rank and its upper bound.
 
     >>> rank_text(3, 1), rank_text(2, None), rank_text(None, None)
-    ('3 (UB 1)', '2', '—')
+    ('3 (UB 1)', '2 (UB —)', '—')
     """
     if rank is None:
         return "—"
-    return str(rank) if upper is None else f"{rank} (UB {upper})"
+    return f"{rank} (UB {'—' if upper is None else upper})"
 
 
 # --- the runs-needed table --------------------------------------------------------------------

@@ -200,9 +200,12 @@ def test_the_live_scoreboard_records_each_published_interval() -> None:
         assert scoring_run(["report", path, "--format", "json"], stdout=out, stderr=err) == 0
         report = json.loads(out.getvalue())
         published = {a["agent_id"]: a["composite"].get("interval") for a in report["agents"]}
+        upper = {a["agent_id"]: a["rank_upper_bound"] for a in report["agents"]}
         for agent in corpus.agents:
             got = None if agent.interval is None else agent.interval.model_dump()
             assert got == published[agent.agent_id], agent.agent_id
+            assert agent.rank_upper_bound == upper[agent.agent_id], agent.agent_id
+        assert any(a.interval is not None for a in corpus.agents), corpus.path
 
 
 # --- the rule can fail ------------------------------------------------------------------------

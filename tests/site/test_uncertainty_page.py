@@ -111,9 +111,8 @@ def leaderboard_problems(page: Page) -> list[str]:
         for agent, score in zip(agents, scores, strict=True):
             rank = None if score is None else 1 + sum(s is not None and s > score for s in scores)
             upper = agent.get("rank_upper_bound")
-            rank_text = (
-                "—" if rank is None else str(rank) + ("" if upper is None else f" (UB {upper})")
-            )
+            assert agent["rank"] == rank, agent["agent_id"]  # the report ranks the same way
+            rank_text = "—" if rank is None else f"{rank} (UB {'—' if upper is None else upper})"
             composite = "null" if score is None else f"{score:.{C.SCORE_DECIMALS}f}"
             want.append(
                 [
