@@ -252,3 +252,16 @@ def test_the_table_follows_a_changed_power(tmp_path: Path) -> None:
     spread = Fraction(p_a) * (1 - Fraction(p_a)) + b * (1 - b)
     assert shown == math.ceil((z + z_power) ** 2 * spread / Fraction(delta) ** 2)
     assert shown != at_080
+
+
+def test_the_glossary_explains_the_new_words(site: Path) -> None:
+    """interval, cluster, coverage and rank (UB) are defined once and shown where they occur."""
+    from support import ROOT
+
+    glossary = (ROOT / "docs" / "includes" / "glossary.md").read_text(encoding="utf-8")
+    defined = dict(re.findall(r"^\*\[([^\]]+)\]: (.+)$", glossary, flags=re.M))
+    for word in ("interval", "cluster", "coverage", "UB"):
+        assert len(defined.get(word, "").split()) >= 8, f"no glossary entry for {word!r}"
+    titles = {n.text(): n.attrs.get("title", "") for n in page_of(site).article.find_all("abbr")}
+    for word in ("interval", "cluster", "UB"):
+        assert titles.get(word) == defined[word], word
