@@ -70,6 +70,8 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "interval_leaderboard",
         "interval_value",
         "cohort_table",
+        "coverage_table",
+        "coverage_notes",
     ),
 }
 

@@ -165,12 +165,126 @@ def interval_leaderboard(site: Site) -> str:
 # --- coverage ------------------------------------------------------------------------------------
 
 COVERAGE_PATH = Path(__file__).resolve().parents[2] / "contracts" / "coverage" / "coverage.json"
+COVERAGE_COMMAND = "python contracts/coverage/simulate.py --update"
+
+#: How each score of the coverage file is headed on the page.
+SCORE_NAMES = {
+    "success_rate": "success rate",
+    "composite": "composite",
+    "correctness": "correctness",
+}
 
 
-def coverage_data() -> dict[str, Any]:
-    """The committed coverage file (``contracts/coverage/coverage.json``)."""
-    data: dict[str, Any] = json.loads(COVERAGE_PATH.read_text(encoding="utf-8"))
+def coverage_data(path: Path | None = None) -> dict[str, Any]:
+    """The committed coverage file (``contracts/coverage/coverage.json``), written by the
+    seeded simulation ``contracts/coverage/simulate.py`` (its docstring gives the shape)."""
+    where = COVERAGE_PATH if path is None else path
+    try:
+        data: dict[str, Any] = json.loads(where.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise RuntimeError(
+            f"{where}: the committed coverage figures cannot be read ({error}); "
+            f"regenerate them: {COVERAGE_COMMAND}"
+        ) from None
     return data
+
+
+def share(value: float | None) -> str:
+    """A share as a percentage to one decimal: ``0.9431`` → ``94.3%``.
+
+    >>> share(0.9431), share(1.0), share(None)
+    ('94.3%', '100.0%', '—')
+    """
+    if value is None:
+        return "—"
+    return f"{plain(Fraction(repr(value)) * 100, 1)}%"
+
+
+def _band(target: dict[str, Any]) -> str:
+    """The target band as written: ``92%–97.5%``."""
+    low, high = (percent(Fraction(repr(target[k]))) for k in ("low", "high"))
+    return f"{low}–{high}"
+
+
+def _scenario(row: dict[str, Any]) -> str:
+    return (
+        f"T = {row['tasks']}, mean success rate {plain(Fraction(repr(row['mean_success'])), 2)}, "
+        f"ρ = {plain(Fraction(repr(row['within_task_correlation'])), 2)}"
+    )
+
+
+def coverage_table(site: Site, path: Path | None = None) -> str:
+    """Coverage per scenario (rows) and score (columns), from the committed file; a cell
+    outside the target band where it is promised is marked ✗, below the promise ·."""
+    data = coverage_data(path)
+    scores = data["scores"]
+    heads = ["T", "mean success", "ρ"] + [esc(SCORE_NAMES.get(s, s)) for s in scores]
+    rows = []
+    for row in data["scenarios"]:
+        cells = [
+            str(row["tasks"]),
+            plain(Fraction(repr(row["mean_success"])), 2),
+            plain(Fraction(repr(row["within_task_correlation"])), 2),
+        ]
+        for score in scores:
+            mark = {True: "", False: " ✗", None: " ·"}[row["within_target"].get(score)]
+            cells.append(esc(share(row["coverage"].get(score)) + mark))
+        rows.append(cells)
+    target = data["target"]
+    caption = (
+        f"Share of {esc(percent(Fraction(repr(data['level']))))} intervals that contain "
+        "the true value, over "
+        f"{data['replications']} simulated agents per scenario (seed {esc(data['seed'])}); "
+        f"✗: outside {esc(_band(target))} with "
+        f"{target['min_tasks']} or more tasks; ·: fewer tasks, reported but not promised. "
+        f"From <code>contracts/coverage/coverage.json</code> ({esc(COVERAGE_COMMAND)})."
+    )
+    return table("coverage:table", heads, rows, numeric=tuple(range(len(heads))), caption=caption)
+
+
+def coverage_notes(site: Site, path: Path | None = None) -> str:
+    """In words: the target band, and every scenario and score where coverage is poor (out
+    of the band with enough tasks, or below it with fewer), with its figure."""
+    data = coverage_data(path)
+    target = data["target"]
+    low, enough = target["low"], target["min_tasks"]
+    missed, thin = [], []
+    for row in data["scenarios"]:
+        for score in data["scores"]:
+            covered = row["coverage"].get(score)
+            if covered is None:
+                continue
+            named = f"{SCORE_NAMES.get(score, score)} {share(covered)}"
+            if row["within_target"].get(score) is False:
+                missed.append((row, named))
+            elif row["tasks"] < enough and covered < low:
+                thin.append((row, named))
+
+    def listed(found: list[tuple[dict[str, Any], str]]) -> str:
+        by_scenario: dict[str, list[str]] = {}
+        for row, named in found:
+            by_scenario.setdefault(_scenario(row), []).append(named)
+        return "".join(
+            f"<li>{esc(where)}: {esc(', '.join(items))}</li>"
+            for where, items in by_scenario.items()
+        )
+
+    parts = [
+        f"<p>The target: with {enough} or more tasks, {esc(_band(target))} of the "
+        "intervals contain the truth.</p>"
+    ]
+    if missed:
+        parts.append("<p>Out of the target with enough tasks:</p><ul>" + listed(missed) + "</ul>")
+    else:
+        parts.append(f"<p>Every scenario with {enough} or more tasks is within the target.</p>")
+    if thin:
+        parts.append(
+            f"<p>Below {esc(percent(Fraction(repr(low))))} with fewer than {enough} tasks "
+            "(the intervals are too narrow there; read them as optimistic):</p><ul>"
+            + listed(thin)
+            + "</ul>"
+        )
+    return block("coverage:notes", "".join(parts))
 
 
 # --- the plot --------------------------------------------------------------------------------
@@ -264,4 +378,6 @@ MACROS: dict[str, Callable[..., str]] = {
     "interval_leaderboard": interval_leaderboard,
     "interval_value": interval_value,
     "cohort_table": cohort_table,
+    "coverage_table": coverage_table,
+    "coverage_notes": coverage_notes,
 }
