@@ -178,12 +178,13 @@ class Surd:
     def _units_floor(self, places: int) -> int:
         """``⌊value·10^places⌋``: from the float when it is clearly between two integers,
         else with integer square roots."""
-        scale = 10**places
+        scale: int = 10**places
         estimate = self._estimate()
         if estimate is not None:
-            value, error = estimate[0] * scale, estimate[1] * scale
+            # The product adds one more rounding, well within the slack.
+            value, error = estimate[0] * float(scale), estimate[1] * float(scale)
             below = math.floor(value)
-            if below + error < value - error and value + error < below + 1 - error:
+            if below < value - error and value + error < below + 1:
                 return below
         return _floor_surd(self.a * scale, self.b * scale, self.q)
 
