@@ -11,7 +11,10 @@ busy machine slows both alike:
 
 (a) the wall time of the stdlib ``json.loads`` over every line of the large log;
 (b) the wall time of ``python -m scoring report LOG --format json`` on the large log;
-(c) the peak memory (max RSS, from ``os.wait4``) of that report on the small and the large log.
+(c) the peak memory (max RSS, from ``os.wait4``) of that report on the small and the large log;
+(d) what the intervals of methodology 1.1.0 cost: the same report on the large log with the
+    interval work switched off in that subprocess only (the per-task sums and the interval
+    formulas replaced by no-ops), so (b) − (d) is their share of the time.
 
 It prints the medians and two ratios with their targets: report time ÷ json.loads time
 (≤ 2.0, on the medians of the wall times) and report peak memory at the large log ÷ at the
@@ -43,6 +46,18 @@ import json, sys
 with open(sys.argv[1], "rb") as lines:
     for line in lines:
         json.loads(line)
+"""
+
+# (d): the report with the interval work replaced by no-ops (this subprocess only).
+_WITHOUT_INTERVALS = """
+import sys
+import scoring.report as report
+from scoring.cli import main
+from scoring.uncertainty import NO_INTERVALS
+report.score_intervals = lambda *args, **kwargs: NO_INTERVALS
+report.CohortSums.add = lambda self, *args: None
+sys.argv = ["scoring", "report", sys.argv[1], "--format", "json"]
+main()
 """
 
 _OFFSETS = ("Z", "+00:00", "+02:00", "-05:30", "+09:00")
@@ -151,15 +166,17 @@ def main(argv: list[str] | None = None) -> int:
 
         python = sys.executable
         report = [python, "-m", "scoring", "report"]
-        loads, big, little = [], [], []
+        loads, big, little, plain = [], [], [], []
         for repeat in range(1, args.repeats + 1):
             loads.append(measure([python, "-c", _JSON_LOADS, str(large)]))
             big.append(measure([*report, str(large), "--format", "json"]))
             little.append(measure([*report, str(small), "--format", "json"]))
+            plain.append(measure([python, "-c", _WITHOUT_INTERVALS, str(large)]))
             print(
                 f"repeat {repeat}: json.loads {loads[-1].seconds:.2f} s, "
                 f"report {big[-1].seconds:.2f} s ({big[-1].max_rss_mib:.1f} MiB), "
-                f"report small {little[-1].seconds:.2f} s ({little[-1].max_rss_mib:.1f} MiB); "
+                f"report small {little[-1].seconds:.2f} s ({little[-1].max_rss_mib:.1f} MiB), "
+                f"without intervals {plain[-1].seconds:.2f} s; "
                 f"this pair {big[-1].seconds / loads[-1].seconds:.2f}"
             )
 
@@ -178,6 +195,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  (b) scoring report on {args.runs:,} runs     {report_s:8.2f} s  [{report_cpu:.2f} s]")
     print(f"  (c) report peak memory, {args.small:,} runs  {little_mib:8.1f} MiB")
     print(f"      report peak memory, {args.runs:,} runs {big_mib:8.1f} MiB")
+    plain_s, plain_cpu = median(plain, "seconds"), median(plain, "cpu_seconds")
+    cost = statistics.median(b.cpu_seconds - p.cpu_seconds for b, p in zip(big, plain, strict=True))
+    print(f"  (d) the same, interval work off          {plain_s:8.2f} s  [{plain_cpu:.2f} s]")
+    print(
+        f"      the intervals cost {cost:.2f} s of CPU time "
+        f"({100 * cost / report_cpu:.1f}% of (b); median of paired differences)"
+    )
     verdict = {True: "PASS", False: "FAIL"}
     print(
         f"time ratio report / json.loads = {time_ratio:.2f} "

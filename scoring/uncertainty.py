@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -56,6 +57,13 @@ _MIN_TASKS = tex_number(INTERVAL_MIN_TASKS)
 
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
+
+
+def _rational(value: Number) -> int | Fraction:
+    """``value`` as an exact rational, without rebuilding an ``int`` or a ``Fraction``."""
+    return value if isinstance(value, int | Fraction) else exact(value)
+
+
 #: ``z`` and ``z_power`` as exact rationals (the binary value of each float).
 Z = Fraction(INTERVAL_Z)
 Z_POWER = Fraction(INTERVAL_Z_POWER)
@@ -88,6 +96,14 @@ def _floor_surd(a: Fraction, b: Fraction, q: Fraction) -> int:
         if at_most(candidate):
             return candidate
     raise AssertionError("unreachable: the floor lies within one of the guess")
+
+
+# The float shortcut of Surd: its error bound per unit of magnitude (2^-50 would do; 2^-40
+# leaves room), an absolute floor for values near 0, and the magnitude beyond which the
+# exact path is taken (every published bound is far below it).
+_ESTIMATE_SLACK = 2.0**-40
+_TINY = 2.0**-1000
+_ESTIMATE_LIMIT = 2.0**60
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +146,27 @@ class Surd:
     __radd__ = __add__
     __rmul__ = __mul__
 
+    def _estimate(self) -> tuple[float, float] | None:
+        """A float near the value and a bound on its error, or ``None`` (out of range).
+
+        ``float`` of a ``Fraction`` is correctly rounded, and so are ``sqrt``, the product
+        and the sum: four roundings, each within 2^-53 of its result, so the error stays
+        below ``2^-50·(|a| + |b·√q|)`` (``_ESTIMATE_SLACK`` is far more).
+        """
+        try:
+            a, root = float(self.a), float(self.b) * math.sqrt(self.q)
+        except OverflowError:
+            return None
+        size = abs(a) + abs(root)
+        if not size < _ESTIMATE_LIMIT:
+            return None
+        return a + root, size * _ESTIMATE_SLACK + _TINY
+
     def sign(self) -> int:
-        """-1, 0 or 1: the sign of the value, decided exactly."""
+        """-1, 0 or 1: the sign of the value, decided exactly (a float when it is clear)."""
+        estimate = self._estimate()
+        if estimate is not None and abs(estimate[0]) > estimate[1]:
+            return 1 if estimate[0] > 0 else -1
         a, r = self.a, self.b * self.b * self.q
         if r == 0 or (a >= 0 and self.b >= 0) or (a <= 0 and self.b <= 0):
             both = a if a else self.b if r else _ZERO
@@ -140,17 +175,26 @@ class Surd:
         bigger = (a * a > r) - (a * a < r)
         return bigger if a > 0 else -bigger
 
+    def _units_floor(self, places: int) -> int:
+        """``⌊value·10^places⌋``: from the float when it is clearly between two integers,
+        else with integer square roots."""
+        scale: int = 10**places
+        estimate = self._estimate()
+        if estimate is not None:
+            # The product adds one more rounding, well within the slack.
+            value, error = estimate[0] * float(scale), estimate[1] * float(scale)
+            below = math.floor(value)
+            if below < value - error and value + error < below + 1:
+                return below
+        return _floor_surd(self.a * scale, self.b * scale, self.q)
+
     def floor(self, places: int) -> Decimal:
-        """The value rounded down at ``places`` decimals."""
-        scale = 10**places
-        units = _floor_surd(self.a * scale, self.b * scale, self.q)
-        return Decimal(units).scaleb(-places)
+        """The value rounded down at ``places`` decimals, exactly."""
+        return Decimal(self._units_floor(places)).scaleb(-places)
 
     def ceil(self, places: int) -> Decimal:
-        """The value rounded up at ``places`` decimals."""
-        scale = 10**places
-        units = -_floor_surd(-self.a * scale, -self.b * scale, self.q)
-        return Decimal(units).scaleb(-places)
+        """The value rounded up at ``places`` decimals, exactly."""
+        return Decimal(-(self * -1)._units_floor(places)).scaleb(-places)
 
     def clipped(self, low: Fraction, high: Fraction) -> Surd:
         """The value limited to ``[low, high]`` (decided exactly)."""
@@ -265,22 +309,64 @@ def clustered_covariance(
     >>> clustered_covariance([(1, (1, 10)), (1, (0, 30))])
     ((Fraction(1, 4), Fraction(-5, 1)), (Fraction(-5, 1), Fraction(100, 1)))
     """
-    if len(tasks) < 2:
-        raise ScoringError("a clustered variance needs at least two tasks")
-    width = len(tasks[0][1])
-    if any(len(sums) != width for _, sums in tasks):
-        raise ScoringError("every task needs the same number of sums")
-    if any(count <= 0 for count, _ in tasks):
-        raise ScoringError("every task needs at least one run")
-    n = sum(count for count, _ in tasks)
-    sums = [(count, [exact(value) for value in values]) for count, values in tasks]
-    means = [sum((s[j] for _, s in sums), _ZERO) / n for j in range(width)]
-    residuals = [[s[j] - count * means[j] for j in range(width)] for count, s in sums]
-    factor = Fraction(len(tasks), len(tasks) - 1) / (n * n)
-    return tuple(
-        tuple(factor * sum((r[j] * r[k] for r in residuals), _ZERO) for k in range(width))
-        for j in range(width)
-    )
+    return _Columns.of(tasks).covariance()
+
+
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    """Per-task sums as integers: column ``j`` scaled by the common denominator ``D_j`` of
+    its sums, so that every residual and every sum of their products is an integer."""
+
+    counts: list[int]
+    integers: list[list[int]]
+    scales: list[int]
+    totals: list[int]
+
+    @staticmethod
+    def of(tasks: Sequence[tuple[int, Sequence[Number]]]) -> _Columns:
+        if len(tasks) < 2:
+            raise ScoringError("a clustered variance needs at least two tasks")
+        width = len(tasks[0][1])
+        if any(len(sums) != width for _, sums in tasks):
+            raise ScoringError("every task needs the same number of sums")
+        if any(count <= 0 for count, _ in tasks):
+            raise ScoringError("every task needs at least one run")
+        columns = [[_rational(values[j]) for _, values in tasks] for j in range(width)]
+        scales = [math.lcm(*(value.denominator for value in column)) for column in columns]
+        integers = [
+            [value.numerator * (scale // value.denominator) for value in column]
+            for column, scale in zip(columns, scales, strict=True)
+        ]
+        counts = [count for count, _ in tasks]
+        return _Columns(counts, integers, scales, [sum(column) for column in integers])
+
+    def mean(self, j: int) -> Fraction:
+        """``v̄_j = Σ_t S_tj / n``."""
+        return Fraction(self.totals[j], self.scales[j] * sum(self.counts))
+
+    def covariance(self) -> tuple[tuple[Fraction, ...], ...]:
+        """``Σ``: ``n·D_j·r_tj = n·(D_j·S_tj) − n_t·Σ_u (D_j·S_uj)`` is an integer, so
+        ``Σ_jk = T/(T − 1) · Σ_t (n·D_j·r_tj)(n·D_k·r_tk) / (n⁴·D_j·D_k)``, one division
+        per entry."""
+        n = sum(self.counts)
+        residuals = [
+            [n * value - count * total for value, count in zip(column, self.counts, strict=True)]
+            for column, total in zip(self.integers, self.totals, strict=True)
+        ]
+        tasks = len(self.counts)
+        factor = Fraction(tasks, tasks - 1) / n**4
+        width = range(len(self.scales))
+        return tuple(
+            tuple(
+                factor
+                * Fraction(
+                    sum(map(operator.mul, residuals[j], residuals[k])),
+                    self.scales[j] * self.scales[k],
+                )
+                for k in width
+            )
+            for j in width
+        )
 
 
 # --- The cluster-adjusted Wilson interval -------------------------------------------------
@@ -577,25 +663,32 @@ def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
     >>> composite_interval([(2, 0, 2000, Fraction(2, 100))] * 10)   # zero-success floor
     Interval(low=Decimal('0.00'), high=Decimal('40.65'))
     """
-    for task in tasks:
-        if task[2] < 0 or task[3] < 0:
-            raise ScoringError("latency and cost sums must not be negative")
+    found = _composite_and_success(tasks)
+    return None if found is None else found[0]
+
+
+def _composite_and_success(tasks: Sequence[CohortTask]) -> tuple[Interval, Interval] | None:
+    """The composite's interval and its success rate's, from one pass over the sums."""
     _check_counts([(runs, successes) for runs, successes, _, _ in tasks])
     if len(tasks) < INTERVAL_MIN_TASKS:
         return None
-    n = sum(task[0] for task in tasks)
-    successes = sum(task[1] for task in tasks)
-    p = Fraction(successes, n)
-    mean_latency = sum((exact(task[2]) for task in tasks), _ZERO) / n
-    mean_cost = sum((exact(task[3]) for task in tasks), _ZERO) / n
+    columns = _Columns.of([(task[0], task[1:]) for task in tasks])
+    if any(total < 0 for total in columns.integers[1] + columns.integers[2]):
+        raise ScoringError("latency and cost sums must not be negative")
+    n = sum(columns.counts)
+    successes = columns.totals[0]
+    p, mean_latency, mean_cost = columns.mean(0), columns.mean(1), columns.mean(2)
+    sigma = columns.covariance()
+    n_eff = effective_sample_size(p, sigma[0][0], len(tasks), n)
+    rate_low, rate_high = wilson_bounds(p, n_eff)
+    rate = outwards(rate_low, rate_high, FRACTION_DECIMALS, _ONE)
     latency, cost = latency_score(mean_latency), cost_score(mean_cost)
     places, top = SCORE_DECIMALS, exact(SCORE_SCALE)
-    rate_low, rate_high = _success_bounds([(task[0], task[1]) for task in tasks])
     if successes == 0:
-        return outwards(Surd(_ZERO), _weighted_at(rate_high, n, latency, cost), places, top)
+        floor = outwards(Surd(_ZERO), _weighted_at(rate_high, n, latency, cost), places, top)
+        return floor, rate
     score = composite_score(p, outcome_consistency(p, n), latency, cost)
     gradient = composite_gradient(p, mean_latency, mean_cost, n)
-    sigma = clustered_covariance([(task[0], task[1:]) for task in tasks])
     spread = sum(
         (gradient[j] * sigma[j][k] * gradient[k] for j in range(3) for k in range(3)), _ZERO
     )
@@ -603,8 +696,8 @@ def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
     interval = outwards(low, high, places, top)
     if successes == n:
         edge = outwards(_weighted_at(rate_low, n, latency, cost), high, places, top)
-        return Interval(min(interval.low, edge.low), interval.high)
-    return interval
+        return Interval(min(interval.low, edge.low), interval.high), rate
+    return interval, rate
 
 
 # --- Repeatability and the radar ----------------------------------------------------------
@@ -636,12 +729,19 @@ def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | 
     True
     """
     qualifying = [(n, c) for n, c in tasks if n >= REPEATABILITY_MIN_OUTCOMES]
-    values = [pass_hat_k(n, c, k) for n, c in qualifying]
-    if len(values) < INTERVAL_MIN_TASKS:
+    count = len(qualifying)
+    if count < INTERVAL_MIN_TASKS:
         return None
-    count = len(values)
-    m = sum(values, _ZERO) / count
-    variance = sum(((u - m) ** 2 for u in values), _ZERO) / (count * (count - 1))
+    for n, c in qualifying:
+        pass_hat_k(n, c, k)  # checks the domain
+    # Exact and fast: U_t = C(c, k)/C(n, k) = A_t/L over the common denominator L, so
+    # m = ΣA/(T·L) and V = (T·ΣA² − (ΣA)²)/(T²(T − 1)·L²), in integers.
+    common = math.lcm(*(math.comb(n, k) for n, c in qualifying if c >= k))  # 1 if none
+    scaled = [math.comb(c, k) * (common // math.comb(n, k)) if c >= k else 0 for n, c in qualifying]
+    total = sum(scaled)
+    m = Fraction(total, count * common)
+    spread = count * sum(a * a for a in scaled) - total * total
+    variance = Fraction(spread, count * count * (count - 1) * common * common)
     observations = sum(n for n, _ in qualifying)
     return cluster_wilson_interval(m, variance, count, observations)
 
@@ -815,9 +915,10 @@ def score_intervals(
             counts[0] += int(success)
             counts[1] += 1
     qualifying = sum(1 for n, _ in outcomes if n >= REPEATABILITY_MIN_OUTCOMES)
+    both = _composite_and_success(cohort)
     return AgentIntervals(
-        composite=composite_interval(cohort),
-        success_rate=success_rate_interval([(task[0], task[1]) for task in cohort]),
+        composite=None if both is None else both[0],
+        success_rate=None if both is None else both[1],
         composite_reason=interval_reason(len(cohort)),
         correctness=correctness_interval([(p, k) for p, k in known.values()]),
         correctness_reason=interval_reason(len(known)),

@@ -380,6 +380,11 @@ def test_bounds_on_the_grid_stay_and_others_move_outwards() -> None:
     # 1/3 lies between grid points: down to 0.3333 and up to 0.3334.
     third = Surd(Fraction(1, 3))
     assert (third.floor(4), third.ceil(4)) == (Decimal("0.3333"), Decimal("0.3334"))
+    # Within 10^-30 of a grid point the float cannot tell the side: the exact path does.
+    near = Surd(Fraction("0.1234") + Fraction(1, 10**30), Fraction(-1, 10**15), Fraction(1, 10**40))
+    assert (near.floor(4), near.ceil(4)) == (Decimal("0.1234"), Decimal("0.1235"))
+    assert Surd(Fraction("0.1234") - Fraction(1, 10**30)).floor(4) == Decimal("0.1233")
+    assert Surd(Fraction(1, 10**30), -1, Fraction(1, 10**61)).sign() == 1
 
 
 @MANY
