@@ -243,12 +243,15 @@ def coverage_table(site: Site, path: Path | None = None) -> str:
 
 
 def coverage_notes(site: Site, path: Path | None = None) -> str:
-    """In words: the target band, and every scenario and score where coverage is poor (out
-    of the band with enough tasks, or below it with fewer), with its figure."""
+    """In words: the target band, how precise each figure is, and every scenario and score
+    where coverage is poor, with its figure: too narrow (below the band) or wider than
+    needed (above it) with enough tasks, and below the band with fewer."""
     data = coverage_data(path)
     target = data["target"]
     low, enough = target["low"], target["min_tasks"]
-    missed, thin = [], []
+    narrow: list[tuple[dict[str, Any], str]] = []
+    wide: list[tuple[dict[str, Any], str]] = []
+    thin: list[tuple[dict[str, Any], str]] = []
     for row in data["scenarios"]:
         for score in data["scores"]:
             covered = row["coverage"].get(score)
@@ -256,7 +259,7 @@ def coverage_notes(site: Site, path: Path | None = None) -> str:
                 continue
             named = f"{SCORE_NAMES.get(score, score)} {share(covered)}"
             if row["within_target"].get(score) is False:
-                missed.append((row, named))
+                (narrow if covered < low else wide).append((row, named))
             elif row["tasks"] < enough and covered < low:
                 thin.append((row, named))
 
@@ -264,25 +267,38 @@ def coverage_notes(site: Site, path: Path | None = None) -> str:
         by_scenario: dict[str, list[str]] = {}
         for row, named in found:
             by_scenario.setdefault(_scenario(row), []).append(named)
-        return "".join(
-            f"<li>{esc(where)}: {esc(', '.join(items))}</li>"
-            for where, items in by_scenario.items()
+        items = "".join(
+            f"<li>{esc(where)}: {esc(', '.join(names))}</li>"
+            for where, names in by_scenario.items()
         )
+        return f"<ul>{items}</ul>"
 
+    level = Fraction(repr(data["level"]))
+    agents = data["replications"]
+    # One standard error of a share estimated from `agents` independent agents, at the level.
+    noise = (float(level * (1 - level)) / agents) ** 0.5
     parts = [
         f"<p>The target: with {enough} or more tasks, {esc(_band(target))} of the "
-        "intervals contain the truth.</p>"
+        f"intervals contain the truth. Each figure is itself estimated from {agents} "
+        f"simulated agents, so it carries a standard error of about {esc(share(noise))} "
+        "of its own.</p>"
     ]
-    if missed:
-        parts.append("<p>Out of the target with enough tasks:</p><ul>" + listed(missed) + "</ul>")
-    else:
+    if narrow:
+        parts.append(
+            f"<p>Too narrow with {enough} or more tasks (below the target):</p>" + listed(narrow)
+        )
+    if wide:
+        parts.append(
+            f"<p>Wider than needed with {enough} or more tasks (above the target):</p>"
+            + listed(wide)
+        )
+    if not narrow and not wide:
         parts.append(f"<p>Every scenario with {enough} or more tasks is within the target.</p>")
     if thin:
         parts.append(
-            f"<p>Below {esc(percent(Fraction(repr(low))))} with fewer than {enough} tasks "
-            "(the intervals are too narrow there; read them as optimistic):</p><ul>"
-            + listed(thin)
-            + "</ul>"
+            f"<p>Below {esc(percent(Fraction(repr(low))))} with fewer than "
+            f"{enough} tasks, where no figure is promised (read these intervals as "
+            "optimistic):</p>" + listed(thin)
         )
     return block("coverage:notes", "".join(parts))
 
