@@ -215,7 +215,7 @@ def _scenario(row: dict[str, Any]) -> str:
 
 def coverage_table(site: Site, path: Path | None = None) -> str:
     """Coverage per scenario (rows) and score (columns), from the committed file; a cell
-    outside the target band where it is promised is marked ✗, below the promise ·."""
+    outside the target band where it is promised (enough tasks) is marked ✗."""
     data = coverage_data(path)
     scores = data["scores"]
     heads = ["T", "mean success", "ρ"] + [esc(SCORE_NAMES.get(s, s)) for s in scores]
@@ -227,17 +227,14 @@ def coverage_table(site: Site, path: Path | None = None) -> str:
             plain(Fraction(repr(row["within_task_correlation"])), 2),
         ]
         for score in scores:
-            mark = {True: "", False: " ✗", None: " ·"}[row["within_target"].get(score)]
+            mark = " ✗" if row["within_target"].get(score) is False else ""
             cells.append(esc(share(row["coverage"].get(score)) + mark))
         rows.append(cells)
     target = data["target"]
     caption = (
-        f"Share of {esc(percent(Fraction(repr(data['level']))))} intervals that contain "
-        "the true value, over "
-        f"{data['replications']} simulated agents per scenario (seed {esc(data['seed'])}); "
-        f"✗: outside {esc(_band(target))} with "
-        f"{target['min_tasks']} or more tasks; ·: fewer tasks, reported but not promised. "
-        f"From <code>contracts/coverage/coverage.json</code> ({esc(COVERAGE_COMMAND)})."
+        f"Share of {esc(percent(Fraction(repr(data['level']))))} intervals containing the "
+        f"truth, {data['replications']} agents per scenario; ✗: outside {esc(_band(target))} "
+        f"with {target['min_tasks']} or more tasks"
     )
     return table("coverage:table", heads, rows, numeric=tuple(range(len(heads))), caption=caption)
 
@@ -281,7 +278,8 @@ def coverage_notes(site: Site, path: Path | None = None) -> str:
         f"<p>The target: with {enough} or more tasks, {esc(_band(target))} of the "
         f"intervals contain the truth. Each figure is itself estimated from {agents} "
         f"simulated agents, so it carries a standard error of about {esc(share(noise))} "
-        "of its own.</p>"
+        f"of its own (seed <code>{esc(data['seed'])}</code>; the figures are regenerated "
+        f"by <code>{esc(COVERAGE_COMMAND)}</code>).</p>"
     ]
     if narrow:
         parts.append(
