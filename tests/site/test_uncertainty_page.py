@@ -17,6 +17,7 @@ import io
 import json
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
 from statistics import NormalDist
@@ -265,3 +266,60 @@ def test_the_glossary_explains_the_new_words(site: Path) -> None:
     titles = {n.text(): n.attrs.get("title", "") for n in page_of(site).article.find_all("abbr")}
     for word in ("interval", "cluster", "UB"):
         assert titles.get(word) == defined[word], word
+
+
+# --- coverage ---------------------------------------------------------------------------------
+
+COVERAGE = Path(__file__).resolve().parents[2] / "contracts" / "coverage" / "coverage.json"
+
+
+def _percent(value: float) -> str:
+    """A share as the page prints it: a percentage to one decimal, halves up."""
+    shown = (Decimal(repr(value)) * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return f"{shown}%"
+
+
+def coverage_problems(page: Page, data: dict[str, Any]) -> list[str]:
+    """Cells of the coverage table that differ from the committed file, and poor figures
+    (outside the target with enough tasks) that the notes do not state."""
+    rows = table_rows(marked(page, "coverage:table"))
+    problems = []
+    for scenario, row in zip(data["scenarios"], rows, strict=True):
+        want = [str(scenario["tasks"])]
+        want += [f"{scenario[k]:.2f}" for k in ("mean_success", "within_task_correlation")]
+        for score in data["scores"]:
+            poor = scenario["within_target"][score] is False
+            want.append(_percent(scenario["coverage"][score]) + (" ✗" if poor else ""))
+        if row != want:
+            problems.append(f"coverage row {row} != file {want}")
+    notes = " ".join(marked(page, "coverage:notes").text().split())
+    for scenario in data["scenarios"]:
+        for score in data["scores"]:
+            if scenario["within_target"][score] is False:
+                figure = f"{score.replace('_', ' ')} {_percent(scenario['coverage'][score])}"
+                if figure not in notes:
+                    problems.append(f"T = {scenario['tasks']}: {figure} is not in the notes")
+    return problems
+
+
+def test_the_coverage_on_the_page_is_the_committed_file(site: Path) -> None:
+    data = json.loads(COVERAGE.read_text(encoding="utf-8"))
+    assert coverage_problems(page_of(site), data) == []
+    notes = marked(page_of(site), "coverage:notes").text()
+    assert "Too narrow" in notes or "within the target" in notes
+
+
+def test_a_poor_figure_missing_from_the_page_is_reported(site: Path) -> None:
+    """The page is checked against a file in which one more figure is poor."""
+    data = json.loads(COVERAGE.read_text(encoding="utf-8"))
+    scenario = next(s for s in data["scenarios"] if s["tasks"] >= data["target"]["min_tasks"])
+    scenario["coverage"]["composite"] = 0.5
+    scenario["within_target"]["composite"] = False
+    problems = coverage_problems(page_of(site), data)
+    assert any("file" in p for p in problems), problems
+    assert any("composite 50.0% is not in the notes" in p for p in problems), problems
+
+
+def test_the_coverage_glossary_word_is_shown(site: Path) -> None:
+    titles = {n.text() for n in page_of(site).article.find_all("abbr")}
+    assert "coverage" in titles
