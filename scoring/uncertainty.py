@@ -517,7 +517,12 @@ def success_interval(runs: int, successes: int) -> Interval | None:
     """
     if runs < 0 or not 0 <= successes <= runs:
         raise ScoringError("successes must lie between 0 and the runs")
-    return success_rate_interval([(1, 1)] * successes + [(1, 0)] * (runs - successes))
+    if runs < INTERVAL_MIN_TASKS:
+        return None
+    p = Fraction(successes, runs)
+    # Σ_t (s_t − p)² = n·p(1 − p) over one-run tasks, so V = n/(n − 1)·n·p(1 − p)/n².
+    variance = p * (1 - p) / (runs - 1)
+    return cluster_wilson_interval(p, variance, runs, runs)
 
 
 # --- Headline composite -------------------------------------------------------------------

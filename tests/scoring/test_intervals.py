@@ -51,7 +51,6 @@ from scoring.repeatability import aggregate_pass_hat_k
 from scoring.uncertainty import (
     Interval,
     Surd,
-    cluster_wilson_interval,
     clustered_covariance,
     clustered_variance,
     competition_rank,
@@ -546,9 +545,9 @@ def test_success_interval_of_independent_runs(runs, data) -> None:
     if runs < INTERVAL_MIN_TASKS:
         assert interval is None
         return
-    p = Fraction(successes, runs)
-    variance = p * (1 - p) / (runs - 1)  # one run per task: V = p(1 − p)/(n − 1)
-    assert interval == cluster_wilson_interval(p, variance, runs, runs)
+    # The definition: each run its own task of the composite's cohort.
+    each_its_own_task = [(1, 1)] * successes + [(1, 0)] * (runs - successes)
+    assert interval == success_rate_interval(each_its_own_task)
 
 
 def test_success_interval_json_shape_for_the_calculator() -> None:
