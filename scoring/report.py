@@ -2,8 +2,10 @@
 
 Memory grows with agents × tasks, not with runs: per agent the report keeps counts, exact
 decimal sums, a bounded list of window candidates (trimmed to the latest
-``RADAR_WINDOW_RUNS`` terminal runs) and a count per (task, outcome). The one per-run cost
-is the duplicate ``run_id`` check: an 8-byte BLAKE2b fingerprint per run.
+``RADAR_WINDOW_RUNS`` terminal runs), a count per (task, outcome) and, for the intervals,
+the counts and exact sums of each task's completed runs (:mod:`scoring.report_cohort`).
+The one per-run cost is the duplicate ``run_id`` check: an 8-byte BLAKE2b fingerprint per
+run.
 
 Speed (a million runs take about twice as long as ``json.loads`` alone, see
 ``benchmarks/bench_report.py``): lines are read in chunks and each chunk is validated in C,
@@ -73,8 +75,8 @@ from scoring.report_input import CALENDAR_PATTERN as CALENDAR_PATTERN  # tests r
 from scoring.uncertainty import (
     NO_INTERVALS,
     AgentIntervals,
-    competition_rank,
-    rank_upper_bound,
+    competition_ranks,
+    rank_upper_bounds,
     score_intervals,
 )
 
@@ -354,14 +356,11 @@ def _ranked(agents: Sequence[AgentReport]) -> tuple[AgentReport, ...]:
         None if a.composite.score is None else round_half_up(a.composite.score, SCORE_DECIMALS)
         for a in agents
     ]
-    intervals = [a.intervals.composite for a in agents]
+    ranks = competition_ranks(scores)
+    bounds = rank_upper_bounds([a.intervals.composite for a in agents])
     return tuple(
-        replace(
-            agent,
-            rank=competition_rank(score, scores),
-            rank_upper_bound=rank_upper_bound(agent.intervals.composite, intervals),
-        )
-        for agent, score in zip(agents, scores, strict=True)
+        replace(agent, rank=rank, rank_upper_bound=bound)
+        for agent, rank, bound in zip(agents, ranks, bounds, strict=True)
     )
 
 

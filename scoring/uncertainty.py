@@ -18,6 +18,7 @@ says why in words. An interval never changes a score, a rank or a floor.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import operator
@@ -789,44 +790,41 @@ def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     title="Competition rank",
     latex=r"\mathrm{rank}_a = 1 + \left|\{ b : S_b > S_a \}\right|",
 )
-def competition_rank(score: Number | None, scores: Sequence[Number | None]) -> int | None:
-    """The competition rank of ``score`` among ``scores`` (every agent's published
-    composite, this one included): 1 + the number of higher scores, so equal scores share a
-    rank; ``None`` for a ``null`` composite.
+def competition_ranks(scores: Sequence[Number | None]) -> list[int | None]:
+    """The competition rank of each of ``scores`` (every agent's published composite): 1 +
+    the number of higher scores, so equal scores share a rank; ``None`` for a ``null``
+    composite. A sort and a binary search each, so a report of many agents stays fast.
 
-    Returns a value between the lowest and the highest rank: 1 and the number of scores.
-
-    >>> competition_rank(70, [80, 70, 70, None, 60]), competition_rank(None, [80, None])
-    (2, None)
+    >>> competition_ranks([80, 70, 70, None, 60])
+    [1, 2, 2, None, 4]
     """
-    if score is None:
-        return None
-    mine = exact(score)
-    return 1 + sum(1 for other in scores if other is not None and exact(other) > mine)
+    known = sorted(exact(s) for s in scores if s is not None)
+    return [
+        None if s is None else 1 + len(known) - bisect.bisect_right(known, exact(s)) for s in scores
+    ]
 
 
 @formula(
     "uncertainty.rank_upper_bound",
     title="Rank upper bound (rank (UB))",
-    latex=(r"\mathrm{UB}_a = 1 + \left|\{ b : \mathrm{low}_b > \mathrm{high}_a \}\right|"),
+    latex=r"\mathrm{UB}_a = 1 + \left|\{ b : \mathrm{low}_b > \mathrm{high}_a \}\right|",
 )
-def rank_upper_bound(interval: Interval | None, intervals: Sequence[Interval | None]) -> int | None:
-    """How high an agent could truly stand: 1 + the number of agents whose composite
-    interval lies entirely above this one's (their low bound above its high bound), as
-    LMArena's "rank (UB)"; ``None`` when the agent has no interval. Agents without an
-    interval are not counted. Read from the published (rounded) bounds, so a reader can
-    count it off the table.
+def rank_upper_bounds(intervals: Sequence[Interval | None]) -> list[int | None]:
+    """How high each agent could truly stand: 1 + the number of agents whose composite
+    interval lies entirely above its own (their low bound above its high bound), as
+    LMArena's "rank (UB)"; ``None`` for an agent without an interval, and agents without
+    one are not counted. Read from the published (rounded) bounds, so a reader counts it
+    off the table. Never above the competition rank: an interval entirely above belongs to a
+    higher composite.
 
-    Returns a value between the lowest and the highest rank: 1 and the agent's own rank.
-
-    >>> a = Interval(Decimal("70"), Decimal("80"))
-    >>> b = Interval(Decimal("60"), Decimal("69.99"))
-    >>> rank_upper_bound(b, [a, b, None]), rank_upper_bound(a, [a, b])
-    (2, 1)
+    >>> a, b = Interval(Decimal(70), Decimal(80)), Interval(Decimal(60), Decimal("69.99"))
+    >>> rank_upper_bounds([a, b, None, Interval(Decimal(65), Decimal(75))])
+    [1, 2, None, 1]
     """
-    if interval is None:
-        return None
-    return 1 + sum(1 for other in intervals if other is not None and other.low > interval.high)
+    lows = sorted(i.low for i in intervals if i is not None)
+    return [
+        None if i is None else 1 + len(lows) - bisect.bisect_right(lows, i.high) for i in intervals
+    ]
 
 
 # --- Planning -----------------------------------------------------------------------------
