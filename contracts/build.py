@@ -46,6 +46,7 @@ from scoring import (
     success_rate,
     tool_efficiency_axis,
 )
+from scoring import uncertainty as U  # noqa: N812 - short alias, as C
 from scoring.examples import EXAMPLES
 
 REPO_ROOT = Path(scoring.__file__).resolve().parent.parent
@@ -376,7 +377,78 @@ def golden_evaluations() -> list[Evaluation]:
                 rec_v=rec_v,
             )
         )
-    return golden
+    return golden + interval_golden()
+
+
+def _bounds(interval: Any) -> dict[str, Any] | None:
+    """An :class:`scoring.uncertainty.Interval` as JSON-ready data (``None`` stays null)."""
+    return None if interval is None else {"low": interval.low, "high": interval.high}
+
+
+def interval_golden() -> list[Evaluation]:
+    """The interval formulas (methodology 1.1.0) at a few fixed cohorts: a changed formula,
+    level or rounding moves a published bound, and the check names it."""
+    mixed = ((2, 2, 2000, Fraction(2, 100)), (2, 0, 4000, Fraction(6, 100))) * 5
+    never = ((2, 0, 2000, Fraction(2, 100)),) * 10
+    always = tuple((2, 2, 2 * ms, Fraction(2, 100)) for ms in (1000, 3000) * 5)
+    found = [
+        _eval(
+            f"uncertainty.composite_interval@{label}",
+            "uncertainty.composite_interval",
+            lambda tasks: _bounds(U.composite_interval(tasks)),
+            tasks=tasks,
+        )
+        for label, tasks in (("mixed", mixed), ("zero-success", never), ("all-success", always))
+    ]
+    found.append(
+        _eval(
+            "uncertainty.success_rate_interval@mixed",
+            "uncertainty.success_rate_interval",
+            lambda tasks: _bounds(U.success_rate_interval(tasks)),
+            tasks=tuple((n, c) for n, c, _, _ in mixed),
+        )
+    )
+    for runs, successes in ((20, 10), (10, 10), (9, 4)):
+        found.append(
+            _eval(
+                f"uncertainty.success_interval@{successes}/{runs}",
+                "uncertainty.success_interval",
+                lambda runs, successes: _bounds(U.success_interval(runs, successes)),
+                runs=runs,
+                successes=successes,
+            )
+        )
+    for k in C.PASS_K_LEVELS:
+        found.append(
+            _eval(
+                f"uncertainty.pass_hat_k_interval@k={k}",
+                "uncertainty.pass_hat_k_interval",
+                lambda tasks, k: _bounds(U.pass_hat_k_interval(tasks, k)),
+                tasks=((5, 5), (5, 3), (6, 4), (4, 1), (7, 7)) * 2,
+                k=k,
+            )
+        )
+    found.append(
+        _eval(
+            "uncertainty.correctness_interval@20-tasks",
+            "uncertainty.correctness_interval",
+            lambda tasks: _bounds(U.correctness_interval(tasks)),
+            tasks=((3, 4), (1, 4)) * 10,
+        )
+    )
+    for p_a, delta, k, rho in ((0.7, 0.1, 5, 0), (0.7, 0.1, 5, 0.3), (0.9, 0.05, 5, 0.3)):
+        found.append(
+            _eval(
+                f"uncertainty.runs_needed@p_a={p_a},delta={delta},K={k},rho={rho}",
+                "uncertainty.runs_needed",
+                U.runs_needed,
+                p_a=Decimal(repr(p_a)),
+                delta=Decimal(repr(delta)),
+                runs_per_task=k,
+                rho=Decimal(repr(rho)),
+            )
+        )
+    return found
 
 
 def _examples() -> list[ExampleEntry]:
