@@ -56,6 +56,22 @@ class Difference:
     location: str | None
     kind: str = Kind.CHANGED
 
+    @property
+    def file(self) -> str | None:
+        """The file of :attr:`location` (for an annotation's ``file=``), or ``None``."""
+        if self.location is None:
+            return None
+        file, _, line = self.location.rpartition(":")
+        return file if line.isdigit() else self.location
+
+    @property
+    def line(self) -> int | None:
+        """The line of :attr:`location` (for ``line=`` and ``endLine=``), or ``None``."""
+        if self.location is None:
+            return None
+        line = self.location.rpartition(":")[2]
+        return int(line) if line.isdigit() else None
+
 
 def where_defined(location: Location | None) -> str | None:
     """``file:line`` where ``location``'s symbol is defined now; ``None`` if it is not found."""

@@ -33,10 +33,10 @@ from contracts.latex import (
     Element,
     IndexRange,
     LatexError,
+    Node,
     Number,
     Scope,
     Undefined,
-    Node,
     canonical_symbol,
     parse,
     script_symbols,
@@ -330,7 +330,11 @@ def agree(code: Any, latex: Number | Undefined) -> bool:
         return False
     if isinstance(code, int | Fraction) and isinstance(latex, Fraction):
         return Fraction(code) == latex
-    mine = Decimal(code) if isinstance(code, float | int) else Decimal(code.numerator) / code.denominator
+    mine = (
+        Decimal(code)
+        if isinstance(code, float | int)
+        else Decimal(code.numerator) / code.denominator
+    )
     theirs = latex if isinstance(latex, Decimal) else Decimal(latex.numerator) / latex.denominator
     return abs(mine - theirs) <= FLOAT_RELATIVE_TOLERANCE * max(abs(mine), abs(theirs))
 
@@ -380,16 +384,26 @@ def check_formula(formula: Formula) -> list[FormulaProblem]:
         try:
             code: Any = formula.function(**golden.inputs)
         except Exception as error:  # the code fails where it has a golden point
-            found.append(problem(name, f"formula {formula.name}, golden point {name}: the code "
-                                 f"raises {type(error).__name__}: {error}{where}"))
+            found.append(
+                problem(
+                    name,
+                    f"formula {formula.name}, golden point {name}: the code "
+                    f"raises {type(error).__name__}: {error}{where}",
+                )
+            )
             continue
         try:
             latex: Number | Undefined = latex_value(formula, golden.inputs)
         except Undefined as undefined:
             latex = undefined
         except LatexError as error:
-            found.append(problem(name, f"formula {formula.name}, golden point {name}: its "
-                                 f"LaTeX cannot be evaluated: {error}{where}"))
+            found.append(
+                problem(
+                    name,
+                    f"formula {formula.name}, golden point {name}: its "
+                    f"LaTeX cannot be evaluated: {error}{where}",
+                )
+            )
             continue
         if not agree(code, latex):
             found.append(

@@ -177,7 +177,7 @@ class _Parser:
         if not self.is_op("{"):
             return [self.take()]
         self.take()
-        depth, found = 1, []
+        depth, found = 1, list[Token]()
         while True:
             token = self.take()
             if token.text == "{" and token.kind == "op":
@@ -321,12 +321,12 @@ class _Parser:
             self.take()
             self.expect("_")
             bounds = self.group_tokens()
-            inner = _Parser(bounds, self.source)
-            inner.expect("[")
-            low = inner.expression()
-            inner.expect(",")
-            high = inner.expression()
-            inner.expect("]")
+            interval = _Parser(bounds, self.source)
+            interval.expect("[")
+            low = interval.expression()
+            interval.expect(",")
+            high = interval.expression()
+            interval.expect("]")
             self.expect("(")
             value = self.expression()
             self.expect(")")
@@ -388,7 +388,9 @@ class _Parser:
         return _node("compare", tuple(terms), tuple(operators))
 
 
-def symbol_key(base: str, subscript: Sequence[Token] | None, superscript: Sequence[Token] | None) -> str:
+def symbol_key(
+    base: str, subscript: Sequence[Token] | None, superscript: Sequence[Token] | None
+) -> str:
     """A symbol's canonical spelling: ``n_{\\min}``, ``x_{i+1}``, ``\\mathrm{pass}^{k}``."""
     key = base
     if subscript is not None:
@@ -539,13 +541,13 @@ def _arith(kind: str, left: Number, right: Number) -> Number:
 def _compare(operator: str, left: Number, right: Number) -> bool:
     a, b = _both(left, right)
     if operator == "<":
-        return a < b  # type: ignore[operator]
+        return a < b
     if operator == "<=":
-        return a <= b  # type: ignore[operator]
+        return a <= b
     if operator == ">":
-        return a > b  # type: ignore[operator]
+        return a > b
     if operator == ">=":
-        return a >= b  # type: ignore[operator]
+        return a >= b
     return a == b
 
 
@@ -587,10 +589,8 @@ class Evaluator:
         if subscript is not None and self.scope.has(base + "_"):
             family = self.scope.resolve(base + "_", env)
             where = self.eval(_subexpression(list(subscript), self.name), env)
-            if isinstance(where, Element):
-                return family(where)
             position = _number(where)
-            if position.denominator != 1 or not 1 <= position <= len(family):
+            if not isinstance(position, Fraction) or position.denominator != 1 or not 1 <= position <= len(family):
                 raise LatexError(f"{self.name}: {key} is outside 1 … {len(family)}")
             return family[int(position) - 1]
         raise LatexError(f"{self.name}: the symbol {key} is bound to nothing")
@@ -601,11 +601,7 @@ class Evaluator:
         domain = self.scope.resolve(variable, env)
         if not isinstance(domain, list):
             raise LatexError(f"{self.name}: {variable} must be bound to rows")
-        return [
-            element
-            for element in domain
-            if self.holds(condition, {**env, variable: element})
-        ]
+        return [element for element in domain if self.holds(condition, {**env, variable: element})]
 
     def holds(self, condition: Node, env: Mapping[str, Any]) -> bool:
         if condition.kind == "prose":
@@ -615,9 +611,7 @@ class Evaluator:
             )
         terms, operators = condition.parts
         values = [_number(self.eval(term, env)) for term in terms]
-        return all(
-            _compare(op, values[i], values[i + 1]) for i, op in enumerate(operators)
-        )
+        return all(_compare(op, values[i], values[i + 1]) for i, op in enumerate(operators))
 
     def indices(self, node: Node, env: Mapping[str, Any]) -> list[str]:
         """The index symbols (bound to an :class:`IndexRange`) a condition reads."""
@@ -667,9 +661,13 @@ class Evaluator:
         if kind == "sym":
             return self.lookup(node, env)
         if kind in ("add", "sub", "div"):
-            return _arith(kind, _number(self.eval(parts[0], env)), _number(self.eval(parts[1], env)))
+            return _arith(
+                kind, _number(self.eval(parts[0], env)), _number(self.eval(parts[1], env))
+            )
         if kind == "mul":
-            return _arith(kind, _number(self.eval(parts[0], env)), _number(self.eval(parts[1], env)))
+            return _arith(
+                kind, _number(self.eval(parts[0], env)), _number(self.eval(parts[1], env))
+            )
         if kind == "neg":
             return -_number(self.eval(parts[0], env))
         if kind == "pow":

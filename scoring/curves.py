@@ -100,7 +100,9 @@ def latency_score(mean_latency_ms: Number) -> Fraction:
     title="Cost score",
     latex=r"\mathrm{cost} = f_{\mathrm{cost}}\!\left(\overline{\mathrm{cost\_usd}}\right)",
     symbols={
-        r"f_{\mathrm{cost}}": uses("curve.piecewise_linear", "x", anchors=const("COST_ANCHORS_USD")),
+        r"f_{\mathrm{cost}}": uses(
+            "curve.piecewise_linear", "x", anchors=const("COST_ANCHORS_USD")
+        ),
         r"\overline{\mathrm{cost\_usd}}": arg("mean_cost_usd"),
     },
     golden=[point(str(x), mean_cost_usd=x) for x in curve_points([a.x for a in COST_ANCHORS_USD])],

@@ -60,10 +60,7 @@ def pass_hat_k(n: int, c: int, k: int) -> Fraction:
         r"\mathrm{pass}^k": uses("repeatability.pass_hat_k", "n", "c", k=arg("k")),
     },
     golden=[
-        *(
-            point(f"k={k}", tasks=((5, 5), (5, 3), (4, 2), (2, 2)), k=k)
-            for k in PASS_K_LEVELS
-        ),
+        *(point(f"k={k}", tasks=((5, 5), (5, 3), (4, 2), (2, 2)), k=k) for k in PASS_K_LEVELS),
         point("none", tasks=((REPEATABILITY_MIN_OUTCOMES - 1, 0),), k=PASS_K_LEVELS[0]),
     ],
 )
