@@ -356,14 +356,23 @@ def _where(formula: Formula) -> tuple[str | None, int | None, int | None]:
     return shown.as_posix(), first, first + len(lines) - 1
 
 
+#: Stands for `` (file:line)`` in a message until the place is looked up.
+_WHERE = "\x00where\x00"
+
+
 def check_formula(formula: Formula) -> list[FormulaProblem]:
     """Every problem of one formula: its registration, then each golden point in turn."""
-    file, line, end = _where(formula)
+    located: list[tuple[str | None, int | None, int | None]] = []
 
     def problem(point: str | None, message: str) -> FormulaProblem:
-        return FormulaProblem(formula.name, point, message, file, line, end)
+        # Where the formula is defined is looked up only once there is a problem to place.
+        if not located:
+            located.append(_where(formula))
+        file, line, end = located[0]
+        place = f" ({file}:{line})" if file else ""
+        return FormulaProblem(formula.name, point, message.replace(_WHERE, place), file, line, end)
 
-    where = f" ({file}:{line})" if file else ""
+    where = _WHERE
     if not formula.golden:
         return [
             problem(

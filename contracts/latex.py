@@ -27,6 +27,7 @@ is ``None`` makes the value *undefined* (:class:`Undefined`), which is what the 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -400,6 +401,7 @@ def symbol_key(
     return key
 
 
+@functools.lru_cache(maxsize=1024)
 def canonical_symbol(written: str) -> str:
     """The canonical spelling of a symbol as a registration writes it.
 
@@ -423,6 +425,7 @@ class Parsed:
     sets: Mapping[str, Node]
 
 
+@functools.lru_cache(maxsize=256)
 def parse(latex: str) -> Parsed:
     """Parse a formula's LaTeX (everything after the first ``=`` at the outer level)."""
     body, sets = _Parser(tokenize(latex), latex).formula()
@@ -590,7 +593,11 @@ class Evaluator:
             family = self.scope.resolve(base + "_", env)
             where = self.eval(_subexpression(list(subscript), self.name), env)
             position = _number(where)
-            if not isinstance(position, Fraction) or position.denominator != 1 or not 1 <= position <= len(family):
+            if (
+                not isinstance(position, Fraction)
+                or position.denominator != 1
+                or not 1 <= position <= len(family)
+            ):
                 raise LatexError(f"{self.name}: {key} is outside 1 … {len(family)}")
             return family[int(position) - 1]
         raise LatexError(f"{self.name}: the symbol {key} is bound to nothing")
@@ -735,9 +742,8 @@ def _power(base: Number, exponent: Number) -> Number:
     raise LatexError("only whole powers are evaluated")
 
 
-def _subexpression(tokens: list[Token], source: str, *, lenient: bool = False) -> Node:
-    """A run of tokens (a subscript) parsed as an expression; ``lenient``: a name that is
-    not an expression (``\\min`` in ``n_{\\min}``) parses as nothing."""
+@functools.lru_cache(maxsize=1024)
+def _subexpression_cached(tokens: tuple[Token, ...], source: str, lenient: bool) -> Node:
     parser = _Parser(list(tokens), source)
     try:
         node = parser.expression()
@@ -748,6 +754,12 @@ def _subexpression(tokens: list[Token], source: str, *, lenient: bool = False) -
             return _node("num", Fraction(0))
         raise
     return node
+
+
+def _subexpression(tokens: Sequence[Token], source: str, *, lenient: bool = False) -> Node:
+    """A run of tokens (a subscript) parsed as an expression; ``lenient``: a name that is
+    not an expression (``\\min`` in ``n_{\\min}``) parses as nothing."""
+    return _subexpression_cached(tuple(tokens), source, lenient)
 
 
 def evaluate(latex: str, scope: Scope, name: str = "formula") -> Number:
