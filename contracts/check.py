@@ -1,8 +1,13 @@
 """The drift check: the live methodology against the committed contracts.
 
-:func:`run_check` returns a :class:`CheckResult` (``ok``, the lines to print, the exit
-status). The comparison of two snapshots, :func:`diff_snapshots`, lives in
-:mod:`contracts.diff` and is importable from here too. Nothing here prints:
+The check is a list of named checks, :data:`CHECKS`, run in order by :func:`run_check`.
+Each is a small function that takes the shared :class:`CheckContext` and returns its
+:class:`Finding` list (lines to print, the exit status, and the file and line range to
+blame, for annotations); a new check is one function and one line in :data:`CHECKS`, and
+the table on the contract page is generated from it. :func:`run_check` returns a
+:class:`CheckResult` (``ok``, the lines to print, the exit status, the findings). The
+comparison of two snapshots, :func:`diff_snapshots`, lives in :mod:`contracts.diff` and is
+importable from here too. Nothing here prints:
 ``python -m contracts check`` (:mod:`contracts.cli`) does.
 
 Exit status: 0 when everything agrees; 1 when the code and the contracts disagree (drift,
