@@ -86,8 +86,11 @@ def test_drift_findings_carry_their_differences_with_file_and_line(
     assert difference.file == "scoring/constants.py"
     assert difference.line is not None
     source = Path(__file__).resolve().parents[2] / difference.file
-    line = source.read_text(encoding="utf-8").splitlines()[difference.line - 1]
-    assert line.startswith("COMPOSITE_WEIGHT_COST")
+    lines = source.read_text(encoding="utf-8").splitlines()
+    assert lines[difference.line - 1].startswith("COMPOSITE_WEIGHT_COST")
+    assert difference.end_line is not None
+    assert difference.end_line > difference.line  # an annotated assignment spans lines
+    assert lines[difference.end_line - 1].startswith("] = ")
     assert result.differences == [d for f in result.findings for d in f.differences]
 
 
