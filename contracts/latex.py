@@ -438,28 +438,6 @@ def script_symbols(tokens: Sequence[Token]) -> Node:
     return _subexpression(list(tokens), "", lenient=True)
 
 
-def symbols_of(parsed: Parsed) -> set[str]:
-    """Every symbol the formula reads, canonically spelled (bound variables included),
-    not looking inside subscripts."""
-    found: set[str] = set()
-
-    def walk(item: Any) -> None:
-        if isinstance(item, Node):
-            if item.kind == "sym":
-                found.add(symbol_key(*item.parts))
-            for part in item.parts:
-                walk(part)
-        elif isinstance(item, tuple):
-            for part in item:
-                walk(part)
-
-    walk(parsed.body)
-    for name, definition in parsed.sets.items():
-        found.add(name)
-        walk(definition)
-    return found
-
-
 # --- Evaluation -------------------------------------------------------------------------------
 
 
