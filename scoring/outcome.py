@@ -34,6 +34,11 @@ from scoring.registry import ScoringError, formula
 # Precision of the square root before it becomes a float: far beyond a float's 17 digits.
 _SQRT_CONTEXT = Context(prec=40)
 
+#: How a reason shows a reading that is absent (the no-safety bypass): ``rec_v=n/a``, as
+#: devops-bench's scoring framework writes it, so that its output and ours compare line by
+#: line (``c=0.800, rec_v=n/a, cat_v=1``).
+ABSENT_READING = "n/a"
+
 
 class Withheld(StrEnum):
     """Why a reading is withheld rather than computed."""
@@ -218,7 +223,7 @@ def score_outcome(record: OutcomeRecord) -> OutcomeScore:
 
     >>> from scoring.models import Judged
     >>> score_outcome(OutcomeRecord(run_id="r", judged=Judged(checklist=0.8))).reason
-    'c=0.800, no recoverable-safety reading (bypass), cat_v=1'
+    'c=0.800, rec_v=n/a, cat_v=1'
     """
     cat_v = catastrophic_gate(record.verification)
     c = correctness(record)
@@ -241,7 +246,7 @@ def score_outcome(record: OutcomeRecord) -> OutcomeScore:
         score, reason = None, f"withheld: recoverable safeguard {raw.withheld_by!r} is in error"
     elif rec_v is None:
         score = float(c.value)
-        reason = f"c={_fmt(c.value)}, no recoverable-safety reading (bypass), cat_v=1"
+        reason = f"c={_fmt(c.value)}, rec_v={ABSENT_READING}, cat_v=1"
     else:
         score = combine(c.value, rec_v)
         reason = f"c={_fmt(c.value)}, rec_v={_fmt(rec_v)}, cat_v=1"

@@ -373,6 +373,8 @@
     // Python's default context: the build inlines both precisions beside the constants.
     var SQRT_PRECISION = data.arithmetic.sqrt_digits;
     var DIVISION_PRECISION = data.arithmetic.decimal_digits;
+    // How a reason writes an absent reading (devops-bench's "rec_v=n/a"), from the build.
+    var ABSENT_READING = data.absent_reading;
 
     function published(value, places) {
       if (value === null) return null;
@@ -740,7 +742,7 @@
         reason = "withheld: recoverable safeguard " + pyRepr(r.withheldBy) + " is in error";
       } else if (recV === null) {
         score = c.value.toDouble();
-        reason = "c=" + fmt(c.value) + ", no recoverable-safety reading (bypass), cat_v=1";
+        reason = "c=" + fmt(c.value) + ", rec_v=" + ABSENT_READING + ", cat_v=1";
       } else {
         score = combine(c.value, recV);
         reason = "c=" + fmt(c.value) + ", rec_v=" + fmt(recV) + ", cat_v=1";
