@@ -11,6 +11,7 @@ from decimal import Context, Decimal
 from enum import StrEnum
 from fractions import Fraction
 
+from scoring.byte_input import RecordKind, record_lines
 from scoring.constants import (
     CORRECTNESS_SOURCES,
     OUTCOME_SCORE_VERSION,
@@ -19,7 +20,7 @@ from scoring.constants import (
     RECOVERABLE_SOURCES,
 )
 from scoring.errors import Problem, ProblemLog, shown
-from scoring.jsonlines import FirstLines, valid_lines, without_bom
+from scoring.jsonlines import FirstLines, valid_lines
 from scoring.models import (
     CheckStatus,
     Efficiency,
@@ -278,7 +279,7 @@ def iter_outcome_scores(source: Iterable[bytes]) -> Iterator[OutcomeScore]:
     log = ProblemLog()
     seen = FirstLines()
     validate = OutcomeRecord.__pydantic_validator__.validate_json
-    for number, record in valid_lines(validate, without_bom(source), 1, log):
+    for number, record in valid_lines(validate, record_lines(source, RecordKind.OUTCOMES), 1, log):
         first = seen.first(record.run_id, number)
         if first != number:
             rule = f"duplicate run_id {shown(record.run_id)}, first on line {first} [unique]"
