@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from contracts.build import REPO_ROOT, build_snapshot, constant_location, exact_value, locate
+from contracts.build import REPO_ROOT, build_snapshot, exact_value
 from contracts.claims import check_text, code_values, explainers
 from contracts.filesystem import write_atomic
 from contracts.model import Methodology
@@ -140,18 +140,20 @@ def _bad_input(_: Methodology) -> str:
 
 def _change_a_constant(m: Methodology) -> str:
     entry = m.constant("composite.weight.cost")
-    line = locate(constant_location(entry.python_name))
+    # The file and the symbol, never the line: an edit above it (a comment) would move the
+    # line and make this committed text stale (`contracts check` prints the line itself).
     major, minor, _ = (int(part) for part in m.methodology_version.split("."))
     old, new = m.methodology_version, f"{major}.{minor + 1}.0"
     return f"""\
 1. Edit the constant in `scoring/constants.py` (or the formula in its module).
 2. Run `.venv/bin/python -m contracts check`. It fails and lists every difference: the
    dotted path (`constants[{entry.name}].value`), the committed and the live value,
-   where it is defined (`{entry.defined_in.file}:{line}`) and the command that fixes it. Check
-   that it lists only what you meant to change: golden evaluations and worked examples that
-   move with it are listed too. It ends with the impact on the reference corpus
-   (`contracts/corpus/`): per file, the agents whose rank changes, the largest change of
-   composite and Kendall's τ-b between the committed and the live ranking.
+   where it is defined (`{entry.defined_in.file}` and the line of `{entry.python_name}`)
+   and the command that fixes it. Check that it lists only what you meant to change: golden
+   evaluations and worked examples that move with it are listed too. It ends with the impact
+   on the reference corpus (`contracts/corpus/`): per file, the agents whose rank changes,
+   the largest change of composite and Kendall's τ-b between the committed and the live
+   ranking.
    `.venv/bin/python -m contracts impact` lists every agent, biggest movers first
    (`--format json` for the data).
 3. Bump `METHODOLOGY_VERSION` in `scoring/constants.py` (MAJOR.MINOR.PATCH, above every
