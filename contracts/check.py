@@ -33,6 +33,7 @@ from contracts.failure import describe_failure
 from contracts.filesystem import temporary_files, text_at_head, update_running
 from contracts.impact import summary_lines
 from contracts.model import Methodology
+from contracts.release_order import order_problems
 from contracts.result import CheckResult
 from contracts.store import (
     CHANGELOG_PATH,
@@ -131,6 +132,9 @@ def run_check(
     except ContractsError as error:
         report.add(error.exit_code, str(error))
         lock = None
+
+    for problem in order_problems(changelog, lock, changelog_name, LOCK_FILENAME):
+        report.add(EXIT_FAILED, problem)
 
     if live is None:
         try:
