@@ -321,6 +321,14 @@
     return typeof v === "number" ? v : undefined;
   }
 
+  // A whole number beyond 2^53 - 1 has no exact double: the page refuses it, naming the
+  // limit, where Python's arbitrary-precision integers would go on counting.
+  var UNSAFE_INTEGER_RULE =
+    "must be at most " +
+    Number.MAX_SAFE_INTEGER +
+    " (2^53 - 1, the largest whole number JavaScript holds exactly); " +
+    "the scoring command has no such limit";
+
   function isIntegerValue(v) {
     if (v instanceof JsonNumber) return /^-?\d+$/.test(v.source);
     return typeof v === "number" && Number.isInteger(v);
@@ -386,9 +394,10 @@
     }
 
     function requireInteger(value, field, min) {
-      if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
+      if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
         throw new InputError(field, "must be a whole number >= " + min);
       }
+      if (!Number.isSafeInteger(value)) throw new InputError(field, UNSAFE_INTEGER_RULE);
       return value;
     }
 
@@ -655,6 +664,9 @@
             record.efficiency[key] = checkFloat(v, field, nonNegative);
           } else {
             if (!isIntegerValue(v)) throw new InputError(field, "must be a whole number");
+            if (!Number.isSafeInteger(numberOf(v)) && numberOf(v) > 0) {
+              throw new InputError(field, UNSAFE_INTEGER_RULE);
+            }
             record.efficiency[key] = checkFloat(v, field, nonNegative);
           }
         });
