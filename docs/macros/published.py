@@ -84,6 +84,10 @@ def downloads(site: Site) -> str:
 # --- publishing ------------------------------------------------------------------------------
 
 
+#: The encoding of every published file, declared in each HTML page.
+PUBLISHED_ENCODING = "utf-8"
+
+
 def _write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
@@ -153,11 +157,15 @@ def publish_sources(target: Path) -> None:
                 anchorlinenos=True,
                 noclasses=True,
                 title=f"{relative} (the source this site was built from)",
+                # Declared in the page (charset=utf-8, not Pygments' default "None"): a
+                # static host that sends no charset (python -m http.server) would otherwise
+                # leave the browser to guess, and it shows 0â€“100 for 0–100.
+                encoding=PUBLISHED_ENCODING,
             )
             page = highlight(path.read_text(encoding="utf-8"), PythonLexer(), formatter)
             out = target / f"{relative}.html"
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(page, encoding="utf-8")
+            out.write_bytes(page)
 
 
 #: The macros this module renders (see ``macros.MACROS_BY_MODULE``).
