@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from macros import samples
 from macros.markup import esc, table
+from macros.portable import drop_empty_sitemap, portable_404
 
 if TYPE_CHECKING:
     from macros.site import Site
@@ -123,6 +124,9 @@ def publish(site_dir: Path) -> None:
     for name in _output():
         shutil.copyfile(store.SNAPSHOT_DIR / name, site_dir / name)
     publish_sources(site_dir / SOURCE_DIR)
+    # The theme's own files, made to work under any sub-path and from file:// too.
+    portable_404(site_dir)
+    drop_empty_sitemap(site_dir)
 
 
 def _output() -> list[str]:
