@@ -11,6 +11,14 @@ of this site (``/project/source/scoring/x.html`` is under ``/project/``, for the
 or ``404.html`` opened as a file). It writes a ``<base>`` there, and sets the theme's
 ``base`` to it. Nothing is fetched to find it (the site works offline).
 
+A plain static host (``python -m http.server``, many CDNs) sends ``text/plain`` or
+``text/x-python`` with no charset, and the browser then guesses (Chromium: windows-1252,
+``Ï„-bench`` for ``τ-bench``). Such a file has no place to declare its encoding but a
+byte-order mark, which browsers obey before anything else: :func:`declare_text_encoding`
+starts each non-ASCII one with the UTF-8 mark. (Pages declare it in a ``<meta>``; JSON is
+UTF-8 by its standard, RFC 8259, and read so; scripts and stylesheets are read in the
+encoding of the page that loads them.)
+
 The sitemap protocol takes absolute URLs only; without ``site_url`` the theme writes one
 with no URL in it. :func:`drop_empty_sitemap` removes that rather than publish a sitemap
 that says the site has no pages (with ``site_url`` set, the sitemap lists every page).
@@ -19,6 +27,7 @@ that says the site has no pages (with ``site_url`` set, the sitemap lists every 
 from __future__ import annotations
 
 import json
+import mimetypes
 import re
 from pathlib import Path
 
@@ -106,3 +115,25 @@ def drop_empty_sitemap(site_dir: Path) -> bool:
     for name in SITEMAPS:
         (site_dir / name).unlink(missing_ok=True)
     return True
+
+
+UTF8_BOM = b"\xef\xbb\xbf"
+# Text types a browser shows as they are, with no page to declare their encoding.
+_SHOWN_AS_TEXT = re.compile(r"text/(?!html$|css$|javascript$)")
+
+
+def declare_text_encoding(site_dir: Path) -> list[Path]:
+    """Start every non-ASCII plain-text file of the site with the UTF-8 byte-order mark
+    (see the module); the files changed."""
+    changed = []
+    for path in sorted(site_dir.rglob("*")):
+        kind, _ = mimetypes.guess_type(path.name)
+        if not path.is_file() or kind is None or not _SHOWN_AS_TEXT.match(kind):
+            continue
+        data = path.read_bytes()
+        if data.startswith(UTF8_BOM) or data.isascii():
+            continue
+        data.decode("utf-8")  # a file in another encoding would be a mistake to mark
+        path.write_bytes(UTF8_BOM + data)
+        changed.append(path)
+    return changed

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from macros import samples
 from macros.markup import esc, table
-from macros.portable import drop_empty_sitemap, portable_404
+from macros.portable import declare_text_encoding, drop_empty_sitemap, portable_404
 
 if TYPE_CHECKING:
     from macros.site import Site
@@ -127,6 +127,7 @@ def publish(site_dir: Path) -> None:
     # The theme's own files, made to work under any sub-path and from file:// too.
     portable_404(site_dir)
     drop_empty_sitemap(site_dir)
+    declare_text_encoding(site_dir)
 
 
 def _output() -> list[str]:

@@ -61,3 +61,43 @@ def test_chromium_reads_a_source_page_as_utf8(chromium: Any, base_url: str) -> N
     text = chromium.execute_script("return document.body.innerText")
     assert "…" in text
     assert "â€¦" not in text
+
+
+def _shown_as_text(site: Path) -> list[Path]:
+    import mimetypes
+
+    return [
+        p
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+        and (mimetypes.guess_type(p.name)[0] or "").startswith("text/")
+        and mimetypes.guess_type(p.name)[0] not in ("text/html", "text/css", "text/javascript")
+    ]
+
+
+@pytest.mark.slow
+def test_every_plain_text_file_declares_utf8(site: Path) -> None:
+    files = _shown_as_text(site)
+    assert any(not p.read_bytes().isascii() for p in files)  # there is something to check
+    undeclared = [
+        p.relative_to(site).as_posix()
+        for p in files
+        if not p.read_bytes().isascii() and not p.read_bytes().startswith(b"\xef\xbb\xbf")
+    ]
+    assert undeclared == []
+
+
+@pytest.mark.slow
+def test_chromium_reads_every_published_text_as_utf8(
+    chromium: Any, base_url: str, site: Path
+) -> None:
+    # Served by http.server: text/plain and text/x-python without a charset.
+    wrong = []
+    for path in _shown_as_text(site):
+        data = path.read_bytes()
+        if data.isascii():
+            continue
+        chromium.get(base_url + path.relative_to(site).as_posix())
+        if chromium.execute_script("return document.characterSet") != "UTF-8":
+            wrong.append(path.name)
+    assert wrong == []
