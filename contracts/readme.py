@@ -114,6 +114,7 @@ def _bad_input(_: Methodology) -> str:
         EXIT_BAD_INPUT,
         EXIT_BROKEN_PIPE,
         EXIT_INTERRUPTED,
+        EXIT_OK,
         EXIT_OUTPUT_FAILED,
         SPOOL_MEMORY_BYTES,
     )
@@ -128,13 +129,22 @@ def _bad_input(_: Methodology) -> str:
         "says digits; a UTF-8\nbyte-order mark at the start is skipped. An echoed name or "
         f"value is cut at {MAX_SHOWN_CHARS} characters,\nsaying its length, and control "
         "characters and bidirectional overrides are shown as escapes\n(`\\x1b`), in "
-        "messages, tables and JSON alike. A closed or full stdout ends with one line on\n"
-        f"stderr and status {EXIT_OUTPUT_FAILED}; a closed pipe (`| head`) ends silently with "
-        f"status {EXIT_BROKEN_PIPE}, as a tool\nkilled by SIGPIPE shows in the shell; Ctrl-C, "
-        f"{EXIT_INTERRUPTED}. `scoring outcome` streams: scores go to a\ntemporary file (on "
-        f"disk past {SPOOL_MEMORY_BYTES // 2**20} MiB) that is copied to stdout only once "
-        "every record was\nread and found good, so memory stays flat and one bad record "
-        "leaves stdout empty.\n"
+        "messages, tables and JSON alike. What the input is comes from its first\nbytes, "
+        "not its name: gzip (`runs.jsonl.gz`, or piped in) is decompressed as it is read, "
+        "its\nlines numbered as in the plain text; other binary input (zip, zstd, xz, "
+        "bzip2, UTF-16, an\nimage) is one problem naming what it is, and so is a run log "
+        "given to `scoring outcome` (or\noutcome records to `scoring report`), naming the "
+        "command meant. An empty input (no bytes,\nonly blank lines) prints the scores of "
+        f'nothing, says "no runs" ("no records") on stderr\nand exits {EXIT_OK}. '
+        "The exit statuses are one table in `scoring/cli.py` (`EXITS`): usage\nerrors, bad "
+        f"input and a broken methodology (a constant breaking its rule) exit {EXIT_BAD_INPUT}, "
+        "each with its\nown message; a closed or full stdout ends with one line on stderr "
+        f"and status {EXIT_OUTPUT_FAILED}; a\nclosed pipe (`| head`) ends silently with "
+        f"status {EXIT_BROKEN_PIPE}, as a tool killed by SIGPIPE shows in\nthe shell; "
+        f"Ctrl-C, {EXIT_INTERRUPTED}. `scoring outcome` streams: scores go to a temporary "
+        f"file (on\ndisk past {SPOOL_MEMORY_BYTES // 2**20} MiB) that is copied to stdout "
+        "only once every record was read and found good,\nso memory stays flat and one bad "
+        "record leaves stdout empty.\n"
     )
 
 

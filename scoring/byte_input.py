@@ -285,15 +285,14 @@ def _not_the_other_kind(lines: Iterator[bytes], kind: RecordKind) -> Iterator[by
 def record_lines(source: Iterable[bytes], kind: RecordKind) -> Iterator[bytes]:
     """The JSON Lines of ``source`` as the readers of ``kind`` take them.
 
-        ``source`` is a binary file or an iterable of byte chunks (usually its lines). Gzip is
-        decompressed as it is read; other binary input, and an input that is plainly of the
-        other kind, raise :class:`scoring.errors.InputError` in one problem; a UTF-8
-        byte-order mark at the start is skipped.
+    ``source`` is a binary file or an iterable of byte chunks (usually its lines). Gzip is
+    decompressed as it is read; other binary input, and an input that is plainly of the
+    other kind, raise :class:`scoring.errors.InputError` in one problem; a UTF-8
+    byte-order mark at the start is skipped.
 
-        >>> import gzip
-    import json
-        >>> text = b'{"run_id": "r", "judged": {"checklist": 1}}\n'
-        >>> list(record_lines([gzip.compress(text)], RecordKind.OUTCOMES)) == [text]
-        True
+    >>> import gzip
+    >>> text = b'{"run_id": "r", "judged": {"checklist": 1}}\\n'
+    >>> list(record_lines([gzip.compress(text)], RecordKind.OUTCOMES)) == [text]
+    True
     """
     return without_bom(_not_the_other_kind(_lines(source), kind))

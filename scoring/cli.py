@@ -200,23 +200,41 @@ class Exit:
     """One row of the exit table: the errors it catches, the status, the message.
 
     ``says`` is formatted with ``command`` (``scoring report``), ``path`` (as shown) and
-    ``error``; ``None`` ends silently.
+    ``error``; ``None`` ends silently (or argparse has spoken). ``tells`` is what stderr
+    holds, in words, for the documentation.
     """
 
     name: str
     errors: tuple[type[BaseException], ...]
     status: ExitStatus
     says: str | None
+    tells: str
 
 
 #: Every way the command can end but success, first match wins (InputError is a
 #: ScoringError, BrokenPipeError an OSError: the narrower row comes first).
 EXITS: tuple[Exit, ...] = (
-    Exit("usage", (_UsageError,), ExitStatus.BAD_INPUT, None),  # argparse has said it
     Exit(
-        "bad input", (InputError,), ExitStatus.BAD_INPUT, "{command}: cannot score {path}:\n{error}"
+        "usage",
+        (_UsageError,),
+        ExitStatus.BAD_INPUT,
+        None,  # argparse has printed the usage and the message
+        "the usage, then what is wrong with the arguments",
     ),
-    Exit("unreadable input", (_ReadError,), ExitStatus.BAD_INPUT, "{command}: {error}"),
+    Exit(
+        "bad input",
+        (InputError,),
+        ExitStatus.BAD_INPUT,
+        "{command}: cannot score {path}:\n{error}",
+        "one line per problem, naming the line, the field and the rule",
+    ),
+    Exit(
+        "unreadable input",
+        (_ReadError,),
+        ExitStatus.BAD_INPUT,
+        "{command}: {error}",
+        "cannot read FILE, and why",
+    ),
     Exit(
         "broken methodology",
         # A formula refusing validated input, or failing on it (a zero divisor, a bad
@@ -225,10 +243,17 @@ EXITS: tuple[Exit, ...] = (
         ExitStatus.BAD_INPUT,
         "{command}: the methodology is broken, not the input: {error} "
         "(a constant or formula in scoring/ breaks its rule)",
+        "the methodology is broken, not the input, and the rule it breaks",
     ),
-    Exit("closed pipe", (BrokenPipeError,), ExitStatus.BROKEN_PIPE, None),
-    Exit("output failure", (_WriteError,), ExitStatus.OUTPUT_FAILED, "{command}: {error}"),
-    Exit("interrupted", (KeyboardInterrupt,), ExitStatus.INTERRUPTED, None),
+    Exit("closed pipe", (BrokenPipeError,), ExitStatus.BROKEN_PIPE, None, "nothing"),
+    Exit(
+        "output failure",
+        (_WriteError,),
+        ExitStatus.OUTPUT_FAILED,
+        "{command}: {error}",
+        "cannot write the output, and why",
+    ),
+    Exit("interrupted", (KeyboardInterrupt,), ExitStatus.INTERRUPTED, None, "nothing"),
 )
 
 

@@ -331,6 +331,10 @@ BAD_RUNS = [
     ),
     _bad_run("a field given twice", '"latency_ms": 900', '"latency_ms": 900, "latency_ms": 90'),
     BadCase("a line that is not JSON", ('{"run_id": "r1", "agent_id": ',)),
+    BadCase(
+        "outcome records given to the report",
+        ('{"run_id": "o1", "judged": {"checklist": 0.9}}',),
+    ),
 ]
 
 
@@ -368,7 +372,16 @@ BAD_OUTCOMES = [
         ),
     ),
     BadCase("a duplicate run_id", (_outcome_line(), _outcome_line())),
+    BadCase("a run log given to the outcome score", (_GOOD_RUN,)),
 ]
+
+
+def exit_table(site: Site) -> str:
+    """How ``python -m scoring`` ends, from its one table of exit statuses."""
+    from scoring.cli import EXITS
+
+    rows = [[esc(row.name), str(int(row.status)), esc(row.tells)] for row in EXITS]
+    return table("cli:exits", ["Ends with", "Status", "Standard error"], rows, numeric=(1,))
 
 
 #: The macros this module renders (see ``macros.MACROS_BY_MODULE``).
@@ -376,4 +389,5 @@ MACROS: dict[str, Callable[..., str]] = {
     "model_table": model_table,
     "status_table": status_table,
     "bad_input": bad_input,
+    "exit_table": exit_table,
 }
