@@ -52,7 +52,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "figures": ("plot", "radar_example"),
     "examples": ("ex", "ex_in", "example_table", "outcome_example", "pass_k_compare", "demo"),
     "commands": ("cli", "script", "tau_bench_table", "tau_bench_levels", "tau_bench_verdict"),
-    "inputs": ("model_table", "status_table", "bad_input", "exit_table"),
+    "inputs": ("model_table", "status_table", "bad_input", "exit_table", "binary_kinds"),
     "versions": (
         "versions_table",
         "changelog",

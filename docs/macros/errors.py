@@ -88,7 +88,7 @@ def error_page(error: BaseException, page: str | None) -> str:
     if page:
         lines.append(f"on the page {page}")
     trace = "".join(traceback.format_exception(error)).rstrip()
-    text = html.escape("\n".join(lines) + "\n\n" + trace)
+    text = html.escape("\n".join(lines) + "\n\n" + trace, quote=False)
     return (
         f'<div class="macro-error" role="alert">\n'
         f"<p><strong>{ERROR_TITLE}</strong></p>\n"
@@ -148,7 +148,7 @@ def in_place(
             LOG.warning("%s%s", f"{page}: " if page else "", message)
             return (
                 f'<span class="macro-error" role="alert"><strong>{ERROR_TITLE}</strong>: '
-                f"<code>{html.escape(message)}</code></span>"
+                f"<code>{html.escape(message, quote=False)}</code></span>"
             )
 
     return rendered

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
-from macros.markup import code_block, esc, joined, table
+from macros.markup import code_block, esc, joined, table, value
 
 if TYPE_CHECKING:
     from macros.site import Site
@@ -376,6 +376,15 @@ BAD_OUTCOMES = [
 ]
 
 
+def binary_kinds(site: Site) -> str:
+    """The binary inputs the reader names (``scoring.byte_input.SIGNATURES``), in words."""
+    from scoring.byte_input import SIGNATURES
+
+    kinds = list(dict.fromkeys(s.kind for s in SIGNATURES))
+    text = ", ".join(kinds[:-1]) + " or " + kinds[-1]
+    return value("input:binary-kinds", text, title="scoring.byte_input.SIGNATURES")
+
+
 def exit_table(site: Site) -> str:
     """How ``python -m scoring`` ends, from its one table of exit statuses."""
     from scoring.cli import EXITS
@@ -390,4 +399,5 @@ MACROS: dict[str, Callable[..., str]] = {
     "status_table": status_table,
     "bad_input": bad_input,
     "exit_table": exit_table,
+    "binary_kinds": binary_kinds,
 }

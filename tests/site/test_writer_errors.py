@@ -41,7 +41,7 @@ def test_an_unknown_name_is_shown_in_place_and_logged(caplog: pytest.LogCaptureF
     with caplog.at_level(logging.WARNING):
         shown = macro("composite.wieght.cost")
     assert "Macro Rendering Error" in shown
-    assert "did you mean &#x27;composite.weight.cost&#x27;?" in shown
+    assert "did you mean 'composite.weight.cost'?" in shown
     assert any(
         r.levelno == logging.WARNING and r.getMessage().startswith("radar.md: c(")
         for r in caplog.records
@@ -94,8 +94,8 @@ def test_a_misspelt_name_renders_the_rest_of_the_page(tmp_path: Path) -> None:
     plain = mkdocs_build(project, project / "site", strict=False)
     assert plain.returncode == 0, plain.stderr
     built = (project / "site" / "radar.html").read_text(encoding="utf-8")
-    assert "did you mean &#x27;composite.weight.cost&#x27;" in built
-    assert "unknown name &#x27;radar.profil&#x27;; did you mean &#x27;radar.profile&#x27;" in built
+    assert "did you mean 'composite.weight.cost'" in built
+    assert "unknown name 'radar.profil'; did you mean 'radar.profile'" in built
     # The rest of the page is there: its formulas and its tables, rendered by the live code.
     assert built.count('class="formula"') >= 2
     assert "Macro Rendering Error</strong></p>" not in built  # not the whole-page error
