@@ -168,6 +168,9 @@ def publish_sources(target: Path) -> None:
                 encoding=PUBLISHED_ENCODING,
             )
             page = highlight(path.read_text(encoding="utf-8"), PythonLexer(), formatter)
+            # No icon of its own: without this the browser asks the host's root for
+            # /favicon.ico, outside the site when it is served under a sub-path.
+            page = page.replace(b"<head>", b'<head>\n  <link rel="icon" href="data:,">', 1)
             out = target / f"{relative}.html"
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(page)

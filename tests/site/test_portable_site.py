@@ -112,3 +112,11 @@ def test_no_empty_sitemap_is_published(site: Path) -> None:
         assert sitemap.read_text(encoding="utf-8").count("<url>") >= 10
     else:
         assert not (site / "sitemap.xml.gz").exists()
+
+
+@pytest.mark.parametrize("page", ["index.html", "composite.html", "source/scoring/cli.py.html"])
+def test_the_pages_work_under_a_sub_path(chromium: Any, under_a_sub_path: str, page: str) -> None:
+    load(chromium, under_a_sub_path + page)
+    if not page.startswith("source/"):
+        assert wait_for(chromium, _STYLED)
+    assert console_errors(chromium) == []
