@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import errno
 import io
-import json
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import good
 
 import scoring.radar
 import scoring.report
@@ -19,18 +19,7 @@ from scoring.cli import EXITS, ExitStatus, exit_for, run
 from scoring.constants import Axis
 from scoring.errors import MethodologyError
 
-GOOD_RUN = {
-    "run_id": "r1",
-    "agent_id": "a",
-    "task_id": "t",
-    "status": "completed",
-    "success": True,
-    "latency_ms": 1000,
-    "cost_usd": 0.01,
-    "steps": 3,
-    "finished_at": "2026-01-01T00:00:00Z",
-}
-GOOD_LOG = (json.dumps(GOOD_RUN) + "\n").encode()
+GOOD_LOG = good("r1") + b"\n"
 
 
 class _Failing(io.StringIO):

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import re
 import shutil
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
-from chromium_driver import console_errors, load, wait_for
+from chromium_driver import console_errors, load, serve, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -44,24 +41,12 @@ class _LikeAPagesHost(SimpleHTTPRequestHandler):
         pass
 
 
-@contextmanager
-def _host(root: Path, not_found: Path) -> Iterator[str]:
-    handler = type("Handler", (_LikeAPagesHost,), {"not_found": not_found})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 @pytest.fixture(scope="module")
 def under_a_sub_path(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("host")
     shutil.copytree(site, root / SUB_PATH)
-    with _host(root, root / SUB_PATH / "404.html") as url:
+    handler = type("Handler", (_LikeAPagesHost,), {"not_found": root / SUB_PATH / "404.html"})
+    with serve(root, handler) as url:
         yield url + SUB_PATH + "/"
 
 
