@@ -49,7 +49,7 @@ from scoring.constants import (
 )
 from scoring.curves import cost_score, latency_score
 from scoring.numeric import Number, exact
-from scoring.registry import ScoringError, formula, tex_number
+from scoring.registry import ScoringError, formula, point, tex_number
 from scoring.repeatability import pass_hat_k
 
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
@@ -266,6 +266,10 @@ TaskSum = tuple[int, Number]
         r" \left(\sum_{i \in t} (v_i - \bar v)\right)^2"
         r" = \dfrac{T}{T - 1} \cdot \dfrac{1}{n^2} \sum_{t=1}^{T} (S_t - n_t \bar v)^2"
     ),
+    golden=(
+        point("2-tasks", tasks=((2, 2), (2, 0))),
+        point("4-runs-alone", tasks=((1, 1), (1, 0)) * 2),
+    ),
 )
 def clustered_variance(tasks: Sequence[TaskSum]) -> Fraction:
     """Variance of the mean ``v̄`` of per-run values, clustered by task.
@@ -295,6 +299,7 @@ def clustered_variance(tasks: Sequence[TaskSum]) -> Fraction:
         r"\quad r_t = \sum_{i \in t} (v_i - \bar v)"
         r" = S_t - n_t \bar v"
     ),
+    golden=(point("2-tasks", tasks=((1, (1, 10)), (1, (0, 30)))),),
 )
 def clustered_covariance(
     tasks: Sequence[tuple[int, Sequence[Number]]],
@@ -425,7 +430,13 @@ _WILSON_LATEX = (
 
 
 @formula(
-    "uncertainty.cluster_wilson", title="Cluster-adjusted Wilson interval", latex=_WILSON_LATEX
+    "uncertainty.cluster_wilson",
+    title="Cluster-adjusted Wilson interval",
+    latex=_WILSON_LATEX,
+    golden=(
+        point("half", m=Fraction(1, 2), variance=Fraction(1, 40), tasks=10, observations=40),
+        point("zero", m=0, variance=0, tasks=10, observations=40),
+    ),
 )
 def cluster_wilson_interval(m: Number, variance: Number, tasks: int, observations: int) -> Interval:
     """The cluster-adjusted Wilson interval of a proportion ``m`` with clustered variance
@@ -472,6 +483,7 @@ def _check_counts(tasks: Sequence[tuple[int, int]]) -> None:
         r"\quad V(\hat p) = \dfrac{T}{T - 1} \cdot \dfrac{1}{n^2} \sum_{t=1}^{T}"
         r" (c_t - n_t \hat p)^2,\quad T \ge " + _MIN_TASKS
     ),
+    golden=(point("mixed", tasks=((4, 3), (4, 1)) * 5), point("9-tasks", tasks=((4, 3),) * 9)),
 )
 def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     """The interval of the composite's success rate: the cluster-adjusted Wilson interval
@@ -500,6 +512,11 @@ def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
         r"p \in \mathrm{Wilson}\!\left(\hat p,\ \dfrac{\hat p(1 - \hat p)}{n - 1}\right),"
         r"\quad n_{\mathrm{eff}} = \begin{cases} n - 1 & 0 < \hat p < 1 \\"
         r" n & \hat p \in \{0, 1\} \end{cases},\quad n \ge " + _MIN_TASKS
+    ),
+    golden=(
+        point("10/20", runs=20, successes=10),
+        point("10/10", runs=10, successes=10),
+        point("4/9", runs=9, successes=4),
     ),
 )
 def success_interval(runs: int, successes: int) -> Interval | None:
@@ -536,6 +553,10 @@ def success_interval(runs: int, successes: int) -> Interval | None:
         r"f'(x) = \begin{cases} 0 & x < x_1 \text{ or } x > x_m \\"
         r" \dfrac{s_{i+1} - s_i}{x_{i+1} - x_i} & x_i < x < x_{i+1} \\"
         r" \text{the steeper side} & x = x_i \end{cases}"
+    ),
+    golden=tuple(
+        point(f"latency@{x}", x=x, anchors=LATENCY_ANCHORS_MS)
+        for x in (Decimal(400), Decimal(500), Decimal(1000), Decimal(2000), Decimal(12000))
     ),
 )
 def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
@@ -583,6 +604,15 @@ def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
         + r"\,w_s + w_r\,L(\bar\lambda)\cdot 4(2\hat p - 1),"
         r"\quad \dfrac{\partial S}{\partial \lambda} = w_r\,\mathrm{cons}(\hat p)\,L'(\bar\lambda),"
         r"\quad \dfrac{\partial S}{\partial u} = w_c\,C'(\bar u)"
+    ),
+    golden=(
+        point(
+            "p=3/4",
+            p=Fraction(3, 4),
+            mean_latency_ms=1000,
+            mean_cost_usd=Fraction(3, 100),
+            completed_runs=20,
+        ),
     ),
 )
 def composite_gradient(
@@ -645,6 +675,13 @@ def _weighted_at(p: Surd, completed_runs: int, latency: Fraction, cost: Fraction
         r" \hat p = 0:\ \left[0,\ S(p^{+})\right];\quad"
         r" \hat p = 1:\ \mathrm{low} = \min\!\left(S - z\,\sqrt{g^{\mathrm{T}} \Sigma\, g},"
         r"\ S(p^{-})\right)"
+    ),
+    golden=(
+        point("mixed", tasks=((2, 2, 2000, Fraction(2, 100)), (2, 0, 4000, Fraction(6, 100))) * 5),
+        point("zero-success", tasks=((2, 0, 2000, Fraction(2, 100)),) * 10),
+        point(
+            "all-success", tasks=tuple((2, 2, 2 * ms, Fraction(2, 100)) for ms in (1000, 3000) * 5)
+        ),
     ),
 )
 def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
@@ -717,6 +754,10 @@ def _composite_and_success(tasks: Sequence[CohortTask]) -> tuple[Interval, Inter
         r"\quad V = \dfrac{1}{T(T - 1)} \sum_{t=1}^{T} (U_t - m)^2,"
         r"\quad \mathrm{pass}^k \in \mathrm{Wilson}(m, V),\ n = \sum_{t} n_t"
     ),
+    golden=tuple(
+        point(f"k={k}", tasks=((5, 5), (5, 3), (6, 4), (4, 1), (7, 7)) * 2, k=k)
+        for k in PASS_K_LEVELS
+    ),
 )
 def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | None:
     """The interval of aggregate pass^k: the cluster-adjusted Wilson interval of the mean
@@ -759,6 +800,7 @@ def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | 
         _SCALE + r" \cdot \mathrm{Wilson}\!\left(\hat q,\ V(\hat q)\right),"
         r"\quad \hat q = \dfrac{\text{passes}}{\text{window runs with a known outcome}}"
     ),
+    golden=(point("20-tasks", tasks=((3, 4), (1, 4)) * 10),),
 )
 def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     """The interval of the radar's correctness axis: the cluster-adjusted Wilson interval
@@ -789,6 +831,7 @@ def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     "uncertainty.rank",
     title="Competition rank",
     latex=r"\mathrm{rank}_a = 1 + \left|\{ b : S_b > S_a \}\right|",
+    golden=(point("ties", scores=(80, 70, 70, None, 60)),),
 )
 def competition_ranks(scores: Sequence[Number | None]) -> list[int | None]:
     """The competition rank of each of ``scores`` (every agent's published composite): 1 +
@@ -808,6 +851,16 @@ def competition_ranks(scores: Sequence[Number | None]) -> list[int | None]:
     "uncertainty.rank_upper_bound",
     title="Rank upper bound (rank (UB))",
     latex=r"\mathrm{UB}_a = 1 + \left|\{ b : \mathrm{low}_b > \mathrm{high}_a \}\right|",
+    golden=(
+        point(
+            "three",
+            intervals=(
+                Interval(Decimal(70), Decimal(80)),
+                Interval(Decimal(60), Decimal("69.99")),
+                None,
+            ),
+        ),
+    ),
 )
 def rank_upper_bounds(intervals: Sequence[Interval | None]) -> list[int | None]:
     """How high each agent could truly stand: 1 + the number of agents whose composite
@@ -842,6 +895,16 @@ def _given(value: Number) -> Fraction:
         r"N = \left\lceil \dfrac{(z + z_{\mathrm{power}})^2\,"
         r"\left(p_A(1 - p_A) + p_B(1 - p_B)\right)}{\delta^2}"
         r"\,\left(1 + (K - 1)\rho\right) \right\rceil,\quad p_B = p_A - \delta"
+    ),
+    golden=tuple(
+        point(
+            f"p_a={a},delta={d},K=5,rho={r}",
+            p_a=Decimal(a),
+            delta=Decimal(d),
+            runs_per_task=5,
+            rho=Decimal(r),
+        )
+        for a, d, r in (("0.7", "0.1", "0"), ("0.7", "0.1", "0.3"), ("0.9", "0.05", "0.3"))
     ),
 )
 def runs_needed(p_a: Number, delta: Number, runs_per_task: int, rho: Number) -> int:
