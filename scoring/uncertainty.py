@@ -18,6 +18,7 @@ says why in words. An interval never changes a score, a rank or a floor.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import operator
@@ -48,7 +49,7 @@ from scoring.constants import (
 )
 from scoring.curves import cost_score, latency_score
 from scoring.numeric import Number, exact
-from scoring.registry import ScoringError, formula, tex_number
+from scoring.registry import ScoringError, formula, point, tex_number
 from scoring.repeatability import pass_hat_k
 
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
@@ -265,6 +266,10 @@ TaskSum = tuple[int, Number]
         r" \left(\sum_{i \in t} (v_i - \bar v)\right)^2"
         r" = \dfrac{T}{T - 1} \cdot \dfrac{1}{n^2} \sum_{t=1}^{T} (S_t - n_t \bar v)^2"
     ),
+    golden=(
+        point("2-tasks", tasks=((2, 2), (2, 0))),
+        point("4-runs-alone", tasks=((1, 1), (1, 0)) * 2),
+    ),
 )
 def clustered_variance(tasks: Sequence[TaskSum]) -> Fraction:
     """Variance of the mean ``v̄`` of per-run values, clustered by task.
@@ -294,6 +299,7 @@ def clustered_variance(tasks: Sequence[TaskSum]) -> Fraction:
         r"\quad r_t = \sum_{i \in t} (v_i - \bar v)"
         r" = S_t - n_t \bar v"
     ),
+    golden=(point("2-tasks", tasks=((1, (1, 10)), (1, (0, 30)))),),
 )
 def clustered_covariance(
     tasks: Sequence[tuple[int, Sequence[Number]]],
@@ -424,7 +430,13 @@ _WILSON_LATEX = (
 
 
 @formula(
-    "uncertainty.cluster_wilson", title="Cluster-adjusted Wilson interval", latex=_WILSON_LATEX
+    "uncertainty.cluster_wilson",
+    title="Cluster-adjusted Wilson interval",
+    latex=_WILSON_LATEX,
+    golden=(
+        point("half", m=Fraction(1, 2), variance=Fraction(1, 40), tasks=10, observations=40),
+        point("zero", m=0, variance=0, tasks=10, observations=40),
+    ),
 )
 def cluster_wilson_interval(m: Number, variance: Number, tasks: int, observations: int) -> Interval:
     """The cluster-adjusted Wilson interval of a proportion ``m`` with clustered variance
@@ -471,6 +483,7 @@ def _check_counts(tasks: Sequence[tuple[int, int]]) -> None:
         r"\quad V(\hat p) = \dfrac{T}{T - 1} \cdot \dfrac{1}{n^2} \sum_{t=1}^{T}"
         r" (c_t - n_t \hat p)^2,\quad T \ge " + _MIN_TASKS
     ),
+    golden=(point("mixed", tasks=((4, 3), (4, 1)) * 5), point("9-tasks", tasks=((4, 3),) * 9)),
 )
 def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     """The interval of the composite's success rate: the cluster-adjusted Wilson interval
@@ -500,6 +513,11 @@ def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
         r"\quad n_{\mathrm{eff}} = \begin{cases} n - 1 & 0 < \hat p < 1 \\"
         r" n & \hat p \in \{0, 1\} \end{cases},\quad n \ge " + _MIN_TASKS
     ),
+    golden=(
+        point("10/20", runs=20, successes=10),
+        point("10/10", runs=10, successes=10),
+        point("4/9", runs=9, successes=4),
+    ),
 )
 def success_interval(runs: int, successes: int) -> Interval | None:
     """The success-rate interval of ``successes`` in ``runs`` independent runs (each run its
@@ -517,7 +535,12 @@ def success_interval(runs: int, successes: int) -> Interval | None:
     """
     if runs < 0 or not 0 <= successes <= runs:
         raise ScoringError("successes must lie between 0 and the runs")
-    return success_rate_interval([(1, 1)] * successes + [(1, 0)] * (runs - successes))
+    if runs < INTERVAL_MIN_TASKS:
+        return None
+    p = Fraction(successes, runs)
+    # Σ_t (s_t − p)² = n·p(1 − p) over one-run tasks, so V = n/(n − 1)·n·p(1 − p)/n².
+    variance = p * (1 - p) / (runs - 1)
+    return cluster_wilson_interval(p, variance, runs, runs)
 
 
 # --- Headline composite -------------------------------------------------------------------
@@ -530,6 +553,10 @@ def success_interval(runs: int, successes: int) -> Interval | None:
         r"f'(x) = \begin{cases} 0 & x < x_1 \text{ or } x > x_m \\"
         r" \dfrac{s_{i+1} - s_i}{x_{i+1} - x_i} & x_i < x < x_{i+1} \\"
         r" \text{the steeper side} & x = x_i \end{cases}"
+    ),
+    golden=tuple(
+        point(f"latency@{x}", x=x, anchors=LATENCY_ANCHORS_MS)
+        for x in (Decimal(400), Decimal(500), Decimal(1000), Decimal(2000), Decimal(12000))
     ),
 )
 def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
@@ -577,6 +604,15 @@ def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
         + r"\,w_s + w_r\,L(\bar\lambda)\cdot 4(2\hat p - 1),"
         r"\quad \dfrac{\partial S}{\partial \lambda} = w_r\,\mathrm{cons}(\hat p)\,L'(\bar\lambda),"
         r"\quad \dfrac{\partial S}{\partial u} = w_c\,C'(\bar u)"
+    ),
+    golden=(
+        point(
+            "p=3/4",
+            p=Fraction(3, 4),
+            mean_latency_ms=1000,
+            mean_cost_usd=Fraction(3, 100),
+            completed_runs=20,
+        ),
     ),
 )
 def composite_gradient(
@@ -639,6 +675,13 @@ def _weighted_at(p: Surd, completed_runs: int, latency: Fraction, cost: Fraction
         r" \hat p = 0:\ \left[0,\ S(p^{+})\right];\quad"
         r" \hat p = 1:\ \mathrm{low} = \min\!\left(S - z\,\sqrt{g^{\mathrm{T}} \Sigma\, g},"
         r"\ S(p^{-})\right)"
+    ),
+    golden=(
+        point("mixed", tasks=((2, 2, 2000, Fraction(2, 100)), (2, 0, 4000, Fraction(6, 100))) * 5),
+        point("zero-success", tasks=((2, 0, 2000, Fraction(2, 100)),) * 10),
+        point(
+            "all-success", tasks=tuple((2, 2, 2 * ms, Fraction(2, 100)) for ms in (1000, 3000) * 5)
+        ),
     ),
 )
 def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
@@ -711,6 +754,10 @@ def _composite_and_success(tasks: Sequence[CohortTask]) -> tuple[Interval, Inter
         r"\quad V = \dfrac{1}{T(T - 1)} \sum_{t=1}^{T} (U_t - m)^2,"
         r"\quad \mathrm{pass}^k \in \mathrm{Wilson}(m, V),\ n = \sum_{t} n_t"
     ),
+    golden=tuple(
+        point(f"k={k}", tasks=((5, 5), (5, 3), (6, 4), (4, 1), (7, 7)) * 2, k=k)
+        for k in PASS_K_LEVELS
+    ),
 )
 def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | None:
     """The interval of aggregate pass^k: the cluster-adjusted Wilson interval of the mean
@@ -753,6 +800,7 @@ def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | 
         _SCALE + r" \cdot \mathrm{Wilson}\!\left(\hat q,\ V(\hat q)\right),"
         r"\quad \hat q = \dfrac{\text{passes}}{\text{window runs with a known outcome}}"
     ),
+    golden=(point("20-tasks", tasks=((3, 4), (1, 4)) * 10),),
 )
 def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     """The interval of the radar's correctness axis: the cluster-adjusted Wilson interval
@@ -783,45 +831,53 @@ def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     "uncertainty.rank",
     title="Competition rank",
     latex=r"\mathrm{rank}_a = 1 + \left|\{ b : S_b > S_a \}\right|",
+    golden=(point("ties", scores=(80, 70, 70, None, 60)),),
 )
-def competition_rank(score: Number | None, scores: Sequence[Number | None]) -> int | None:
-    """The competition rank of ``score`` among ``scores`` (every agent's published
-    composite, this one included): 1 + the number of higher scores, so equal scores share a
-    rank; ``None`` for a ``null`` composite.
+def competition_ranks(scores: Sequence[Number | None]) -> list[int | None]:
+    """The competition rank of each of ``scores`` (every agent's published composite): 1 +
+    the number of higher scores, so equal scores share a rank; ``None`` for a ``null``
+    composite. A sort and a binary search each, so a report of many agents stays fast.
 
-    Returns a value between the lowest and the highest rank: 1 and the number of scores.
-
-    >>> competition_rank(70, [80, 70, 70, None, 60]), competition_rank(None, [80, None])
-    (2, None)
+    >>> competition_ranks([80, 70, 70, None, 60])
+    [1, 2, 2, None, 4]
     """
-    if score is None:
-        return None
-    mine = exact(score)
-    return 1 + sum(1 for other in scores if other is not None and exact(other) > mine)
+    known = sorted(exact(s) for s in scores if s is not None)
+    return [
+        None if s is None else 1 + len(known) - bisect.bisect_right(known, exact(s)) for s in scores
+    ]
 
 
 @formula(
     "uncertainty.rank_upper_bound",
     title="Rank upper bound (rank (UB))",
-    latex=(r"\mathrm{UB}_a = 1 + \left|\{ b : \mathrm{low}_b > \mathrm{high}_a \}\right|"),
+    latex=r"\mathrm{UB}_a = 1 + \left|\{ b : \mathrm{low}_b > \mathrm{high}_a \}\right|",
+    golden=(
+        point(
+            "three",
+            intervals=(
+                Interval(Decimal(70), Decimal(80)),
+                Interval(Decimal(60), Decimal("69.99")),
+                None,
+            ),
+        ),
+    ),
 )
-def rank_upper_bound(interval: Interval | None, intervals: Sequence[Interval | None]) -> int | None:
-    """How high an agent could truly stand: 1 + the number of agents whose composite
-    interval lies entirely above this one's (their low bound above its high bound), as
-    LMArena's "rank (UB)"; ``None`` when the agent has no interval. Agents without an
-    interval are not counted. Read from the published (rounded) bounds, so a reader can
-    count it off the table.
+def rank_upper_bounds(intervals: Sequence[Interval | None]) -> list[int | None]:
+    """How high each agent could truly stand: 1 + the number of agents whose composite
+    interval lies entirely above its own (their low bound above its high bound), as
+    LMArena's "rank (UB)"; ``None`` for an agent without an interval, and agents without
+    one are not counted. Read from the published (rounded) bounds, so a reader counts it
+    off the table. Never above the competition rank: an interval entirely above belongs to a
+    higher composite.
 
-    Returns a value between the lowest and the highest rank: 1 and the agent's own rank.
-
-    >>> a = Interval(Decimal("70"), Decimal("80"))
-    >>> b = Interval(Decimal("60"), Decimal("69.99"))
-    >>> rank_upper_bound(b, [a, b, None]), rank_upper_bound(a, [a, b])
-    (2, 1)
+    >>> a, b = Interval(Decimal(70), Decimal(80)), Interval(Decimal(60), Decimal("69.99"))
+    >>> rank_upper_bounds([a, b, None, Interval(Decimal(65), Decimal(75))])
+    [1, 2, None, 1]
     """
-    if interval is None:
-        return None
-    return 1 + sum(1 for other in intervals if other is not None and other.low > interval.high)
+    lows = sorted(i.low for i in intervals if i is not None)
+    return [
+        None if i is None else 1 + len(lows) - bisect.bisect_right(lows, i.high) for i in intervals
+    ]
 
 
 # --- Planning -----------------------------------------------------------------------------
@@ -839,6 +895,16 @@ def _given(value: Number) -> Fraction:
         r"N = \left\lceil \dfrac{(z + z_{\mathrm{power}})^2\,"
         r"\left(p_A(1 - p_A) + p_B(1 - p_B)\right)}{\delta^2}"
         r"\,\left(1 + (K - 1)\rho\right) \right\rceil,\quad p_B = p_A - \delta"
+    ),
+    golden=tuple(
+        point(
+            f"p_a={a},delta={d},K=5,rho={r}",
+            p_a=Decimal(a),
+            delta=Decimal(d),
+            runs_per_task=5,
+            rho=Decimal(r),
+        )
+        for a, d, r in (("0.7", "0.1", "0"), ("0.7", "0.1", "0.3"), ("0.9", "0.05", "0.3"))
     ),
 )
 def runs_needed(p_a: Number, delta: Number, runs_per_task: int, rho: Number) -> int:
