@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from contracts.build import build_snapshot
 from contracts.comparison import compare_snapshots
@@ -33,7 +34,7 @@ from contracts.failure import describe_failure
 from contracts.filesystem import temporary_files, text_at_head, update_running
 from contracts.impact import summary_lines
 from contracts.model import Methodology
-from contracts.result import CheckResult
+from contracts.result import CheckResult, Finding
 from contracts.store import (
     CHANGELOG_PATH,
     EXIT_FAILED,
@@ -66,11 +67,15 @@ class _Report:
     exit_code: int = 0
     differences: list[Difference] = field(default_factory=list)
     count: int = 0
+    findings: list[Finding] = field(default_factory=list)
 
-    def add(self, exit_code: int, *lines: str) -> None:
+    def add(self, exit_code: int, *lines: str, **found: Any) -> None:
+        """One finding: its exit status, its lines; ``found`` as :class:`Finding` takes it
+        (the differences it lists, whether they block, the impact)."""
         self.lines += lines
         self.exit_code = max(self.exit_code, exit_code)
         self.count += 1
+        self.findings.append(Finding(exit_code, lines, **found))
 
 
 def build_live() -> Methodology:
@@ -311,7 +316,8 @@ def _check_released_current(report: _Report, committed: SnapshotRead, live: Meth
             lines += render_difference(difference, fix)
     lines += _scoreboard_lines(differences, committed.methodology, live)
     report.differences += differences
-    report.add(EXIT_FAILED, *lines)
+    impact = compare_snapshots(committed.methodology, live)
+    report.add(EXIT_FAILED, *lines, differences=tuple(differences), impact=impact)
     report.add(
         EXIT_FAILED,
         f"version {version} is released and its snapshot is immutable: to publish this "
@@ -341,8 +347,11 @@ def _check_new_current(
         f"{display_path(path)}: the snapshot of methodology version {version} {state}; "
         f"run {UPDATE_COMMAND}"
     ]
+    found: dict[str, Any] = {}
     if newest is not None and newest in snapshots:
         differences = diff_snapshots(snapshots[newest].methodology, live)
+        impact = compare_snapshots(snapshots[newest].methodology, live)
+        found = {"differences": tuple(differences), "blocking": False, "impact": impact}
         report.differences += differences
         lines.append(
             f"changes since released version {newest} ({_plural(len(differences), 'difference')}),"
@@ -352,7 +361,7 @@ def _check_new_current(
             if not is_scoreboard(difference):
                 lines += render_difference(difference, UPDATE_COMMAND)
         lines += _scoreboard_lines(differences, snapshots[newest].methodology, live)
-    report.add(EXIT_FAILED, *lines)
+    report.add(EXIT_FAILED, *lines, **found)
 
 
 def _scoreboard_lines(
@@ -387,7 +396,9 @@ def _finish(report: _Report) -> CheckResult:
     summary = (
         f"contracts check: FAILED ({_plural(report.count, 'problem')}, exit {report.exit_code})"
     )
-    return CheckResult(False, report.exit_code, report.lines, report.differences, summary)
+    return CheckResult(
+        False, report.exit_code, report.lines, report.differences, summary, report.findings
+    )
 
 
 __all__ = [

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -39,7 +40,7 @@ from types import FrameType
 from typing import Any, TextIO
 
 from contracts.failure import describe_failure
-from contracts.result import CommandResult
+from contracts.result import CheckResult, CommandResult, ReadmeResult
 
 # The live code that cannot be imported exits as an unusable contracts file does (store
 # imports nothing of scoring, so it loads when scoring is broken).
@@ -94,6 +95,15 @@ def _parser() -> argparse.ArgumentParser:
             mode = sub.add_mutually_exclusive_group(required=True)
             mode.add_argument("--check", action="store_true", help="exit 1 if anything is stale")
             mode.add_argument("--update", action="store_true", help="rewrite stale blocks")
+        if command in (Command.CHECK, Command.README):
+            sub.add_argument(
+                "--format",
+                choices=["text", "github"],
+                default=None,
+                help="text (the default), or github: text, then a workflow command per "
+                "finding and, with GITHUB_STEP_SUMMARY set, a Markdown step summary "
+                "(the default when GITHUB_ACTIONS is true)",
+            )
         if command is Command.VERIFY:
             sub.add_argument("file", metavar="FILE", help="a snapshot, e.g. methodology.json")
             sub.add_argument("--lock", metavar="LOCK", help="released.json (default: committed)")
@@ -171,11 +181,11 @@ def _run(command: Command, args: argparse.Namespace) -> int:
     except Exception as error:
         raise _ImportFailedError from error
     if command is Command.README:
-        return _print(run_readme(update=args.update))
+        return _annotated(run_readme(update=args.update), args)
     if command is Command.VERIFY:
         return _print(verify_file(Path(args.file), Path(args.lock) if args.lock else None))
     if command is Command.CHECK:
-        return _print(run_check())
+        return _annotated(run_check(), args)
     if command is Command.IMPACT:
         return _print(run_impact(OutputFormat(args.format)))
     try:
@@ -184,6 +194,19 @@ def _run(command: Command, args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         _say(["contracts update: interrupted; its temporary files were removed"], sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _annotated(result: CheckResult | ReadmeResult, args: argparse.Namespace) -> int:
+    """Print the result; in the github style, its workflow commands after it on stdout and
+    its step summary appended to ``GITHUB_STEP_SUMMARY`` (see :mod:`contracts.annotations`)."""
+    from contracts import annotations as github
+
+    code = _print(result)
+    if github.output_style(args.format, os.environ) is github.OutputStyle.GITHUB:
+        lines = github.github_lines(result)
+        problem = github.append_summary(github.summary_text(result), os.environ)
+        _say([*lines, *([problem] if problem else [])], sys.stdout)
+    return code
 
 
 def _print(result: CommandResult) -> int:

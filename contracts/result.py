@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from contracts.comparison import Impact
     from contracts.diff import Difference
 
 
@@ -35,12 +36,30 @@ class CommandResult(ABC):
 
 
 @dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem the check found, as it was reported: its exit status and its lines (the
+    first says what and where), the differences it lists, whether those differences fail
+    the check themselves (``blocking``: the current version is released and the code moved
+    from it) or are listed for information (what ``update`` will record), and the impact on
+    the reference corpus between the two snapshots compared (``None`` if none)."""
+
+    exit_code: int
+    lines: tuple[str, ...]
+    differences: tuple[Difference, ...] = ()
+    blocking: bool = True
+    impact: Impact | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class CheckResult(CommandResult):
-    """The outcome of the check: ``problems`` are the lines to print (empty when ``ok``)."""
+    """The outcome of the check: ``problems`` are the lines to print (empty when ``ok``);
+    ``findings`` the same problems one by one, for renderings other than plain text
+    (:mod:`contracts.annotations`)."""
 
     problems: list[str] = field(default_factory=list)
     differences: list[Difference] = field(default_factory=list)
     summary: str = ""
+    findings: list[Finding] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         """Everything the CLI prints: the problems, then the one-line summary."""
