@@ -125,7 +125,7 @@ class Annotation:
 # --- Where a value is defined: the lines of its statement -------------------------------------
 
 _LOCATION = re.compile(r"(?P<file>[\w./-]+\.(?:py|md|json|jsonl|toml|yml)):(?P<line>\d+)\b")
-_LEADING_PATH = re.compile(r"^(?P<file>[\w.-]+(?:/[\w.-]+)*\.[A-Za-z]+)(?::(?P<line>\d+))?: ")
+_LEADING_PATH = re.compile(r"^(?P<file>/?[\w.-]+(?:/[\w.-]+)*\.[A-Za-z]+)(?::(?P<line>\d+))?: ")
 
 
 @functools.lru_cache(maxsize=16)
