@@ -61,6 +61,12 @@ def on_post_build(config: Any) -> None:
         sys.dont_write_bytecode = writes_bytecode
 
 
+# After every plugin's post-build step: the theme's offline plugin writes
+# search/search_index.js in its own (priority -100), and the zip of the site that publishing
+# ends with (macros.archive) must hold it.
+on_post_build.mkdocs_priority = -200  # type: ignore[attr-defined]
+
+
 def main(argv: list[str]) -> int:
     """``python docs/hooks/publish.py SITE_DIR``: publish into an already built site."""
     if len(argv) != 1 or not Path(argv[0]).is_dir():

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from macros import samples
+from macros import archive, samples
 from macros.markup import esc, table
 
 if TYPE_CHECKING:
@@ -119,6 +119,8 @@ def publish(site_dir: Path) -> None:
     for name in _output():
         shutil.copyfile(store.SNAPSHOT_DIR / name, site_dir / name)
     publish_sources(site_dir / SOURCE_DIR)
+    # Last: the zip of the whole site holds every file written above.
+    archive.write_site_zip(site_dir)
 
 
 def _output() -> list[str]:
