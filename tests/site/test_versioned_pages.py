@@ -26,6 +26,8 @@ pytestmark = pytest.mark.slow
 
 COPIED = ("mkdocs.yml", "docs", "scoring", "contracts", "pyproject.toml")
 MIKE = Path(sys.executable).parent / "mike"
+#: The theme's version setting where mike builds (mkdocs.yml): no banner on latest or dev.
+SELECTOR = {"provider": "mike", "default": ["latest", "dev"]}
 _CONFIG = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.DOTALL)
 
 
@@ -95,7 +97,7 @@ def test_versions_json_lists_both_versions(deployed: Path) -> None:
 def test_each_version_turns_the_selector_on_with_the_older_version_banner(deployed: Path) -> None:
     for version in ("1.0.0", "1.0.1"):
         html = shown(deployed, f"{version}/composite.html")
-        assert page_config(html)["version"] == {"provider": "mike", "default": "latest"}
+        assert page_config(html)["version"] == SELECTOR
         # The theme's script shows it where versions.json says the page is not "latest".
         banner = html.split('data-md-component="outdated"', 1)[1].split("</aside>", 1)[0]
         assert "not the current one" in banner
@@ -129,4 +131,4 @@ def test_a_plain_build_has_no_selector_and_the_hook_is_why(deployed: Path, tmp_p
     command = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "as-mike")]
     subprocess.run(command, cwd=deployed, env=env, check=True, timeout=600)
     config = page_config((tmp_path / "as-mike" / "index.html").read_text())
-    assert config["version"] == {"provider": "mike", "default": "latest"}
+    assert config["version"] == SELECTOR
