@@ -39,12 +39,19 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
-from contracts.failure import describe_failure
+from contracts.failure import describe_failure, failure_location
 from contracts.result import CheckResult, CommandResult, ReadmeResult
 
 # The live code that cannot be imported exits as an unusable contracts file does (store
 # imports nothing of scoring, so it loads when scoring is broken).
 from contracts.store import EXIT_UNUSABLE
+from contracts.workflow_commands import (
+    Annotation,
+    Level,
+    OutputStyle,
+    append_summary,
+    output_style,
+)
 
 #: Exit status of an interrupted update (128 + SIGINT, as the shell shows Ctrl-C).
 EXIT_INTERRUPTED = 130
@@ -158,6 +165,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{describe_failure(error)}"
         )
         _say([message], sys.stderr)
+        if command in (Command.CHECK, Command.README) and _github(args):
+            file, _, line = (failure_location(error) or "").rpartition(":")
+            located = bool(file) and line.isdigit()
+            annotation = Annotation(
+                Level.ERROR,
+                f"contracts {command.value}",
+                message,
+                file if located else None,
+                int(line) if located else None,
+            )
+            _say([annotation.command()], sys.stdout)
         return EXIT_UNUSABLE
 
 
@@ -199,14 +217,21 @@ def _run(command: Command, args: argparse.Namespace) -> int:
 def _annotated(result: CheckResult | ReadmeResult, args: argparse.Namespace) -> int:
     """Print the result; in the github style, its workflow commands after it on stdout and
     its step summary appended to ``GITHUB_STEP_SUMMARY`` (see :mod:`contracts.annotations`)."""
-    from contracts import annotations as github
+    from contracts import annotations
 
     code = _print(result)
-    if github.output_style(args.format, os.environ) is github.OutputStyle.GITHUB:
-        lines = github.github_lines(result)
-        problem = github.append_summary(github.summary_text(result), os.environ)
+    if _github(args):
+        lines = annotations.github_lines(result)
+        problem = append_summary(annotations.summary_text(result), os.environ)
         _say([*lines, *([problem] if problem else [])], sys.stdout)
     return code
+
+
+def _github(args: argparse.Namespace) -> bool:
+    """Whether ``check`` or ``readme`` prints workflow commands too (``--format github``,
+    or inside a GitHub Actions run without ``--format``)."""
+    requested = getattr(args, "format", None)
+    return output_style(requested, os.environ) is OutputStyle.GITHUB
 
 
 def _print(result: CommandResult) -> int:

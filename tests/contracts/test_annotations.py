@@ -24,7 +24,7 @@ import pytest
 from contract_builders import add_entry, bumped_to, python_in, with_constant
 from serving import copy_project
 
-from contracts import annotations, store
+from contracts import annotations, store, workflow_commands
 from contracts.check import run_check
 from contracts.model import Methodology
 from contracts.result import ReadmeResult
@@ -114,8 +114,8 @@ def _definition_lines(source: str, python_name: str) -> tuple[int, int]:
 def test_escapes_round_trip_and_cannot_start_a_second_command() -> None:
     message = "100% sure\r\nline two ::error::injected %0A literal"
     title = "a:b,c %25 d\ne"
-    command = annotations.Annotation(
-        annotations.Level.ERROR, title, message, "dir,x/a:b.py", 3, 4
+    command = workflow_commands.Annotation(
+        workflow_commands.Level.ERROR, title, message, "dir,x/a:b.py", 3, 4
     ).command()
     assert "\n" not in command
     assert "\r" not in command
@@ -309,10 +309,10 @@ def test_changes_to_be_recorded_are_warnings(live: Methodology, files: tuple[Pat
     edited = bumped_to(with_constant(live, "composite.weight.cost", 0.35), "9.0.0")
     result = run_check(live=edited, snapshot_dir=snapshots, changelog_path=changelog)
     found = annotations.check_annotations(result)
-    errors = [a for a in found if a.level is annotations.Level.ERROR]
+    errors = [a for a in found if a.level is workflow_commands.Level.ERROR]
     assert [a.file for a in errors] == [store.display_path(snapshots / "9.0.0.json")]
     cost = next(a for a in found if a.title == "drift: constants[composite.weight.cost].value")
-    assert cost.level is annotations.Level.WARNING
+    assert cost.level is workflow_commands.Level.WARNING
     assert cost.file == "scoring/constants.py"
     assert "committed: 0.3\n" in cost.message
     assert "live: 0.35\n" in cost.message
@@ -346,3 +346,25 @@ def test_readme_ok_has_no_annotation() -> None:
     result = ReadmeResult(True, 0, ["contracts readme: OK; 7 generated blocks up to date"])
     assert annotations.readme_annotations(result) == []
     assert "contracts readme: OK" in annotations.readme_summary(result)
+
+
+def test_live_code_that_cannot_be_imported_is_annotated_at_its_line(tmp_path: Path) -> None:
+    root = copy_project(tmp_path / "copy", COPIED)
+    constants = root / "scoring" / "constants.py"
+    lines = constants.read_text(encoding="utf-8").splitlines(keepends=True)
+    broken = next(i for i, line in enumerate(lines, 1) if line.startswith("COMPOSITE_WEIGHT_COST"))
+    lines[broken - 1] = "COMPOSITE_WEIGHT_COST: Annotated[ = (\n"
+    constants.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(SyntaxError) as raised:
+        compile("".join(lines), str(constants), "exec")
+    reported = raised.value.lineno  # where Python places the error, at or after the edit
+    assert reported is not None
+    assert reported >= broken
+    for args in (("check",), ("readme", "--check")):
+        done = run_github(root, *args)
+        assert done.returncode == 2, done.stderr
+        (command,) = parse_commands(done.stdout)
+        assert command.level == "error"
+        assert command.file == "scoring/constants.py"
+        assert command.lines() == (reported, reported)
+        assert "cannot import the live methodology" in command.message
