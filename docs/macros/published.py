@@ -74,6 +74,9 @@ def downloads(site: Site) -> str:
         for r in site.history()
     ]
     entries.append((f"{VERSIONS_DIR}/{_lock_name()}", "SHA-256 of each released snapshot (lock)"))
+    zipped = f"{archive.ARCHIVE_DIR}/{archive.archive_name(site.snapshot.methodology_version)}"
+    entries.append((zipped, "the whole site, to read offline"))
+    entries.append((zipped + archive.CHECKSUM_SUFFIX, "the zip's SHA-256 (sha256sum -c reads it)"))
     rows = [
         [f'<a href="{esc(site.rel(path))}"><code>{esc(path)}</code></a>', esc(what)]
         for path, what in entries
