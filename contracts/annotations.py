@@ -162,6 +162,8 @@ def _finding_annotation(finding: Finding) -> Annotation:
     """The finding as one annotation, at the file (and line) its first line names."""
     text = finding.lines[0] if finding.lines else "(no message)"
     file, line, end = _where(text)
+    if finding.file is not None:  # the check named the place itself
+        file, line, end = finding.file, finding.line, finding.end_line or finding.line
     return Annotation(Level.ERROR, "contracts check", "\n".join(finding.lines), file, line, end)
 
 

@@ -38,14 +38,19 @@ class CommandResult(ABC):
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One problem the check found, as it was reported: its exit status and its lines (the
-    first says what and where), the differences it lists, whether those differences fail
-    the check themselves (``blocking``: the current version is released and the code moved
-    from it) or are listed for information (what ``update`` will record), and the impact on
-    the reference corpus between the two snapshots compared (``None`` if none)."""
+    first says what and where), the differences it lists, the file and lines to blame when
+    the check knows them (``None``: an annotation reads them from the first line), whether
+    the differences fail the check themselves (``blocking``: the current version is released
+    and the code moved from it) or are listed for information (what ``update`` will
+    record), and the impact on the reference corpus between the two snapshots compared
+    (``None`` if none)."""
 
     exit_code: int
     lines: tuple[str, ...]
     differences: tuple[Difference, ...] = ()
+    file: str | None = None
+    line: int | None = None
+    end_line: int | None = None
     blocking: bool = True
     impact: Impact | None = None
 

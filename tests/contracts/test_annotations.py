@@ -25,9 +25,10 @@ from contract_builders import add_entry, bumped_to, python_in, with_constant
 from serving import copy_project
 
 from contracts import annotations, store, workflow_commands
+from contracts.build import REPO_ROOT
 from contracts.check import run_check
 from contracts.model import Methodology
-from contracts.result import ReadmeResult
+from contracts.result import CheckResult, Finding, ReadmeResult
 
 COPIED = ("scoring", "contracts", "pyproject.toml", "README.md")
 _COMMAND = re.compile(r"::(?P<level>[a-z]+)(?: (?P<properties>[^:]*))?::(?P<message>.*)")
@@ -368,3 +369,16 @@ def test_live_code_that_cannot_be_imported_is_annotated_at_its_line(tmp_path: Pa
         assert command.file == "scoring/constants.py"
         assert command.lines() == (reported, reported)
         assert "cannot import the live methodology" in command.message
+
+
+def test_a_finding_that_names_its_place_is_annotated_there() -> None:
+    named = Finding(1, ("contracts/CHANGELOG.md: a problem",), file="contracts/CHANGELOG.md")
+    ranged = Finding(1, ("somewhere: a problem",), file="scoring/constants.py", line=3, end_line=5)
+    source = (REPO_ROOT / "scoring" / "constants.py").read_text(encoding="utf-8")
+    first, last = _definition_lines(source, "COMPOSITE_WEIGHT_SUCCESS")
+    told = Finding(2, (f"constants[x].value: bad (defined at scoring/constants.py:{first})",))
+    result = CheckResult(False, 2, [], [], "contracts check: FAILED", [named, ranged, told])
+    found = [(a.file, a.line, a.end_line) for a in annotations.check_annotations(result)]
+    assert found[:2] == [("contracts/CHANGELOG.md", None, None), ("scoring/constants.py", 3, 5)]
+    # Read from the message: the statement that starts at that line, to its last line.
+    assert found[2] == ("scoring/constants.py", first, last)
