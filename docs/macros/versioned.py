@@ -22,8 +22,12 @@ if TYPE_CHECKING:
 MIKE_VERSION_VARIABLE = "MIKE_DOCS_VERSION"
 #: The alias the release step moves to each new release (``mike deploy … latest``).
 LATEST_ALIAS = "latest"
-#: How a version is released to the versioned site, from its release commit.
-DEPLOY_COMMAND = "mike deploy --push --update-aliases {version} " + LATEST_ALIAS
+#: How a version is released to the versioned site, from its release commit; the second
+#: line makes the site's root open the current release (needed once, kept after).
+DEPLOY_COMMAND = (
+    f"mike deploy --push --update-aliases {{version}} {LATEST_ALIAS}\n"
+    f"mike set-default --push {LATEST_ALIAS}"
+)
 
 
 def built_version() -> str | None:
