@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chromium_driver import console_errors, load, serve, wait_for
 from serving import copy_project
 from support import mkdocs_build
 
@@ -132,3 +133,42 @@ def test_a_plain_build_has_no_selector_and_the_hook_is_why(deployed: Path, tmp_p
     subprocess.run(command, cwd=deployed, env=env, check=True, timeout=600)
     config = page_config((tmp_path / "as-mike" / "index.html").read_text())
     assert config["version"] == SELECTOR
+
+
+def _export(root: Path, target: Path) -> Path:
+    """The gh-pages tree as files (its aliases as the symbolic links mike made)."""
+    target.mkdir()
+    archive = subprocess.run(
+        ["git", "archive", "gh-pages"], cwd=root, capture_output=True, check=True, timeout=120
+    )
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
+def test_in_the_browser_the_selector_lists_both_and_the_older_says_so(
+    deployed: Path, tmp_path: Path, chromium: Any
+) -> None:
+    with serve(_export(deployed, tmp_path / "gh-pages")) as base:
+        links = "Array.from(document.querySelectorAll('.md-version__link'))"
+        versions = f"const v = {links}.map(a => a.textContent.trim()); return v.length ? v : null"
+        banner = "const el = document.querySelector('[data-md-component=outdated]');"
+        banner += " return el && !el.hidden ? el.textContent : '';"
+
+        load(chromium, f"{base}1.0.0/composite.html")
+        assert wait_for(chromium, versions) == ["1.0.1", "1.0.0"]
+        assert "not the current one" in wait_for(chromium, banner)
+        link = chromium.find_element("css selector", "[data-md-component=outdated] a")
+        assert link.get_attribute("href") == f"{base}index.html"
+        assert console_errors(chromium) == []
+
+        # The current release: the same selector, no banner (a new tab: the theme keeps
+        # its verdict for the session).
+        chromium.switch_to.new_window("tab")
+        try:
+            load(chromium, f"{base}latest/composite.html")
+            assert wait_for(chromium, versions) == ["1.0.1", "1.0.0"]
+            assert chromium.execute_script(banner) == ""
+            assert console_errors(chromium) == []
+        finally:
+            chromium.close()
+            chromium.switch_to.window(chromium.window_handles[0])
