@@ -9,8 +9,10 @@ import os
 import shutil
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
+from chromium_driver import LOCAL_PREFIXES, console_errors, load, requested_urls, wait_for
 from support import import_macros, parse
 
 from scoring.constants import METHODOLOGY_VERSION
@@ -128,3 +130,21 @@ def test_the_zip_reads_back_after_a_copy(tmp_path: Path) -> None:
     for name in expected:
         assert (copy / name).read_bytes() == (site / name).read_bytes()
     shutil.rmtree(out)
+
+
+@pytest.mark.slow
+def test_the_unzipped_site_reads_offline(site: Path, tmp_path: Path, chromium: Any) -> None:
+    """Unzipped anywhere and opened from the file system: the pages load without an error
+    or a request off the machine, and search finds a word."""
+    with zipfile.ZipFile(_zip_path(site)) as opened:
+        opened.extractall(tmp_path)
+    home = tmp_path / f"methodology-site-{METHODOLOGY_VERSION}" / "index.html"
+    load(chromium, home.as_uri())
+    box = chromium.find_element("css selector", "input.md-search__input")
+    box.click()
+    box.send_keys("consistency")
+    assert wait_for(chromium, "return document.querySelectorAll('.md-search-result__item').length")
+    assert console_errors(chromium) == []
+    assert [
+        u for u in requested_urls(chromium) if not u.startswith((*LOCAL_PREFIXES, "file:"))
+    ] == []
