@@ -45,15 +45,25 @@ def _load_live_code(project: Path, docs: Path) -> None:
     macros.purge_live_modules()
 
 
+#: The mkdocs command of this process (``build``, ``serve``, ``gh-deploy``), from on_startup.
+_COMMAND: list[str] = []
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    """Remember the command: ``mkdocs serve`` does not write the zip of the site."""
+    _COMMAND[:] = [command]
+
+
 def on_post_build(config: Any) -> None:
-    """Write the published files into the site folder."""
+    """Write the published files into the site folder (under ``mkdocs serve``, all but the
+    zip of the whole site: the writer's loop does not wait for it)."""
     writes_bytecode = sys.dont_write_bytecode
     # No .pyc writes under watched folders: each would trigger one more rebuild.
     sys.dont_write_bytecode = True
     try:
         from macros.published import publish
 
-        publish(Path(config["site_dir"]))
+        publish(Path(config["site_dir"]), site_zip=_COMMAND != ["serve"])
     except Exception as error:
         summary = "".join(traceback.format_exception_only(error)).strip()
         LOG.warning("nothing published: %s", summary)

@@ -98,9 +98,10 @@ def write_snapshot(path: Path) -> None:
     _write_json(path, build_snapshot().model_dump(mode="json"))
 
 
-def publish(site_dir: Path) -> None:
+def publish(site_dir: Path, *, site_zip: bool = True) -> None:
     """Write the snapshot, its schema, the samples, the released snapshots and the sources,
-    all computed now from the live code."""
+    all computed now from the live code; then, with ``site_zip``, the zip of the whole site
+    (``mkdocs serve`` leaves it out: every reload would wait for it)."""
     from contracts import store
     from contracts.store import load_history
 
@@ -123,7 +124,8 @@ def publish(site_dir: Path) -> None:
         shutil.copyfile(store.SNAPSHOT_DIR / name, site_dir / name)
     publish_sources(site_dir / SOURCE_DIR)
     # Last: the zip of the whole site holds every file written above.
-    archive.write_site_zip(site_dir)
+    if site_zip:
+        archive.write_site_zip(site_dir)
 
 
 def _output() -> list[str]:
