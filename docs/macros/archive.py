@@ -3,7 +3,10 @@
 :func:`write_site_zip` is the last step of publishing (it must see every other file, the
 published ones included): ``macros.published.publish`` calls it once the other files are
 written, so it runs wherever publishing runs (the mkdocs hook ``docs/hooks/publish.py``
-after each build, or ``python docs/hooks/publish.py SITE_DIR`` after another generator).
+after each build, or ``python docs/hooks/publish.py SITE_DIR`` after another generator),
+except under ``mkdocs serve``, whose reloads do not wait for it. Under MkDocs it must come
+after the theme's offline plugin, which writes ``search/search_index.js`` in its own
+post-build step (priority -100): the hook's runs at -200.
 It writes ``downloads/methodology-site-<version>.zip`` and ``….zip.sha256`` (the format
 ``sha256sum -c`` reads). The zip holds every file of the site under one folder,
 ``methodology-site-<version>/``, except itself and its checksum (a file cannot hold its own
