@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from contracts.build import REPO_ROOT
+from contracts.check import Finding
 from contracts.diff import Difference, Kind, is_scoreboard, render_value
 from contracts.impact import corpus_summary, impact_to_json
-from contracts.result import CheckResult, Finding, ReadmeResult
+from contracts.result import CheckResult, ReadmeResult
 from contracts.store import UPDATE_COMMAND
 from contracts.workflow_commands import Annotation, Level
 
@@ -164,6 +165,8 @@ def _finding_annotation(finding: Finding) -> Annotation:
     file, line, end = _where(text)
     if finding.file is not None:  # the check named the place itself
         file, line, end = finding.file, finding.line, finding.end_line or finding.line
+        if line is not None:  # to the end of the statement that starts there
+            end = max(end or line, line_range(file, line)[1])
     return Annotation(Level.ERROR, "contracts check", "\n".join(finding.lines), file, line, end)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from contracts.comparison import Impact
+    from contracts.check import Finding
     from contracts.diff import Difference
 
 
@@ -36,30 +36,10 @@ class CommandResult(ABC):
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
-    """One problem the check found, as it was reported: its exit status and its lines (the
-    first says what and where), the differences it lists, the file and lines to blame when
-    the check knows them (``None``: an annotation reads them from the first line), whether
-    the differences fail the check themselves (``blocking``: the current version is released
-    and the code moved from it) or are listed for information (what ``update`` will
-    record), and the impact on the reference corpus between the two snapshots compared
-    (``None`` if none)."""
-
-    exit_code: int
-    lines: tuple[str, ...]
-    differences: tuple[Difference, ...] = ()
-    file: str | None = None
-    line: int | None = None
-    end_line: int | None = None
-    blocking: bool = True
-    impact: Impact | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class CheckResult(CommandResult):
     """The outcome of the check: ``problems`` are the lines to print (empty when ``ok``);
-    ``findings`` the same problems one by one, for renderings other than plain text
-    (:mod:`contracts.annotations`)."""
+    ``findings`` the same problems one by one, each with the check that found it and the
+    file and lines to blame (for annotations)."""
 
     problems: list[str] = field(default_factory=list)
     differences: list[Difference] = field(default_factory=list)

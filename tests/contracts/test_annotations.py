@@ -26,9 +26,9 @@ from serving import copy_project
 
 from contracts import annotations, store, workflow_commands
 from contracts.build import REPO_ROOT
-from contracts.check import run_check
+from contracts.check import Finding, run_check
 from contracts.model import Methodology
-from contracts.result import CheckResult, Finding, ReadmeResult
+from contracts.result import CheckResult, ReadmeResult
 
 COPIED = ("scoring", "contracts", "pyproject.toml", "README.md")
 _COMMAND = re.compile(r"::(?P<level>[a-z]+)(?: (?P<properties>[^:]*))?::(?P<message>.*)")
