@@ -101,6 +101,31 @@ def run_github(
     )
 
 
+#: The version a copy is released as when its code drifts from the committed snapshot (the
+#: methodology between two releases): the tests start from a copy whose check passes.
+SCRATCH_VERSION = "99.0.0"
+
+
+def released_copy(root: Path) -> Path:
+    """A copy of the project whose ``contracts check`` passes: as it is, or, when the code
+    has moved on from the newest release (as between two releases), with that code
+    released as :data:`SCRATCH_VERSION` in the copy."""
+    copy_project(root, COPIED)
+    if run_github(root, "check", actions=False).returncode == 0:
+        return root
+    constants = root / "scoring" / "constants.py"
+    source = constants.read_text(encoding="utf-8")
+    _, last = _definition_lines(source, "METHODOLOGY_VERSION")
+    lines = source.splitlines(keepends=True)
+    lines[last - 1] = f'] = "{SCRATCH_VERSION}"\n'
+    constants.write_text("".join(lines), encoding="utf-8")
+    add_entry(root / "contracts" / "CHANGELOG.md", SCRATCH_VERSION)
+    for args in (("update",), ("readme", "--update"), ("check",)):
+        done = run_github(root, *args, actions=False)
+        assert done.returncode == 0, f"{args}: {done.stdout}{done.stderr}"
+    return root
+
+
 def _definition_lines(source: str, python_name: str) -> tuple[int, int]:
     """First and last line of ``NAME: Annotated[...] = value`` in ``source``, by reading it."""
     lines = source.splitlines()
@@ -138,7 +163,7 @@ def test_escapes_round_trip_and_cannot_start_a_second_command() -> None:
 def spoiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A copy whose success weight moved from 0.40 to 0.45, checked as a GitHub step, with
     the impact JSON of the same copy."""
-    root = copy_project(tmp_path_factory.mktemp("spoiled"), COPIED)
+    root = released_copy(tmp_path_factory.mktemp("spoiled"))
     constants = root / "scoring" / "constants.py"
     source = constants.read_text(encoding="utf-8")
     first, last = _definition_lines(source, "COMPOSITE_WEIGHT_SUCCESS")
@@ -284,7 +309,7 @@ def test_within_the_noise_is_shown_when_the_impact_json_carries_it(
 
 
 def test_harmless_edit_and_plain_text_outside_github(tmp_path: Path) -> None:
-    root = copy_project(tmp_path / "copy", COPIED)
+    root = released_copy(tmp_path / "copy")
     constants = root / "scoring" / "constants.py"
     text = constants.read_text(encoding="utf-8")
     constants.write_text(text.replace("\n\n", "\n\n# a harmless comment\n", 1), encoding="utf-8")
