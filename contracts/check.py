@@ -288,12 +288,12 @@ def check_temporary_files(context: CheckContext) -> list[Finding]:
 CHECKS: list[Check] = [
     Check("changelog", "contracts/CHANGELOG.md can be read", check_changelog),
     Check("lock", "the lock of released versions can be read", check_lock),
+    Check("live", "the live methodology builds from scoring", check_live),
     Check(
         "release-order",
         "changelog versions and dates in order; the first release first",
         check_release_order,
     ),
-    Check("live", "the live methodology builds from scoring", check_live),
     Check("version", "METHODOLOGY_VERSION is MAJOR.MINOR.PATCH", check_version),
     Check("released", "released snapshots are present, unedited, in the changelog", check_released),
     Check("unrecorded", "no snapshot of a version the lock does not record", check_unrecorded),
