@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from contracts.build import build_snapshot
-from contracts.comparison import compare_snapshots
+from contracts.comparison import Impact, compare_snapshots
 from contracts.diff import (
     SCOREBOARD_KEY,
     Difference,
@@ -75,7 +75,11 @@ class Finding:
     relative to the repository root; ``None`` when no one place is to blame).
 
     A finding made of snapshot differences carries them too; each names its own place
-    (:attr:`contracts.diff.Difference.file`, ``line``).
+    (:attr:`contracts.diff.Difference.file`, ``line``). ``blocking`` says whether those
+    differences fail the check themselves (the current version is released and the code
+    moved from it) or are listed for information (what ``update`` will record); ``impact``
+    is the impact on the reference corpus between the two snapshots compared, for the
+    GitHub step summary (:mod:`contracts.annotations`).
     """
 
     exit_code: int
@@ -85,6 +89,8 @@ class Finding:
     line: int | None = None
     end_line: int | None = None
     check: str = ""
+    blocking: bool = True
+    impact: Impact | None = None
 
 
 def finding(exit_code: int, *lines: str, **where: Any) -> Finding:
@@ -517,8 +523,9 @@ def _check_released_current(committed: SnapshotRead, live: Methodology) -> list[
         if not is_scoreboard(difference):
             lines += render_difference(difference, fix)
     lines += _scoreboard_lines(differences, committed.methodology, live)
+    impact = compare_snapshots(committed.methodology, live)
     return [
-        finding(EXIT_FAILED, *lines, differences=tuple(differences)),
+        finding(EXIT_FAILED, *lines, differences=tuple(differences), impact=impact),
         finding(
             EXIT_FAILED,
             f"version {version} is released and its snapshot is immutable: to publish this "
@@ -550,12 +557,14 @@ def _check_new_current(
             )
         )
     differences: list[Difference] = []
+    impact: Impact | None = None
     lines = [
         f"{display_path(path)}: the snapshot of methodology version {version} {state}; "
         f"run {UPDATE_COMMAND}"
     ]
     if newest is not None and newest in snapshots:
         differences = diff_snapshots(snapshots[newest].methodology, live)
+        impact = compare_snapshots(snapshots[newest].methodology, live)
         lines.append(
             f"changes since released version {newest} ({_plural(len(differences), 'difference')}),"
             f" which {UPDATE_COMMAND} will record:"
@@ -564,7 +573,9 @@ def _check_new_current(
             if not is_scoreboard(difference):
                 lines += render_difference(difference, UPDATE_COMMAND)
         lines += _scoreboard_lines(differences, snapshots[newest].methodology, live)
-    found.append(finding(EXIT_FAILED, *lines, differences=tuple(differences)))
+    found.append(
+        finding(EXIT_FAILED, *lines, differences=tuple(differences), blocking=False, impact=impact)
+    )
     return found
 
 

@@ -7,3 +7,16 @@ fixtures, not doctests, so they are left out of collection (pytest still loads t
 """
 
 collect_ignore_glob = ["*conftest.py"]
+
+
+import pytest  # noqa: E402 - below the note on collection it belongs to
+
+
+@pytest.fixture(autouse=True)
+def _outside_github_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test runs as on a developer's machine, also inside a GitHub Actions job: the
+    commands print plain text (``GITHUB_ACTIONS`` would switch ``check`` and ``readme`` to
+    workflow commands) and no test appends to the job's step summary. Subprocesses started
+    with ``os.environ`` inherit this. The tests of the GitHub style set both themselves."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)

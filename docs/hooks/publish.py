@@ -45,20 +45,36 @@ def _load_live_code(project: Path, docs: Path) -> None:
     macros.purge_live_modules()
 
 
+#: The mkdocs command of this process (``build``, ``serve``, ``gh-deploy``), from on_startup.
+_COMMAND: list[str] = []
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    """Remember the command: ``mkdocs serve`` does not write the zip of the site."""
+    _COMMAND[:] = [command]
+
+
 def on_post_build(config: Any) -> None:
-    """Write the published files into the site folder."""
+    """Write the published files into the site folder (under ``mkdocs serve``, all but the
+    zip of the whole site: the writer's loop does not wait for it)."""
     writes_bytecode = sys.dont_write_bytecode
     # No .pyc writes under watched folders: each would trigger one more rebuild.
     sys.dont_write_bytecode = True
     try:
         from macros.published import publish
 
-        publish(Path(config["site_dir"]))
+        publish(Path(config["site_dir"]), site_zip=_COMMAND != ["serve"])
     except Exception as error:
         summary = "".join(traceback.format_exception_only(error)).strip()
         LOG.warning("nothing published: %s", summary)
     finally:
         sys.dont_write_bytecode = writes_bytecode
+
+
+# After every plugin's post-build step: the theme's offline plugin writes
+# search/search_index.js in its own (priority -100), and the zip of the site that publishing
+# ends with (macros.archive) must hold it.
+on_post_build.mkdocs_priority = -200  # type: ignore[attr-defined]
 
 
 def main(argv: list[str]) -> int:

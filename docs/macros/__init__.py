@@ -62,6 +62,8 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "next_version",
     ),
     "published": ("downloads", "snapshot_links"),
+    "archive": ("site_archive",),
+    "versioned": ("version_pages", "deploy_command"),
     "calculator": ("calculator",),
     "impact": ("version_impact",),
     "contract": ("drift_checks", "descriptive_formulas"),

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from macros import samples
+from macros import archive, samples
 from macros.markup import esc, table
 from macros.portable import declare_text_encoding, drop_empty_sitemap, portable_404
 
@@ -75,6 +75,9 @@ def downloads(site: Site) -> str:
         for r in site.history()
     ]
     entries.append((f"{VERSIONS_DIR}/{_lock_name()}", "SHA-256 of each released snapshot (lock)"))
+    zipped = f"{archive.ARCHIVE_DIR}/{archive.archive_name(site.snapshot.methodology_version)}"
+    entries.append((zipped, "the whole site, to read offline"))
+    entries.append((zipped + archive.CHECKSUM_SUFFIX, "the zip's SHA-256 (sha256sum -c reads it)"))
     rows = [
         [f'<a href="{esc(site.rel(path))}"><code>{esc(path)}</code></a>', esc(what)]
         for path, what in entries
@@ -100,9 +103,10 @@ def write_snapshot(path: Path) -> None:
     _write_json(path, build_snapshot().model_dump(mode="json"))
 
 
-def publish(site_dir: Path) -> None:
+def publish(site_dir: Path, *, site_zip: bool = True) -> None:
     """Write the snapshot, its schema, the samples, the released snapshots and the sources,
-    all computed now from the live code."""
+    all computed now from the live code; then, with ``site_zip``, the zip of the whole site
+    (``mkdocs serve`` leaves it out: every reload would wait for it)."""
     from contracts import store
     from contracts.store import load_history
 
@@ -128,6 +132,9 @@ def publish(site_dir: Path) -> None:
     portable_404(site_dir)
     drop_empty_sitemap(site_dir)
     declare_text_encoding(site_dir)
+    # Last: the zip of the whole site holds every file written above.
+    if site_zip:
+        archive.write_site_zip(site_dir)
 
 
 def _output() -> list[str]:
