@@ -3,18 +3,14 @@ the committed snapshots and the drift check all start from."""
 
 from __future__ import annotations
 
-import ast
-import functools
 import inspect
 import itertools
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-import scoring
 import scoring.constants as C  # noqa: N812 - short alias for many constants
 from contracts.model import (
     ConstantEntry,
@@ -25,6 +21,8 @@ from contracts.model import (
     Location,
     Methodology,
 )
+from contracts.scoreboard import build_scoreboard
+from contracts.source import REPO_ROOT, locate, repo_relative
 from scoring import (
     FORMULAS,
     Anchor,
@@ -48,7 +46,7 @@ from scoring import (
 )
 from scoring.examples import EXAMPLES
 
-REPO_ROOT = Path(scoring.__file__).resolve().parent.parent
+__all__ = ["REPO_ROOT", "build_snapshot", "exact_value", "locate", "to_json_value"]
 
 
 def exact_value(value: Fraction) -> ExactValue:
@@ -104,55 +102,16 @@ def to_json_value(value: Any) -> Any:
     raise TypeError(f"no JSON form for {type(value).__name__}")
 
 
-def _relative(path: str | None) -> str:
-    if path is None:
-        raise ValueError("source file unknown")
-    return Path(path).resolve().relative_to(REPO_ROOT).as_posix()
-
-
 def constant_location(python_name: str) -> Location:
     """Where a constant of ``scoring.constants`` is defined."""
-    return Location(file=_relative(C.__file__), symbol=python_name)
+    return Location(file=repo_relative(C.__file__), symbol=python_name)
 
 
 def formula_location(function: Callable[..., object]) -> Location:
     """Where a formula's function is defined."""
-    return Location(file=_relative(inspect.getsourcefile(function)), symbol=function.__qualname__)
-
-
-@functools.lru_cache(maxsize=64)
-def _assignment_lines(path: Path, mtime_ns: int) -> dict[str, int]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    lines: dict[str, int] = {}
-    for node in tree.body:
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            lines[node.target.id] = node.lineno
-        elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    lines[target.id] = node.lineno
-        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
-            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-            lines[node.name] = first
-    return lines
-
-
-def locate(location: Location) -> int:
-    """The line where ``location``'s symbol is defined now (1-based); 0 if not found.
-
-    Only a regular file inside the repository is read (a symbolic link out of it is not);
-    a file that cannot be read or parsed has no line.
-    """
-    path = (REPO_ROOT / location.file).resolve()
-    if not path.is_relative_to(REPO_ROOT):
-        return 0
-    try:
-        if not path.is_file():
-            return 0
-        lines = _assignment_lines(path, path.stat().st_mtime_ns)
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError, RecursionError):
-        return 0
-    return lines.get(location.symbol.split(".")[0], 0)
+    return Location(
+        file=repo_relative(inspect.getsourcefile(function)), symbol=function.__qualname__
+    )
 
 
 def _constants() -> list[ConstantEntry]:
@@ -394,8 +353,6 @@ def _examples() -> list[ExampleEntry]:
 def build_snapshot() -> Methodology:
     """The methodology as the live code defines it now, with the scoreboard of the
     reference corpus (``contracts/corpus/``) under it."""
-    from contracts.scoreboard import build_scoreboard  # local: it imports contracts.store
-
     return Methodology(
         methodology_version=C.METHODOLOGY_VERSION,
         zero_success_policy=C.ZERO_SUCCESS_POLICY_ID,

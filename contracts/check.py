@@ -34,6 +34,7 @@ from contracts.filesystem import temporary_files, text_at_head, update_running
 from contracts.impact import summary_lines
 from contracts.model import Methodology
 from contracts.result import CheckResult
+from contracts.source import display_path
 from contracts.store import (
     CHANGELOG_PATH,
     EXIT_FAILED,
@@ -45,7 +46,6 @@ from contracts.store import (
     ContractsError,
     SnapshotRead,
     content_hash_of_text,
-    display_path,
     read_changelog,
     read_lock,
     read_snapshot,

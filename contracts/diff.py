@@ -8,16 +8,13 @@ drift check (:mod:`contracts.check`) prints. The versions page uses the same com
 
 from __future__ import annotations
 
-import ast
-import functools
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from contracts.build import REPO_ROOT, locate
 from contracts.model import Location, Methodology
+from contracts.source import locate, string_line
 from contracts.store import canonical_json, snapshot_content
 
 #: Top-level snapshot fields that mirror a constant: where to point the reader.
@@ -65,23 +62,9 @@ def where_defined(location: Location | None) -> str | None:
     return f"{location.file}:{line}" if line else None
 
 
-@functools.lru_cache(maxsize=8)
-def _string_lines(path: Path, mtime_ns: int) -> dict[str, int]:
-    lines: dict[str, int] = {}
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            lines.setdefault(node.value, node.lineno)
-    return lines
-
-
 def example_location(name: str) -> str | None:
     """``file:line`` of the worked example called ``name`` in ``scoring/examples.py``."""
-    path = REPO_ROOT / _EXAMPLES_FILE
-    try:
-        mtime = path.stat().st_mtime_ns
-        line = _string_lines(path, mtime).get(name)
-    except (OSError, SyntaxError):
-        return None
+    line = string_line(_EXAMPLES_FILE, name)
     return f"{_EXAMPLES_FILE}:{line}" if line else None
 
 

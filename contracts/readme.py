@@ -25,12 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from contracts.build import REPO_ROOT, build_snapshot, constant_location, exact_value, locate
+from contracts.build import build_snapshot, constant_location, exact_value
 from contracts.claims import check_text, code_values, explainers
 from contracts.filesystem import write_atomic
 from contracts.model import Methodology
 from contracts.result import ReadmeResult
-from contracts.store import EXIT_FAILED, EXIT_OK, EXIT_UNUSABLE, ContractsError, display_path
+from contracts.source import REPO_ROOT, display_path, locate
+from contracts.store import EXIT_FAILED, EXIT_OK, EXIT_UNUSABLE, ContractsError
 from contracts.words import cardinal_words
 
 README_PATH: Path = REPO_ROOT / "README.md"

@@ -16,7 +16,7 @@ Files (all under ``contracts/``):
 
 Every reader raises :class:`ContractsError`, whose message names the file and the rule;
 nothing here prints. How the files are written (atomically, one update at a time) is
-:mod:`contracts.filesystem`; its names are importable from here too.
+:mod:`contracts.filesystem`.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from contracts.model import GENERATED_NOTE, Methodology, SnapshotFile
+from contracts.source import display_path
 
 CONTRACTS_DIR: Path = Path(__file__).resolve().parent
 SNAPSHOT_DIR: Path = CONTRACTS_DIR / "snapshots"
@@ -102,16 +103,6 @@ class SnapshotRead:
 
 
 # --- Paths and versions ---------------------------------------------------------------------
-
-
-def display_path(path: Path) -> str:
-    """``path`` relative to the repository root when it lies inside it, else as given."""
-    from contracts.build import REPO_ROOT  # local: keeps this module light for the site
-
-    try:
-        return path.resolve().relative_to(REPO_ROOT).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def version_key(version: str) -> tuple[int, int, int]:

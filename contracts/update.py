@@ -37,6 +37,7 @@ from contracts.filesystem import (
 from contracts.impact import suggestion_lines, summary_lines
 from contracts.model import Methodology
 from contracts.result import UpdateResult
+from contracts.source import display_path
 from contracts.store import (
     CHANGELOG_PATH,
     CHECK_COMMAND,
@@ -46,7 +47,6 @@ from contracts.store import (
     SNAPSHOT_DIR,
     UPDATE_COMMAND,
     ContractsError,
-    display_path,
     lock_text,
     read_changelog,
     read_lock,

@@ -19,29 +19,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from macros import samples
+from macros.layout import (
+    DOWNLOADS,
+    SCHEMA_FILE,
+    SNAPSHOT_FILE,
+    SOURCE_ANCHOR,
+    SOURCE_DIR,
+    SOURCE_PACKAGES,
+    VERSIONS_DIR,
+)
 from macros.markup import esc, table
+from macros.samples import sample_files
 
 if TYPE_CHECKING:
     from macros.site import Site
-
-DOWNLOADS = "downloads"
-SNAPSHOT_FILE = "methodology.json"
-SCHEMA_FILE = "methodology.schema.json"
-VERSIONS_DIR = "versions"
-# Highlighted copies of scoring/ and contracts/ sources, published with the site; a line is
-# anchored as #L-<line>.
-SOURCE_DIR = "source"
-SOURCE_ANCHOR = "L"
-SOURCE_PACKAGES = ("scoring", "contracts")
-
-
-def sample_files() -> dict[str, str]:
-    """The sample inputs by file name: run by the pages' commands and published."""
-    return {
-        samples.RUNS_FILE: samples.jsonl(samples.sample_runs()),
-        samples.OUTCOMES_FILE: samples.jsonl(samples.sample_outcomes()),
-        samples.BAD_RUNS_FILE: samples.bad_runs(),
-    }
 
 
 # --- macros ----------------------------------------------------------------------------------
@@ -140,12 +131,11 @@ def publish_sources(target: Path) -> None:
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import PythonLexer
 
-    import scoring
+    from contracts.source import REPO_ROOT
 
-    root = Path(scoring.__file__).resolve().parent.parent
     for package in SOURCE_PACKAGES:
-        for path in sorted((root / package).glob("*.py")):
-            relative = path.relative_to(root).as_posix()
+        for path in sorted((REPO_ROOT / package).glob("*.py")):
+            relative = path.relative_to(REPO_ROOT).as_posix()
             formatter = HtmlFormatter(
                 full=True,
                 linenos="inline",

@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
-from contracts.build import build_snapshot, locate
+from contracts.build import build_snapshot
 from contracts.model import Location, Methodology
+from contracts.source import locate
+from macros.layout import SOURCE_ANCHOR, SOURCE_DIR
 from macros.markup import (
     code_block,
     esc,
@@ -30,7 +32,7 @@ from macros.markup import (
     plain,
     usd,
 )
-from macros.published import SOURCE_ANCHOR, SOURCE_DIR, sample_files
+from macros.samples import sample_files
 
 REFERENCE_PAGE = "reference.html"
 #: Output longer than this many lines is folded away in a <details> element.

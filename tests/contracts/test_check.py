@@ -19,7 +19,6 @@ from contract_builders import (
 import contracts.check
 import contracts.update
 from contracts import store
-from contracts.build import locate
 from contracts.check import (
     Difference,
     Kind,
@@ -28,6 +27,7 @@ from contracts.check import (
     run_check,
 )
 from contracts.model import Methodology
+from contracts.source import locate
 
 # --- check -----------------------------------------------------------------------------------
 

@@ -26,11 +26,11 @@ from serving import copy_project
 
 from contracts import store
 from contracts import update as update_module
-from contracts.build import REPO_ROOT, locate
 from contracts.check import run_check
 from contracts.cli import _terminate_as_interrupt
 from contracts.filesystem import update_lock, write_atomic
 from contracts.model import Location, Methodology
+from contracts.source import REPO_ROOT, locate
 from contracts.store import ContractsError, is_version, read_snapshot
 from contracts.update import run_update
 

@@ -31,11 +31,12 @@ from contract_builders import python_in
 from serving import copy_project
 
 import scoring.constants as C  # noqa: N812 - the module of constants
-from contracts.build import REPO_ROOT, build_snapshot
+from contracts.build import build_snapshot
 from contracts.cli import main as contracts_main
 from contracts.comparison import compare_snapshots, kendall_tau_b
 from contracts.model import CorpusScoreboard
 from contracts.scoreboard import CORPUS_DIR, build_scoreboard, corpus_paths
+from contracts.source import REPO_ROOT
 from contracts.store import (
     content_hash,
     read_lock,

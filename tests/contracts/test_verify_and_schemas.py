@@ -20,9 +20,10 @@ from typing import Any
 import jsonschema
 import pytest
 
-from contracts.build import REPO_ROOT, build_snapshot
+from contracts.build import build_snapshot
 from contracts.check import run_check
 from contracts.output import OUTPUT_MODELS, output_schema_text, stale_output_schemas
+from contracts.source import REPO_ROOT
 from contracts.store import (
     LOCK_PATH,
     SCHEMA_PATH,
