@@ -44,14 +44,15 @@ from contracts.store import (
     UPDATE_COMMAND,
     ChangelogEntry,
     ContractsError,
+    LockEntry,
     SnapshotRead,
-    content_hash_of_text,
+    file_hash,
+    lock_entry,
     read_changelog,
-    read_lock,
+    read_lock_entries,
     read_snapshot,
     schema_path,
     schema_state,
-    snapshot_hash,
     snapshot_path,
     snapshot_versions,
     version_key,
@@ -125,9 +126,9 @@ def run_check(
         changelog = None
     changelog_name = display_path(CHANGELOG_PATH if changelog_path is None else changelog_path)
 
-    lock: dict[str, str] | None
+    lock: dict[str, LockEntry] | None
     try:
-        lock = read_lock(directory / LOCK_FILENAME)
+        lock = read_lock_entries(directory / LOCK_FILENAME)
     except ContractsError as error:
         report.add(error.exit_code, str(error))
         lock = None
@@ -183,7 +184,7 @@ def run_check(
 
 def _check_released(
     report: _Report,
-    released: dict[str, str],
+    released: dict[str, LockEntry],
     directory: Path,
     live: Methodology,
     changelog: dict[str, ChangelogEntry] | None,
@@ -191,7 +192,7 @@ def _check_released(
 ) -> dict[str, SnapshotRead]:
     """Every released snapshot: present, readable, unedited, logged. Returns those read."""
     snapshots: dict[str, SnapshotRead] = {}
-    for version, digest in released.items():
+    for version, entry in released.items():
         path = snapshot_path(version, directory)
         if not path.exists():
             report.add(
@@ -206,8 +207,17 @@ def _check_released(
             report.add(error.exit_code, str(error))
             continue
         snapshots[version] = read
-        if read.sha256 != digest:
-            report.add(EXIT_FAILED, _hash_mismatch(read, version, digest, directory, live))
+        if read.file_sha256 != entry.sha256:
+            report.add(EXIT_FAILED, _hash_mismatch(read, version, entry, directory, live))
+        elif read.sha256 != entry.content_sha256:
+            lock_path = display_path(directory / LOCK_FILENAME)
+            report.add(
+                EXIT_FAILED,
+                f"{lock_path}: the content hash of released version {version} was changed: "
+                f"the snapshot's bytes match the lock, its content hash is "
+                f"{read.sha256[:12]}…, the lock says {entry.content_sha256[:12]}…; restore "
+                f"it: git checkout -- {lock_path}",
+            )
         if read.methodology.methodology_version != version:
             report.add(
                 EXIT_FAILED,
@@ -224,39 +234,46 @@ def _check_released(
 
 
 def _snapshot_intact(read: SnapshotRead, version: str, live: Methodology) -> str | None:
-    """Why the snapshot file can be trusted, if it can: it is the one committed at git
-    HEAD, or it is what the live code builds for the current version."""
+    """Why the snapshot file can be trusted, if it can: its bytes are the ones committed at
+    git HEAD, or what the live code writes for the current version."""
     committed = text_at_head(read.path)
     if committed is not None:
-        same = content_hash_of_text(committed) == read.sha256
+        same = file_hash(committed.encode("utf-8")) == read.file_sha256
         return "as committed at git HEAD" if same else None
-    if version == live.methodology_version and snapshot_hash(live) == read.sha256:
-        return "what the live code builds"
+    if version == live.methodology_version and lock_entry(live).sha256 == read.file_sha256:
+        return "what the live code writes"
     return None
 
 
 def _hash_mismatch(
-    read: SnapshotRead, version: str, digest: str, directory: Path, live: Methodology
+    read: SnapshotRead, version: str, entry: LockEntry, directory: Path, live: Methodology
 ) -> str:
-    """A released snapshot whose content hash differs from the lock's: say which file is
-    wrong when it can be told, the lock or the snapshot."""
+    """A released snapshot whose bytes differ from the lock's hash: say which file is
+    wrong when it can be told, the lock or the snapshot, and whether the snapshot was only
+    re-formatted (the same content in other bytes)."""
     path, lock_path = display_path(read.path), display_path(directory / LOCK_FILENAME)
-    hashes = f"{read.sha256[:12]}… (the snapshot's content) vs {digest[:12]}… (recorded in "
+    hashes = f"{read.file_sha256[:12]}… (sha256 of the snapshot file) vs {entry.sha256[:12]}… "
     intact = _snapshot_intact(read, version, live)
     if intact is not None:
         return (
             f"{lock_path}: hash mismatch in the lock for released version {version}: "
-            f"{hashes}the lock); the snapshot {path} is {intact}, so the lock's hash was "
-            f"changed: restore it: git checkout -- {lock_path}"
+            f"{hashes}(recorded in the lock); the snapshot {path} is {intact}, so the lock's "
+            f"hash was changed: restore it: git checkout -- {lock_path}"
         )
     restore = f"git checkout -- {path}"
     if version == live.methodology_version:
         restore += f" (or, if the live code is unchanged, {UPDATE_COMMAND})"
+    if read.sha256 == entry.content_sha256:
+        return (
+            f"{path}: released snapshot was re-formatted: same content, different bytes "
+            f"({hashes}recorded in {LOCK_FILENAME}); a released snapshot is immutable byte "
+            f"for byte, restore it: {restore}"
+        )
     return (
-        f"{path}: released snapshot was edited: its content hash {read.sha256[:12]}… "
-        f"differs from {digest[:12]}… recorded in {LOCK_FILENAME}; released snapshots are "
-        f"immutable, restore it: {restore} (if the snapshot is right and the lock was "
-        f"edited instead: git checkout -- {lock_path})"
+        f"{path}: released snapshot was edited: its sha256 {read.file_sha256[:12]}… "
+        f"differs from {entry.sha256[:12]}… recorded in {LOCK_FILENAME}, and so does its "
+        f"content; released snapshots are immutable, restore it: {restore} (if the "
+        f"snapshot is right and the lock was edited instead: git checkout -- {lock_path})"
     )
 
 
@@ -323,7 +340,7 @@ def _check_new_current(
     report: _Report,
     live: Methodology,
     directory: Path,
-    released: dict[str, str],
+    released: dict[str, LockEntry],
     snapshots: dict[str, SnapshotRead],
 ) -> None:
     version = live.methodology_version

@@ -228,10 +228,12 @@ def _verify(_: Methodology) -> str:
 
     return (
         "`python -m contracts verify FILE` checks a snapshot (a released one, or the\n"
-        "`methodology.json` of a site built from a release) against the lock: it prints `OK`,\n"
-        f"the version and the hash, exits {EXIT_FAILED} naming the expected and the actual hash "
-        f"when the\ncontent differs, and exits {EXIT_UNUSABLE} when the file cannot be read. "
-        "`--lock released.json`\n"
+        "`methodology.json` of a site built from a release) against the lock, byte for byte:\n"
+        "it prints `OK`, the version and the SHA-256 of the file (what `sha256sum` prints)\n"
+        f"only for the released bytes; it exits {EXIT_FAILED} naming the expected and the "
+        "actual hash\notherwise, saying `SAME CONTENT, DIFFERENT BYTES` for a re-formatted copy "
+        "of the\nreleased methodology, and it exits "
+        f"{EXIT_UNUSABLE} when the file cannot be read. `--lock released.json`\n"
         "checks against a downloaded lock instead of the committed one.\n"
     )
 

@@ -12,11 +12,10 @@ the files and list them.
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from macros import samples
 from macros.layout import (
@@ -75,15 +74,14 @@ def downloads(site: Site) -> str:
 # --- publishing ------------------------------------------------------------------------------
 
 
-def _write_json(path: Path, data: Any) -> None:
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
 def write_snapshot(path: Path) -> None:
-    """Write the live snapshot as the site publishes it (``methodology.json``)."""
+    """Write the live snapshot as the site publishes it (``methodology.json``): in the form
+    of a committed snapshot file, so that a site built from a released version publishes
+    that release's bytes, which ``python -m contracts verify`` accepts."""
     from contracts.build import build_snapshot
+    from contracts.store import snapshot_text
 
-    _write_json(path, build_snapshot().model_dump(mode="json"))
+    path.write_text(snapshot_text(build_snapshot()), encoding="utf-8")
 
 
 def publish(site_dir: Path) -> None:
