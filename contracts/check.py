@@ -32,6 +32,7 @@ from contracts.diff import (
 from contracts.failure import describe_failure
 from contracts.filesystem import temporary_files, text_at_head, update_running
 from contracts.impact import summary_lines
+from contracts.invariants import invariant_lines
 from contracts.model import Methodology
 from contracts.result import CheckResult
 from contracts.source import display_path
@@ -133,6 +134,8 @@ def run_check(
         report.add(error.exit_code, str(error))
         lock = None
 
+    _check_invariants(report)
+
     if live is None:
         try:
             live = build_live()
@@ -180,6 +183,13 @@ def run_check(
     _check_schema(report, directory)
     _check_temporary_files(report, directory)
     return _finish(report)
+
+
+def _check_invariants(report: _Report) -> None:
+    """The methodology's own invariants (:mod:`scoring.invariants`) hold for the live code."""
+    lines = invariant_lines()
+    if lines:
+        report.add(EXIT_FAILED, *lines)
 
 
 def _check_released(

@@ -35,6 +35,7 @@ from contracts.filesystem import (
     write_atomic,
 )
 from contracts.impact import suggestion_lines, summary_lines
+from contracts.invariants import invariant_lines
 from contracts.model import Methodology
 from contracts.result import UpdateResult
 from contracts.source import display_path
@@ -142,6 +143,12 @@ def run_update(
     """
     directory = SNAPSHOT_DIR if snapshot_dir is None else snapshot_dir
     changelog = CHANGELOG_PATH if changelog_path is None else changelog_path
+    broken = invariant_lines()
+    if broken:
+        # Nothing is written: a methodology that breaks its own rules is never recorded.
+        return UpdateResult(
+            False, EXIT_FAILED, [f"contracts update: REFUSED: {broken[0]}", *broken[1:]]
+        )
     try:
         if live is None:
             live = build_live()  # before the lock: building takes the longest

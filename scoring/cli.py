@@ -1,7 +1,9 @@
 """``python -m scoring``: a thin command line over the library.
 
 Exit status: 0 on success; 2 on bad input or bad arguments (one line per problem on
-stderr, nothing on stdout); 1 when the output cannot be written (a closed stdout, a full
+stderr, nothing on stdout), and 2 when the methodology's own constants break one of its
+invariants (:mod:`scoring.invariants`: each broken one named with its line, nothing
+scored); 1 when the output cannot be written (a closed stdout, a full
 disk: one line on stderr); 141 when the reader of stdout went away (a closed pipe, as in
 ``| head``), silently, as a tool killed by SIGPIPE shows in the shell; 130 when
 interrupted (Ctrl-C). Never a traceback.
@@ -22,7 +24,8 @@ from enum import StrEnum
 from typing import BinaryIO, NoReturn, TextIO
 
 from scoring.constants import Axis
-from scoring.errors import InputError, Problem, cut, inert, shown
+from scoring.errors import InputError, MethodologyError, Problem, cut, inert, shown
+from scoring.invariants import check_methodology
 from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.report import build_report
 from scoring.serialize import (
@@ -40,6 +43,8 @@ from scoring.serialize import (
 EXIT_OK = 0
 EXIT_OUTPUT_FAILED = 1
 EXIT_BAD_INPUT = 2
+#: The methodology's constants break an invariant: the code is wrong, not the input.
+EXIT_BROKEN_METHODOLOGY = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as the shell shows a tool stopped by Ctrl-C
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell shows a tool whose reader went away
 
@@ -324,6 +329,11 @@ def run(
     if stdout is None:
         _say(stderr, f"{prefix}: cannot write the output: stdout is closed")
         return EXIT_OUTPUT_FAILED
+    try:
+        check_methodology()
+    except MethodologyError as error:
+        _say(stderr, f"{prefix}: cannot score anything: {error.message()}")
+        return EXIT_BROKEN_METHODOLOGY
     try:
         if args.command == Command.REPORT:
             _report(args, stdin, stdout)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -71,3 +72,95 @@ def median(values: list[Fraction]) -> Fraction:
     if len(ordered) % 2:
         return ordered[middle]
     return (ordered[middle - 1] + ordered[middle]) / 2
+
+
+# --- Exact numbers as text, and back ------------------------------------------------------
+
+_THOUSANDS = ","
+# ASCII digits only: ``\d`` would read Arabic-Indic and other digits too.
+_NUMERAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+_DENOMINATOR = re.compile(r"[1-9][0-9]*")
+_GROUPED = re.compile(r"-?[0-9]{1,3}(?:,[0-9]{3})*(?:\.[0-9]+)?")
+
+
+def _terminates(value: Fraction) -> bool:
+    """Whether ``value`` has a finite decimal expansion (its denominator is 2^a·5^b)."""
+    denominator = value.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    return denominator == 1
+
+
+def _group(text: str) -> str:
+    """Thousands separators in the integer part of a plain decimal numeral."""
+    sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
+    whole, dot, fraction = digits.partition(".")
+    return f"{sign}{int(whole):,}{dot}{fraction}".replace(",", _THOUSANDS)
+
+
+def number_text(
+    value: int | Decimal | Fraction,
+    *,
+    places: int | None = None,
+    grouping: bool = False,
+    as_written: bool = False,
+) -> str:
+    """The one way an exact number is written as text, with named options for what
+    really differs between callers:
+
+    - by default the exact value: an integer, a terminating decimal without trailing
+      zeros, or ``p/q`` (``2/3`` is never ``0.6667`` unless ``places`` asks for it);
+    - ``places``: rounded half up to exactly that many decimals (``0.6667``);
+    - ``as_written``: a ``Decimal`` keeps the digits it was typed with (``0.40``), as a
+      constant is shown beside its source line;
+    - ``grouping``: thousands separators (``10,000``), for pages; data has none.
+
+    Never an exponent, never ``-0``.
+
+    >>> number_text(Fraction(2, 3)), number_text(Fraction(2, 3), places=4)
+    ('2/3', '0.6667')
+    >>> number_text(Decimal("0.40")), number_text(Decimal("0.40"), as_written=True)
+    ('0.4', '0.40')
+    >>> number_text(10000), number_text(10000, grouping=True), number_text(Decimal("1E+2"))
+    ('10000', '10,000', '100')
+    """
+    if isinstance(value, bool):
+        raise TypeError("a boolean is not a number")
+    if places is not None:
+        text = format(decimal_half_up(Fraction(value), places), "f")
+    elif as_written and isinstance(value, Decimal):
+        text = format(value, "f")
+    else:
+        exact = Fraction(value)
+        if exact.denominator == 1:
+            text = str(exact.numerator)
+        elif not _terminates(exact):
+            text = f"{exact.numerator}/{exact.denominator}"
+            return text if not grouping else f"{_group(str(exact.numerator))}/{exact.denominator}"
+        else:
+            quotient = Decimal(exact.numerator) / Decimal(exact.denominator)
+            text = format(quotient, "f")
+            if "." in text:
+                text = text.rstrip("0").rstrip(".")
+    if text.startswith("-") and not any(c in "123456789" for c in text):
+        text = text[1:]
+    return _group(text) if grouping else text
+
+
+def parse_number(text: str) -> Fraction:
+    """The exact value of a numeral :func:`number_text` writes: an integer, a decimal or
+    ``p/q``, with or without thousands separators; ``ValueError`` for anything else
+    (exponents, spaces, non-ASCII digits, ``inf``).
+
+    >>> parse_number("2/3"), parse_number("10,000"), parse_number("-0.125")
+    (Fraction(2, 3), Fraction(10000, 1), Fraction(-1, 8))
+    """
+    plain = text.replace(_THOUSANDS, "")
+    numerator, slash, denominator = plain.partition("/")
+    if not _NUMERAL.fullmatch(numerator) or (slash and not _DENOMINATOR.fullmatch(denominator)):
+        raise ValueError(f"not an exact number: {text!r} (an integer, a decimal or p/q)")
+    if _THOUSANDS in text and not _GROUPED.fullmatch(text.split("/")[0]):
+        raise ValueError(f"misplaced thousands separator in {text!r}")
+    value = Fraction(Decimal(numerator))
+    return value / int(denominator) if slash else value

@@ -89,7 +89,9 @@ def publish(site_dir: Path) -> None:
     all computed now from the live code."""
     from contracts import store
     from contracts.store import load_history
+    from scoring.invariants import check_methodology
 
+    check_methodology()  # a methodology that breaks its own rules publishes nothing
     site_dir.mkdir(parents=True, exist_ok=True)
     write_snapshot(site_dir / SNAPSHOT_FILE)
     # The schema of a snapshot file, as `contracts update` commits it: it accepts the live
