@@ -59,6 +59,7 @@ from scoring.constants import (
     ROBUSTNESS_MIN_OUTCOMES,
 )
 from scoring.errors import MAX_LISTED_PROBLEMS, Problem, problems_from
+from scoring.run_ids import RunIds
 
 
 def to_lines(records: list[dict[str, Any]]) -> list[bytes]:
@@ -772,7 +773,7 @@ def test_duplicates_across_chunks_and_table_growth(chunk: int) -> None:
 def test_seen_ids_report_every_repeat_where_it_is(keys: list[str], cuts: list[int]) -> None:
     # Feed the keys in batches of the drawn sizes; a repeat is every occurrence after the
     # first, reported at its own place in its batch.
-    seen, start, found = report_module._SeenIds(), 0, []
+    seen, start, found = RunIds(), 0, []
     sizes = itertools.cycle(cuts)
     while start < len(keys):
         batch = keys[start : start + next(sizes)]
