@@ -45,35 +45,19 @@ from scoring import (
     tool_efficiency_axis,
 )
 from scoring.examples import EXAMPLES
+from scoring.numeric import number_text
 
 __all__ = ["REPO_ROOT", "build_snapshot", "exact_value", "locate", "to_json_value"]
 
 
 def exact_value(value: Fraction) -> ExactValue:
-    """An exact rational as a terminating decimal when it is one, else ``p/q``.
+    """An exact rational as a terminating decimal when it is one, else ``p/q`` (the data
+    form of :func:`scoring.numeric.number_text`: no grouping).
 
     >>> exact_value(Fraction(1, 8)).exact, exact_value(Fraction(2, 3)).exact
     ('0.125', '2/3')
     """
-    denominator = value.denominator
-    twos = fives = 0
-    while denominator % 2 == 0:
-        denominator //= 2
-        twos += 1
-    while denominator % 5 == 0:
-        denominator //= 5
-        fives += 1
-    if denominator == 1:
-        places = max(twos, fives)
-        text = str(
-            (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
-                Decimal(1).scaleb(-places)
-            )
-        )
-        if "." in text:
-            text = text.rstrip("0").rstrip(".")
-        return ExactValue(exact=text, approx=float(value))
-    return ExactValue(exact=f"{value.numerator}/{value.denominator}", approx=float(value))
+    return ExactValue(exact=number_text(value), approx=float(value))
 
 
 def to_json_value(value: Any) -> Any:

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from contracts.build import build_snapshot, constant_location, exact_value
+from contracts.build import build_snapshot, constant_location
 from contracts.claims import check_text, code_values, explainers
 from contracts.filesystem import write_atomic
 from contracts.model import Methodology
@@ -76,9 +76,9 @@ def _pct(value: float) -> str:
     >>> _pct(0.4), _pct(0.125)
     ('40%', '12.5%')
     """
-    from scoring.numeric import as_written
+    from scoring.numeric import as_written, number_text
 
-    return f"{exact_value(as_written(value) * 100).exact}%"
+    return f"{number_text(as_written(value) * 100)}%"
 
 
 def _scores(m: Methodology) -> str:

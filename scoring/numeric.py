@@ -83,13 +83,27 @@ _DENOMINATOR = re.compile(r"[1-9][0-9]*")
 _GROUPED = re.compile(r"-?[0-9]{1,3}(?:,[0-9]{3})*(?:\.[0-9]+)?")
 
 
-def _terminates(value: Fraction) -> bool:
-    """Whether ``value`` has a finite decimal expansion (its denominator is 2^a·5^b)."""
-    denominator = value.denominator
+def _decimal_places(value: Fraction) -> int | None:
+    """How many decimals write ``value`` exactly; ``None`` if its expansion never ends
+    (its denominator has a prime factor other than 2 and 5)."""
+    denominator, counts = value.denominator, []
     for prime in (2, 5):
+        count = 0
         while denominator % prime == 0:
             denominator //= prime
-    return denominator == 1
+            count += 1
+        counts.append(count)
+    return max(counts) if denominator == 1 else None
+
+
+def _fixed(value: Fraction, places: int) -> str:
+    """``value`` (exact in ``places`` decimals, or rounded already) as a plain numeral."""
+    units = value.numerator * 10**places // value.denominator
+    sign, digits = ("-", str(-units)) if units < 0 else ("", str(units))
+    if places == 0:
+        return sign + digits
+    digits = digits.rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
 def _group(text: str) -> str:
@@ -103,23 +117,29 @@ def number_text(
     value: int | Decimal | Fraction,
     *,
     places: int | None = None,
-    grouping: bool = False,
+    max_places: int | None = None,
     as_written: bool = False,
+    grouping: bool = False,
 ) -> str:
     """The one way an exact number is written as text, with named options for what
     really differs between callers:
 
     - by default the exact value: an integer, a terminating decimal without trailing
-      zeros, or ``p/q`` (``2/3`` is never ``0.6667`` unless ``places`` asks for it);
-    - ``places``: rounded half up to exactly that many decimals (``0.6667``);
+      zeros, or ``p/q`` (``2/3`` is never ``0.6667`` unless asked);
+    - ``places``: rounded half up to exactly that many decimals (``0.6667``, ``0.50``);
+    - ``max_places``: exact when that many decimals suffice, else rounded half up to them;
+      trailing zeros dropped (``0.5``, ``0.6667``): a short label;
     - ``as_written``: a ``Decimal`` keeps the digits it was typed with (``0.40``), as a
       constant is shown beside its source line;
-    - ``grouping``: thousands separators (``10,000``), for pages; data has none.
+    - ``grouping``: thousands separators in a decimal numeral (``10,000``), for pages; data
+      has none, and neither has a ``p/q``.
 
     Never an exponent, never ``-0``.
 
     >>> number_text(Fraction(2, 3)), number_text(Fraction(2, 3), places=4)
     ('2/3', '0.6667')
+    >>> number_text(Fraction(1, 2), max_places=4), number_text(Fraction(2, 3), max_places=4)
+    ('0.5', '0.6667')
     >>> number_text(Decimal("0.40")), number_text(Decimal("0.40"), as_written=True)
     ('0.4', '0.40')
     >>> number_text(10000), number_text(10000, grouping=True), number_text(Decimal("1E+2"))
@@ -127,22 +147,23 @@ def number_text(
     """
     if isinstance(value, bool):
         raise TypeError("a boolean is not a number")
+    if isinstance(value, Decimal) and not value.is_finite():
+        raise ValueError(f"not a finite number: {value}")
+    exact = Fraction(value)
     if places is not None:
-        text = format(decimal_half_up(Fraction(value), places), "f")
+        text = _fixed(Fraction(math.floor(exact * 10**places + Fraction(1, 2)), 10**places), places)
     elif as_written and isinstance(value, Decimal):
-        text = format(value, "f")
+        exponent = value.as_tuple().exponent
+        written = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+        text = _fixed(exact, written)
     else:
-        exact = Fraction(value)
-        if exact.denominator == 1:
-            text = str(exact.numerator)
-        elif not _terminates(exact):
-            text = f"{exact.numerator}/{exact.denominator}"
-            return text if not grouping else f"{_group(str(exact.numerator))}/{exact.denominator}"
-        else:
-            quotient = Decimal(exact.numerator) / Decimal(exact.denominator)
-            text = format(quotient, "f")
-            if "." in text:
-                text = text.rstrip("0").rstrip(".")
+        needed = _decimal_places(exact)
+        if max_places is not None and (needed is None or needed > max_places):
+            rounded = number_text(exact, places=max_places, grouping=grouping)
+            return rounded.rstrip("0").rstrip(".") if "." in rounded else rounded
+        if needed is None:
+            return f"{exact.numerator}/{exact.denominator}"
+        text = _fixed(exact, needed)
     if text.startswith("-") and not any(c in "123456789" for c in text):
         text = text[1:]
     return _group(text) if grouping else text
@@ -161,6 +182,6 @@ def parse_number(text: str) -> Fraction:
     if not _NUMERAL.fullmatch(numerator) or (slash and not _DENOMINATOR.fullmatch(denominator)):
         raise ValueError(f"not an exact number: {text!r} (an integer, a decimal or p/q)")
     if _THOUSANDS in text and not _GROUPED.fullmatch(text.split("/")[0]):
-        raise ValueError(f"misplaced thousands separator in {text!r}")
+        raise ValueError(f"not an exact number: misplaced thousands separator in {text!r}")
     value = Fraction(Decimal(numerator))
     return value / int(denominator) if slash else value

@@ -33,6 +33,7 @@ from macros.markup import (
     usd,
 )
 from macros.samples import sample_files
+from scoring.numeric import parse_number
 
 REFERENCE_PAGE = "reference.html"
 #: Output longer than this many lines is folded away in a <details> element.
@@ -49,7 +50,7 @@ def fraction(data: Any) -> Fraction | None:
     if data is None:
         return None
     if isinstance(data, dict):
-        return Fraction(data["exact"])
+        return parse_number(data["exact"])
     if isinstance(data, bool):
         raise TypeError("a boolean is not a number")
     return Fraction(repr(data)) if isinstance(data, float) else Fraction(data)  # Decimal, int
