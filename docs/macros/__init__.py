@@ -66,6 +66,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "calculator": ("calculator",),
     "impact": ("version_impact",),
     "guarantees": ("guarantees",),
+    "formats": ("format_codes",),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.
