@@ -148,7 +148,8 @@ def _change_a_constant(m: Methodology) -> str:
     major, minor, _ = (int(part) for part in m.methodology_version.split("."))
     old, new = m.methodology_version, f"{major}.{minor + 1}.0"
     return f"""\
-1. Edit the constant in `scoring/constants.py` (or the formula in its module).
+1. Edit the constant in `scoring/constants.py` (or the formula in its module), keeping the
+   methodology's invariants (`scoring/invariants.py`: the composite weights sum to 1, say).
 2. Run `.venv/bin/python -m contracts check`. It fails and lists every difference: the
    dotted path (`constants[{entry.name}].value`), the committed and the live value,
    where it is defined (`{entry.defined_in.file}:{line}`) and the command that fixes it. Check
