@@ -122,6 +122,11 @@ class RunIds:
         self._shift = FINGERPRINT_BITS - _START_SLOTS_BITS
         self._used = 0
 
+    def reserve(self, count: int) -> None:
+        """Make room for ``count`` keys in all (growing now, not while they are added)."""
+        while count * 3 > self._mask * 2:
+            self._grow()
+
     def add(self, key: str) -> bool:
         """Add ``key``; ``False`` if it was already present."""
         return not self.add_all((key,))
@@ -129,8 +134,7 @@ class RunIds:
     def add_all(self, keys: Iterable[str]) -> list[int]:
         """Add every key; the positions (0-based) of the keys that were already present."""
         codes = list(map(or_, fingerprints(keys), repeat(1)))
-        while (self._used + len(codes)) * 3 > self._mask * 2:
-            self._grow()  # room for the whole batch: no check per key
+        self.reserve(self._used + len(codes))  # room for the whole batch: no check per key
         slots, mask, shift = self._slots, self._mask, self._shift
         repeated = []
         for code in codes:
@@ -152,8 +156,7 @@ class RunIds:
         with ``lines=True``)."""
         if self._lines is None:
             raise TypeError("this set keeps no lines: make it with RunIds(lines=True)")
-        if (self._used + 1) * 3 > self._mask * 2:
-            self._grow()
+        self.reserve(self._used + 1)
         code = fingerprints((key,))[0] | 1
         index = (code >> self._shift) & self._mask
         while held := self._slots[index]:
