@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from contracts.model import Location, Methodology
-from contracts.source import locate, string_line
+from contracts.source import definition_end, locate, string_line
 from contracts.store import canonical_json, snapshot_content
 
 #: Top-level snapshot fields that mirror a constant: where to point the reader.
@@ -52,6 +52,31 @@ class Difference:
     live: Any
     location: str | None
     kind: str = Kind.CHANGED
+
+    @property
+    def file(self) -> str | None:
+        """The file of :attr:`location` (for an annotation's ``file=``), or ``None``."""
+        if self.location is None:
+            return None
+        file, _, line = self.location.rpartition(":")
+        return file if line.isdigit() else self.location
+
+    @property
+    def line(self) -> int | None:
+        """The line of :attr:`location` (for ``line=`` and ``endLine=``), or ``None``."""
+        if self.location is None:
+            return None
+        line = self.location.rpartition(":")[2]
+        return int(line) if line.isdigit() else None
+
+    @property
+    def end_line(self) -> int | None:
+        """The last line of the definition that starts at :attr:`line` (an assignment, a
+        decorated function), for an annotation's ``endLine=``; :attr:`line` if unknown."""
+        if self.file is None or self.line is None:
+            return None
+        end = definition_end(self.file, self.line)
+        return self.line if end is None else end
 
 
 def where_defined(location: Location | None) -> str | None:

@@ -108,6 +108,18 @@ def definition_span(location: Location) -> Span | None:
     return spans.get(location.symbol.split(".")[0])
 
 
+def definition_end(file: str, first: int) -> int | None:
+    """The last line of the top-level definition of the repository file ``file`` that
+    starts on line ``first`` (an assignment, a decorated function); ``None`` if none does
+    or the file cannot be read."""
+    path = REPO_ROOT / file
+    try:
+        spans = definitions(path) if path.resolve().is_relative_to(REPO_ROOT) else {}
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return next((span.last for span in spans.values() if span.first == first), None)
+
+
 def locate(location: Location) -> int:
     """The line where ``location``'s symbol is defined now (1-based); 0 if not found.
 

@@ -67,6 +67,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "impact": ("version_impact",),
     "guarantees": ("guarantees",),
     "formats": ("format_codes",),
+    "contract": ("drift_checks", "descriptive_formulas"),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.
