@@ -1,9 +1,16 @@
 """A small evaluator for the LaTeX of the registered formulas.
 
 It reads the very string the page renders and computes it, so that the drift check can
-hold the typeset formula equal to the code (``contracts.formulas``). It knows the subset
-the formulas use, and refuses anything else with a :class:`LatexError` that names what it
-did not understand:
+hold the typeset formula equal to the code (``contracts.formulas``). Why an evaluator
+rather than one declaration that yields both the LaTeX and an expression: what must be
+proven is the text a reader sees, and that text is already written, released and tuned for
+typesetting (spacing, ``\\left``/``\\right``, words in ``\\text``); generating it from
+an expression tree would change every page and still leave the generator to be trusted,
+while an evaluator checks the rendered string itself and needs only the bindings of its
+symbols beside it.
+
+It knows the subset the formulas use, and refuses anything else with a :class:`LatexError`
+that names what it did not understand:
 
 - numbers, single letters, ``\\mathrm{…}``, ``\\text{…}``, ``\\tilde{…}``, ``\\overline{…}``
   and Greek letters as names, with subscripts and superscripts (``n_{\\min}``, ``x_{i+1}``,

@@ -2,7 +2,8 @@
 formula (``scoring.registry.FORMULAS``) and every constant. Each formula has a name, a
 title, LaTeX and an importable home; a passing doctest; golden points its code computes;
 every symbol of its LaTeX bound (or a reason why it is descriptive); a page that shows it;
-and, when it returns a score, its documented range, which hypothesis checks. Every
+and, when it returns a score, its documented range, which hypothesis checks, and its LaTeX
+equal to its code on random inputs as well as at its golden points. Every
 constant carries a unit, a description and a unique dotted name. A new formula or
 constant is tested by all of these without a line added here.
 """
@@ -25,7 +26,8 @@ from builders import FAST, successes_of
 from hypothesis import given
 from hypothesis import strategies as st
 
-from contracts.formulas import registration_problems
+from contracts.formulas import agree, latex_value, registration_problems, show
+from contracts.latex import Undefined
 from scoring import FORMULAS, Axis, VerificationEntry
 from scoring.constants import constants
 from scoring.registry import Formula
@@ -271,5 +273,27 @@ def test_every_score_lies_within_its_documented_range(name: str) -> None:
         value = function(*arguments)
         if value is not None:
             assert low <= Fraction(value) <= high
+
+    check()
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n in FORMULA_ARGUMENTS if FORMULAS[n].descriptive is None)
+)
+def test_every_formula_equals_its_latex_on_random_inputs(name: str) -> None:
+    # Beyond the golden points: the typeset formula and the code agree across the domain.
+    formula = FORMULAS[name]
+    signature = inspect.signature(formula.function)
+
+    @FAST
+    @given(FORMULA_ARGUMENTS[name])
+    def check(arguments: tuple[Any, ...]) -> None:
+        inputs = signature.bind(*arguments).arguments
+        code = formula.function(*arguments)
+        try:
+            latex: Any = latex_value(formula, inputs)
+        except Undefined as undefined:
+            latex = undefined
+        assert agree(code, latex), f"{name}{arguments}: LaTeX {show(latex)}, code {show(code)}"
 
     check()
