@@ -42,6 +42,7 @@ from contracts.findings import Finding, finding
 from contracts.impact import summary_lines
 from contracts.invariants import invariant_lines
 from contracts.model import Methodology
+from contracts.release_order import order_problems
 from contracts.result import CheckResult
 from contracts.source import display_path
 from contracts.store import (
@@ -134,6 +135,17 @@ def check_invariants(context: CheckContext) -> list[Finding]:
     """The live constants keep the methodology's invariants (:mod:`scoring.invariants`)."""
     lines = invariant_lines()
     return [finding(EXIT_FAILED, *lines, file="scoring/constants.py")] if lines else []
+
+
+def check_release_order(context: CheckContext) -> list[Finding]:
+    """The changelog's versions and dates run newest first, and the first release is the
+    first entry of both the changelog and the lock (:mod:`contracts.release_order`)."""
+    return [
+        finding(EXIT_FAILED, problem, file=context.changelog_name)
+        for problem in order_problems(
+            context.changelog, context.lock, context.changelog_name, LOCK_FILENAME
+        )
+    ]
 
 
 def check_live(context: CheckContext) -> list[Finding]:
@@ -258,6 +270,11 @@ CHECKS: list[Check] = [
     Check("lock", "the lock of released versions can be read", check_lock),
     Check("invariants", "the constants keep the methodology's invariants", check_invariants),
     Check("live", "the live methodology builds from scoring", check_live),
+    Check(
+        "release-order",
+        "changelog versions and dates in order; the first release first",
+        check_release_order,
+    ),
     Check("version", "METHODOLOGY_VERSION is MAJOR.MINOR.PATCH", check_version),
     Check("released", "released snapshots are present, unedited, in the changelog", check_released),
     Check("unrecorded", "no snapshot of a version the lock does not record", check_unrecorded),

@@ -34,6 +34,7 @@ from fractions import Fraction
 from itertools import compress, islice, repeat
 from operator import eq, mul, not_, sub, truediv
 
+from scoring.byte_input import RecordKind, record_lines
 from scoring.composite import CompositeResult, score_composite
 from scoring.constants import (
     METHODOLOGY_VERSION,
@@ -42,7 +43,6 @@ from scoring.constants import (
     Axis,
 )
 from scoring.errors import ProblemLog
-from scoring.jsonlines import without_bom
 from scoring.models import RunRecord, instant_key
 from scoring.numeric import Number, as_written, round_half_up
 from scoring.radar import (
@@ -373,7 +373,7 @@ def build_report(source: Iterable[bytes], weights: Mapping[Axis, Number] | None 
     builder = ReportBuilder()
     log = ProblemLog()
     seen = RunIds()
-    lines = without_bom(source)
+    lines = record_lines(source, RecordKind.RUNS)  # gzip read, other binary named
     first = 1
     with _collector_paused():
         while chunk := list(islice(lines, _CHUNK_LINES)):

@@ -197,7 +197,8 @@ def test_scoring_stops_naming_the_constant_and_its_line(
     status, stdout, stderr = outcome.runs[command]
     assert status == 2, stderr
     assert stdout == ""
-    assert f"scoring {command}: cannot score anything: the methodology breaks" in stderr
+    assert f"scoring {command}: the methodology is broken, not the input: " in stderr
+    assert "the methodology breaks its own invariants" in stderr
     where = f"{CONSTANTS}:{_line_in_copy(outcome.root, scenario.constant or '')}"
     assert f"{where}: {scenario.constant}: " in stderr
     assert scenario.says in stderr
