@@ -23,8 +23,11 @@ from serving import SETTLE_S, copy_project, serve
 
 PAGE = "composite.html"
 CONSTANT = "COMPOSITE_WEIGHT_SUCCESS"
+#: Takes from (or gives to) the cost weight what the success weight gains, so that the
+#: composite weights still sum to 1 (scoring/invariants.py) and the page shows numbers.
+PARTNER = "COMPOSITE_WEIGHT_COST"
 KEY = "constant:composite.weight.success"
-VALUES = ("0.45", "0.35", "0.40")
+VALUES = (("0.45", "0.25"), ("0.35", "0.35"), ("0.40", "0.30"))
 TIMEOUT_S = 60.0
 
 
@@ -33,13 +36,15 @@ def _shows(value: str) -> str:
     return rf'data-mv="{re.escape(KEY)}"[^>]*>{re.escape(value)}<'
 
 
-def _set_constant(path: Path, value: str) -> None:
+def _set_constants(path: Path, values: tuple[str, str]) -> None:
+    """Set the constant and its partner in one save."""
     text = path.read_text(encoding="utf-8")
-    pattern = re.compile(rf'({CONSTANT}: Annotated\[.*?\] = Decimal\(")([^"]+)("\))', re.DOTALL)
-    new, count = pattern.subn(rf"\g<1>{value}\g<3>", text)
-    if count != 1:
-        raise RuntimeError(f"{CONSTANT} not found in {path}")
-    path.write_text(new, encoding="utf-8")
+    for name, value in zip((CONSTANT, PARTNER), values, strict=True):
+        pattern = re.compile(rf'({name}: Annotated\[.*?\] = Decimal\(")([^"]+)("\))', re.DOTALL)
+        text, count = pattern.subn(rf"\g<1>{value}\g<3>", text)
+        if count != 1:
+            raise RuntimeError(f"{name} not found in {path}")
+    path.write_text(text, encoding="utf-8")
 
 
 def measure(edits: int) -> list[float]:
@@ -48,10 +53,10 @@ def measure(edits: int) -> list[float]:
         project = copy_project(Path(tmp) / "project")
         with serve(project, PAGE, rf'data-mv="{re.escape(KEY)}"', TIMEOUT_S) as server:
             timings = []
-            for value in (VALUES * edits)[:edits]:
-                _set_constant(project / "scoring" / "constants.py", value)
+            for values in (VALUES * edits)[:edits]:
+                _set_constants(project / "scoring" / "constants.py", values)
                 # wait_for starts its clock here, right after the save.
-                timings.append(server.wait_for(PAGE, _shows(value), TIMEOUT_S))
+                timings.append(server.wait_for(PAGE, _shows(values[0]), TIMEOUT_S))
                 time.sleep(SETTLE_S)
             return timings
 

@@ -29,12 +29,12 @@ from contracts.comparison import (
 from contracts.model import CorpusScoreboard, Methodology
 from contracts.noise import noise_text
 from contracts.result import ImpactResult
+from contracts.source import display_path
 from contracts.store import (
     EXIT_UNUSABLE,
     LOCK_PATH,
     ContractsError,
     current_version,
-    display_path,
     read_lock,
     read_snapshot,
     snapshot_path,

@@ -3,7 +3,7 @@
 A snapshot is plain, stable data. Exact values (results of formulas) are written as
 ``{"exact": "170/3", "approx": 56.666...}``: the exact rational as a terminating decimal or
 ``numerator/denominator``, and its float for reading. Where a constant or formula is defined
-is recorded as file and symbol; its line is resolved live (``contracts.build.locate``), so
+is recorded as file and symbol; its line is resolved live (``contracts.source.locate``), so
 that a harmless edit such as a new comment does not change a released snapshot.
 """
 
@@ -33,7 +33,7 @@ _FROZEN = ConfigDict(extra="forbid", frozen=True)
 def _inside_repository(file: str) -> str:
     """A ``defined_in.file`` names a Python file inside the repository: a relative POSIX
     path with no ``..``, so that reading it (to find a line) never leaves the repository.
-    (``contracts.build.locate`` checks the resolved path as well, for symbolic links.)"""
+    (``contracts.source.locate`` checks the resolved path as well, for symbolic links.)"""
     path = PurePosixPath(file)
     if (
         not file

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from contracts.model import CorpusScoreboard, ScoreboardAgent
-from contracts.store import CONTRACTS_DIR, ContractsError, display_path
+from contracts.source import display_path
+from contracts.store import CONTRACTS_DIR, ContractsError
 from scoring.errors import InputError
 from scoring.report import build_report
 from scoring.serialize import report_to_json

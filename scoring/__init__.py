@@ -14,7 +14,9 @@ The public API::
   every constant is listed by :func:`scoring.constants.constants`.
 
 Bad input raises :class:`InputError`; a formula called outside its domain raises
-:class:`ScoringError`. Nothing in this package prints, except the CLI.
+:class:`ScoringError`; constants that break the methodology's own invariants
+(:func:`check_methodology`) raise :class:`MethodologyError`. Nothing in this package
+prints, except the CLI.
 """
 
 from scoring.composite import (
@@ -26,7 +28,8 @@ from scoring.composite import (
 )
 from scoring.constants import METHODOLOGY_VERSION, Anchor, Axis, ConstantInfo, Meta
 from scoring.curves import cost_score, latency_score, piecewise_linear
-from scoring.errors import InputError, Problem
+from scoring.errors import InputError, MethodologyError, Problem
+from scoring.invariants import check_methodology
 from scoring.models import OutcomeRecord, RunRecord, RunStatus, VerificationEntry
 from scoring.outcome import (
     OutcomeScore,
@@ -84,6 +87,7 @@ __all__ = [
     "InputError",
     "Interval",
     "Meta",
+    "MethodologyError",
     "OutcomeRecord",
     "OutcomeScore",
     "Problem",
@@ -98,6 +102,7 @@ __all__ = [
     "aggregate_pass_hat_k",
     "build_report",
     "catastrophic_gate",
+    "check_methodology",
     "cluster_wilson_interval",
     "clustered_covariance",
     "clustered_variance",

@@ -4,19 +4,14 @@
   value, so ``{"latency_ms": -1, "latency_ms": 5}`` would hide a bad value behind a good
   one. :func:`repeated_keys` finds every repeat, with its path.
 - A UTF-8 byte-order mark before the first line is skipped (:func:`without_bom`).
-- A ``run_id`` is remembered by an 8-byte BLAKE2b fingerprint (:func:`fingerprints`): the
-  same on every run and every machine, unlike Python's salted ``hash``.
+- A repeated ``run_id`` is found by :mod:`scoring.run_ids`, for both readers.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import sys
-from array import array
 from collections.abc import Callable, Iterable, Iterator
-from functools import partial
-from itertools import chain, repeat
+from itertools import chain
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
@@ -152,68 +147,3 @@ def without_bom(lines: Iterable[bytes]) -> Iterator[bytes]:
         first = first.removeprefix(UTF8_BOM)
         return chain((first,), lines)
     return iter(())
-
-
-_FINGERPRINT_BYTES = 8
-_blake2b_8 = partial(hashlib.blake2b, digest_size=_FINGERPRINT_BYTES)
-_DIGEST = hashlib.blake2b.digest
-
-
-def fingerprints(keys: Iterable[str]) -> list[int]:
-    """The 64-bit BLAKE2b fingerprint of each key, as an unsigned integer; in C throughout.
-
-    >>> fingerprints(["run-1"]) == fingerprints(["run-1"]) != fingerprints(["run-2"])
-    True
-    """
-    # surrogatepass: a key is any str (the run logs cannot hold lone surrogates, but the
-    # library may be called with anything) and must never fail to encode.
-    encoded = map(str.encode, keys, repeat("utf-8"), repeat("surrogatepass"))
-    # The digests read as one array of 8-byte words: one conversion for the whole batch
-    # instead of an int.from_bytes call per key. Digests are big-endian numbers, so the
-    # words are swapped on a little-endian machine: the same values everywhere.
-    codes = array("Q", b"".join(map(_DIGEST, map(_blake2b_8, encoded))))
-    if sys.byteorder == "little":
-        codes.byteswap()
-    return codes.tolist()
-
-
-class FirstLines:
-    """The line on which each ``run_id`` was first seen, by fingerprint: 16 bytes a slot.
-
-    Open addressing over two arrays, so that memory stays a small constant per record (no
-    Python object per id). Two different ids share a fingerprint with probability about
-    n² / 2^65; such a pair would be reported as a duplicate, a real one never goes unseen.
-    """
-
-    def __init__(self) -> None:
-        self._codes = array("Q", bytes(8 * 1024))
-        self._lines = array("Q", bytes(8 * 1024))
-        self._used = 0
-
-    def first(self, key: str, line: int) -> int:
-        """The line ``key`` was first seen on; records ``line`` if it is new."""
-        if (self._used + 1) * 3 > len(self._codes) * 2:
-            self._grow()
-        code = fingerprints((key,))[0] | 1  # 0 marks an empty slot
-        index = self._home(code)
-        while held := self._codes[index]:
-            if held == code:
-                return self._lines[index]
-            index = (index + 1) % len(self._codes)
-        self._codes[index], self._lines[index] = code, line
-        self._used += 1
-        return line
-
-    def _home(self, code: int) -> int:
-        return code % len(self._codes)
-
-    def _grow(self) -> None:
-        old = zip(self._codes, self._lines, strict=True)
-        self._codes = array("Q", bytes(16 * len(self._codes)))
-        self._lines = array("Q", bytes(8 * len(self._codes)))
-        for code, line in old:
-            if code:
-                index = self._home(code)
-                while self._codes[index]:
-                    index = (index + 1) % len(self._codes)
-                self._codes[index], self._lines[index] = code, line

@@ -67,6 +67,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ParamSpec, TypeVar
 
+from scoring.numeric import number_text
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -338,10 +340,7 @@ def tex_number(value: Decimal | int) -> str:
     >>> tex_number(Decimal("100")), tex_number(Decimal("0.10")), tex_number(5)
     ('100', '0.1', '5')
     """
-    if isinstance(value, int):
-        return str(value)
-    text = format(value.normalize(), "f")
-    return text
+    return number_text(value)
 
 
 class ScoringError(ValueError):

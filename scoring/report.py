@@ -63,14 +63,13 @@ from scoring.report_input import (
     _ROW,
     _ROW_RUN_ID,
     _TIMEOUT,
-    _duplicate,
     _one_by_one,
     _Row,
     _rows,
-    _SeenIds,
     _status_rules_hold,
 )
 from scoring.report_input import CALENDAR_PATTERN as CALENDAR_PATTERN  # tests read it here
+from scoring.run_ids import RunIds, duplicate_problem
 from scoring.uncertainty import (
     NO_INTERVALS,
     AgentIntervals,
@@ -362,7 +361,7 @@ def build_report(source: Iterable[bytes], weights: Mapping[Axis, Number] | None 
     """
     builder = ReportBuilder()
     log = ProblemLog()
-    seen = _SeenIds()
+    seen = RunIds()
     lines = record_lines(source, RecordKind.RUNS)  # gzip read, other binary named
     first = 1
     with _collector_paused():
@@ -373,7 +372,7 @@ def build_report(source: Iterable[bytes], weights: Mapping[Axis, Number] | None 
                 rows = _one_by_one(chunk, first, seen, log)
             else:
                 for position in seen.add_all(map(_ROW_RUN_ID, rows)):
-                    log.add(_duplicate(rows[position][8], first + position))
+                    log.add(duplicate_problem(rows[position][8], first + position))
             if not log.total:
                 builder._add_rows(rows)
             first += len(chunk)

@@ -66,6 +66,8 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "versioned": ("version_pages", "deploy_command"),
     "calculator": ("calculator",),
     "impact": ("version_impact",),
+    "guarantees": ("guarantees",),
+    "formats": ("format_codes",),
     "contract": ("drift_checks", "descriptive_formulas"),
     "uncertainty": (
         "runs_needed_table",
@@ -156,6 +158,13 @@ def define_env(env: Any) -> None:
     # No .pyc writes under watched folders: each would trigger one more rebuild.
     sys.dont_write_bytecode = True
     try:
+        found = importlib.import_module("scoring.invariants").breaches()
+        if found:
+            # Wrong numbers are worse than none: every macro shows the breaches instead.
+            guarantees = importlib.import_module("macros.guarantees")
+            guarantees.define_broken_methodology(env, MACRO_NAMES, found)
+            _SITE = None
+            return
         site = importlib.import_module("macros.site").Site(env)
         for name, macro in bind_macros(site).items():
             env.macro(macro, name)

@@ -12,37 +12,27 @@ the files and list them.
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from macros import archive, samples
+from macros.layout import (
+    DOWNLOADS,
+    SCHEMA_FILE,
+    SNAPSHOT_FILE,
+    SOURCE_ANCHOR,
+    SOURCE_DIR,
+    SOURCE_PACKAGES,
+    VERSIONS_DIR,
+)
 from macros.markup import esc, table
 from macros.portable import declare_text_encoding, drop_empty_sitemap, portable_404
+from macros.samples import sample_files
 
 if TYPE_CHECKING:
     from macros.site import Site
-
-DOWNLOADS = "downloads"
-SNAPSHOT_FILE = "methodology.json"
-SCHEMA_FILE = "methodology.schema.json"
-VERSIONS_DIR = "versions"
-# Highlighted copies of scoring/ and contracts/ sources, published with the site; a line is
-# anchored as #L-<line>.
-SOURCE_DIR = "source"
-SOURCE_ANCHOR = "L"
-SOURCE_PACKAGES = ("scoring", "contracts")
-
-
-def sample_files() -> dict[str, str]:
-    """The sample inputs by file name: run by the pages' commands and published."""
-    return {
-        samples.RUNS_FILE: samples.jsonl(samples.sample_runs()),
-        samples.OUTCOMES_FILE: samples.jsonl(samples.sample_outcomes()),
-        samples.BAD_RUNS_FILE: samples.bad_runs(),
-    }
 
 
 # --- macros ----------------------------------------------------------------------------------
@@ -92,15 +82,14 @@ def downloads(site: Site) -> str:
 PUBLISHED_ENCODING = "utf-8"
 
 
-def _write_json(path: Path, data: Any) -> None:
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
 def write_snapshot(path: Path) -> None:
-    """Write the live snapshot as the site publishes it (``methodology.json``)."""
+    """Write the live snapshot as the site publishes it (``methodology.json``): in the form
+    of a committed snapshot file, so that a site built from a released version publishes
+    that release's bytes, which ``python -m contracts verify`` accepts."""
     from contracts.build import build_snapshot
+    from contracts.store import snapshot_text
 
-    _write_json(path, build_snapshot().model_dump(mode="json"))
+    path.write_text(snapshot_text(build_snapshot()), encoding="utf-8")
 
 
 def publish(site_dir: Path, *, site_zip: bool = True) -> None:
@@ -109,7 +98,9 @@ def publish(site_dir: Path, *, site_zip: bool = True) -> None:
     (``mkdocs serve`` leaves it out: every reload would wait for it)."""
     from contracts import store
     from contracts.store import load_history
+    from scoring.invariants import check_methodology
 
+    check_methodology()  # a methodology that breaks its own rules publishes nothing
     site_dir.mkdir(parents=True, exist_ok=True)
     write_snapshot(site_dir / SNAPSHOT_FILE)
     # The schema of a snapshot file, as `contracts update` commits it: it accepts the live
@@ -156,12 +147,11 @@ def publish_sources(target: Path) -> None:
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import PythonLexer
 
-    import scoring
+    from contracts.source import REPO_ROOT
 
-    root = Path(scoring.__file__).resolve().parent.parent
     for package in SOURCE_PACKAGES:
-        for path in sorted((root / package).glob("*.py")):
-            relative = path.relative_to(root).as_posix()
+        for path in sorted((REPO_ROOT / package).glob("*.py")):
+            relative = path.relative_to(REPO_ROOT).as_posix()
             formatter = HtmlFormatter(
                 full=True,
                 linenos="inline",

@@ -19,7 +19,6 @@ from contract_builders import (
 import contracts.check
 import contracts.update
 from contracts import store
-from contracts.build import locate
 from contracts.check import (
     Difference,
     Kind,
@@ -28,6 +27,7 @@ from contracts.check import (
     run_check,
 )
 from contracts.model import Methodology
+from contracts.source import locate
 
 # --- check -----------------------------------------------------------------------------------
 
@@ -102,7 +102,7 @@ def test_check_catches_an_edited_released_snapshot(
     edit_snapshot(path, ("examples", 0, "title"), "A nicer title")
     result = run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert result.exit_code == 1
-    assert f"{path}: released snapshot was edited: its content hash" in check_text(result)
+    assert f"{path}: released snapshot was edited: its sha256" in check_text(result)
     assert [d.path for d in result.differences] == ["examples[composite.typical].title"]
 
 

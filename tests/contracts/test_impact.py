@@ -31,13 +31,15 @@ from contract_builders import python_in
 from serving import copy_project
 
 import scoring.constants as C  # noqa: N812 - the module of constants
-from contracts.build import REPO_ROOT, build_snapshot
+from contracts.build import build_snapshot
 from contracts.cli import main as contracts_main
 from contracts.comparison import compare_snapshots, kendall_tau_b
 from contracts.model import CorpusScoreboard
 from contracts.scoreboard import CORPUS_DIR, build_scoreboard, corpus_paths
+from contracts.source import REPO_ROOT
 from contracts.store import (
     content_hash,
+    file_hash,
     read_lock,
     read_snapshot,
     snapshot_content,
@@ -247,7 +249,8 @@ def test_released_1_0_0_stays_byte_identical_without_a_scoreboard() -> None:
     assert read.methodology.scoreboard is None
     assert "scoreboard" not in read.content
     assert snapshot_text(read.methodology) == path.read_text(encoding="utf-8")
-    assert content_hash(snapshot_content(read.methodology)) == read_lock()["1.0.0"]
+    assert file_hash(path.read_bytes()) == read_lock()["1.0.0"]
+    assert content_hash(snapshot_content(read.methodology)) == read.sha256
 
 
 def test_the_current_snapshot_records_the_report_of_each_corpus_file() -> None:

@@ -24,7 +24,7 @@ import pytest
 from contract_builders import python_in
 from serving import copy_project
 
-from contracts.build import REPO_ROOT
+from contracts.source import REPO_ROOT
 from scoring.constants import METHODOLOGY_VERSION, constants
 
 # Dozens of subprocesses on copies of the project: as slow as building the site.
