@@ -48,7 +48,23 @@ from scoring.constants import (
 )
 from scoring.curves import cost_score, latency_score
 from scoring.numeric import Number, exact
-from scoring.registry import ScoringError, formula, tex_number
+from scoring.registry import (
+    ScoringError,
+    arg,
+    at_least,
+    attribute,
+    column,
+    const,
+    count,
+    formula,
+    point,
+    present,
+    rows,
+    runs_of,
+    tex_number,
+    total,
+    uses,
+)
 from scoring.repeatability import pass_hat_k
 
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
@@ -265,6 +281,23 @@ TaskSum = tuple[int, Number]
         r" \left(\sum_{i \in t} (v_i - \bar v)\right)^2"
         r" = \dfrac{T}{T - 1} \cdot \dfrac{1}{n^2} \sum_{t=1}^{T} (S_t - n_t \bar v)^2"
     ),
+    symbols={
+        "T": count("tasks"),
+        "t": rows("tasks", "n", "S"),
+        "n_t": column("n"),
+        "S_t": column("S"),
+        "n": total(rows("tasks", "n", "S"), "n"),
+        r"\bar v": total(rows("tasks", "n", "S"), "S", per="n"),
+        "i": runs_of("t", "n", "S"),
+        "v_i": column("value"),
+    },
+    golden=(
+        point("two tasks 1,1|0,0", tasks=((2, 2), (2, 0))),
+        point("independent runs", tasks=((1, 1), (1, 0), (1, 1), (1, 0))),
+        point("no spread V=0", tasks=((3, 1), (3, 1), (3, 1))),
+        point("uneven tasks", tasks=((5, 4), (2, 0), (3, 3), (1, 1), (4, 1))),
+        point("fractional values", tasks=((2, Fraction(3, 2)), (3, Fraction(1, 4)))),
+    ),
 )
 def clustered_variance(tasks: Sequence[TaskSum]) -> Fraction:
     """Variance of the mean ``v̄`` of per-run values, clustered by task.
@@ -415,16 +448,34 @@ def wilson_bounds(m: Fraction, n_eff: Fraction) -> tuple[Surd, Surd]:
 
 
 _WILSON_LATEX = (
-    r"n_{\mathrm{eff}} = \begin{cases} \min\!\left(\dfrac{m(1 - m)}{V},\ n\right) & V > 0 \\"
-    r" T & V = 0 \end{cases},\quad"
+    r"\mathrm{Wilson}(m, V) ="
     r" \dfrac{m + \dfrac{z^2}{2 n_{\mathrm{eff}}}}{1 + \dfrac{z^2}{n_{\mathrm{eff}}}}"
     r" \pm \dfrac{z}{1 + \dfrac{z^2}{n_{\mathrm{eff}}}}"
-    r" \sqrt{\dfrac{m(1 - m)}{n_{\mathrm{eff}}} + \dfrac{z^2}{4 n_{\mathrm{eff}}^2}}"
+    r" \sqrt{\dfrac{m(1 - m)}{n_{\mathrm{eff}}} + \dfrac{z^2}{4 n_{\mathrm{eff}}^2}},\quad"
+    r" n_{\mathrm{eff}} = \begin{cases} \min\!\left(\dfrac{m(1 - m)}{V},\ n\right) & V > 0 \\"
+    r" T & V = 0 \end{cases}"
 )
 
 
 @formula(
-    "uncertainty.cluster_wilson", title="Cluster-adjusted Wilson interval", latex=_WILSON_LATEX
+    "uncertainty.cluster_wilson",
+    title="Cluster-adjusted Wilson interval",
+    latex=_WILSON_LATEX,
+    symbols={
+        "m": arg("m"),
+        "V": arg("variance"),
+        "T": arg("tasks"),
+        "n": arg("observations"),
+        "z": const("INTERVAL_Z"),
+    },
+    golden=(
+        point("m=1/2,n_eff=10", m=Fraction(1, 2), variance=Fraction(1, 40), tasks=10, observations=40),
+        point("capped at n", m=Fraction(1, 2), variance=Fraction(1, 400), tasks=10, observations=40),
+        point("m=3/4", m=Fraction(3, 4), variance=Fraction(3, 320), tasks=12, observations=60),
+        point("m=0,V=0", m=Fraction(0), variance=Fraction(0), tasks=10, observations=40),
+        point("m=1,V=0", m=Fraction(1), variance=Fraction(0), tasks=10, observations=40),
+        point("V=0 inside", m=Fraction(2, 5), variance=Fraction(0), tasks=15, observations=75),
+    ),
 )
 def cluster_wilson_interval(m: Number, variance: Number, tasks: int, observations: int) -> Interval:
     """The cluster-adjusted Wilson interval of a proportion ``m`` with clustered variance
@@ -471,6 +522,28 @@ def _check_counts(tasks: Sequence[tuple[int, int]]) -> None:
         r"\quad V(\hat p) = \dfrac{T}{T - 1} \cdot \dfrac{1}{n^2} \sum_{t=1}^{T}"
         r" (c_t - n_t \hat p)^2,\quad T \ge " + _MIN_TASKS
     ),
+    symbols={
+        r"\mathrm{Wilson}": uses(
+            "uncertainty.cluster_wilson",
+            "m",
+            "variance",
+            tasks=count("tasks"),
+            observations=total(rows("tasks", "n", "c"), "n"),
+        ),
+        r"\hat p": total(rows("tasks", "n", "c"), "c", per="n"),
+        "T": count("tasks"),
+        "t": rows("tasks", "n", "c"),
+        "n_t": column("n"),
+        "c_t": column("c"),
+        "n": total(rows("tasks", "n", "c"), "n"),
+    },
+    golden=(
+        point("example", tasks=((4, 3), (4, 1)) * 5),
+        point("below the minimum", tasks=((4, 3),) * (INTERVAL_MIN_TASKS - 1)),
+        point("zero successes", tasks=((3, 0),) * INTERVAL_MIN_TASKS),
+        point("all successes", tasks=((3, 3),) * INTERVAL_MIN_TASKS),
+        point("uneven", tasks=((5, 4), (2, 0), (3, 3), (1, 1), (4, 1), (6, 2)) * 2),
+    ),
 )
 def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     """The interval of the composite's success rate: the cluster-adjusted Wilson interval
@@ -497,8 +570,25 @@ def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     title="Success-rate interval of independent runs",
     latex=(
         r"p \in \mathrm{Wilson}\!\left(\hat p,\ \dfrac{\hat p(1 - \hat p)}{n - 1}\right),"
-        r"\quad n_{\mathrm{eff}} = \begin{cases} n - 1 & 0 < \hat p < 1 \\"
-        r" n & \hat p \in \{0, 1\} \end{cases},\quad n \ge " + _MIN_TASKS
+        r"\quad \hat p = \dfrac{s}{n},\quad n \ge " + _MIN_TASKS
+    ),
+    symbols={
+        r"\mathrm{Wilson}": uses(
+            "uncertainty.cluster_wilson",
+            "m",
+            "variance",
+            tasks=arg("runs"),
+            observations=arg("runs"),
+        ),
+        "n": arg("runs"),
+        "s": arg("successes"),
+    },
+    golden=(
+        point("20 runs, 10 successes", runs=20, successes=10),
+        point("all successes", runs=INTERVAL_MIN_TASKS, successes=INTERVAL_MIN_TASKS),
+        point("zero successes", runs=INTERVAL_MIN_TASKS, successes=0),
+        point("below the minimum", runs=INTERVAL_MIN_TASKS - 1, successes=4),
+        point("100 runs, 37 successes", runs=100, successes=37),
     ),
 )
 def success_interval(runs: int, successes: int) -> Interval | None:
@@ -708,13 +798,44 @@ def _composite_and_success(tasks: Sequence[CohortTask]) -> tuple[Interval, Inter
 # --- Repeatability and the radar ----------------------------------------------------------
 
 
+#: The qualifying tasks of pass^k: those with enough recorded outcomes.
+_QUALIFYING = rows("tasks", "n", "c", keep=at_least("n", "REPEATABILITY_MIN_OUTCOMES"))
+
+
 @formula(
     "uncertainty.pass_hat_k_interval",
     title="pass^k interval",
     latex=(
-        r"U_t = \dfrac{\binom{c_t}{k}}{\binom{n_t}{k}},\quad m = \dfrac{1}{T} \sum_{t=1}^{T} U_t,"
+        r"\mathrm{pass}^k \in \mathrm{Wilson}(m, V),\quad"
+        r" U_t = \dfrac{\binom{c_t}{k}}{\binom{n_t}{k}},\quad m = \dfrac{1}{T} \sum_{t=1}^{T} U_t,"
         r"\quad V = \dfrac{1}{T(T - 1)} \sum_{t=1}^{T} (U_t - m)^2,"
-        r"\quad \mathrm{pass}^k \in \mathrm{Wilson}(m, V),\ n = \sum_{t} n_t"
+        r"\quad T \ge " + _MIN_TASKS
+    ),
+    symbols={
+        r"\mathrm{Wilson}": uses(
+            "uncertainty.cluster_wilson",
+            "m",
+            "variance",
+            tasks=total(_QUALIFYING),
+            observations=total(_QUALIFYING, "n"),
+        ),
+        "T": total(_QUALIFYING),
+        "t": _QUALIFYING,
+        "n_t": column("n"),
+        "c_t": column("c"),
+        "k": arg("k"),
+    },
+    golden=(
+        point("example,k=1", tasks=((4, 4), (4, 0)) * 5, k=1),
+        point("example,k=3", tasks=((4, 4), (4, 2), (5, 4)) * 4, k=3),
+        point("below the minimum", tasks=((4, 4),) * (INTERVAL_MIN_TASKS - 1), k=1),
+        point(
+            "unqualified left out",
+            tasks=((4, 4),) * (INTERVAL_MIN_TASKS - 1) + ((2, 2),) * 3,
+            k=1,
+        ),
+        point("m=0", tasks=((5, 1),) * INTERVAL_MIN_TASKS, k=3),
+        point("m=1", tasks=((5, 5),) * INTERVAL_MIN_TASKS, k=5),
     ),
 )
 def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | None:
@@ -788,6 +909,17 @@ def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     "uncertainty.rank",
     title="Competition rank",
     latex=r"\mathrm{rank}_a = 1 + \left|\{ b : S_b > S_a \}\right|",
+    symbols={
+        "b": rows("scores", "value", keep=present()),
+        "S_b": column("value"),
+        "S_a": arg("score"),
+    },
+    golden=(
+        point("shared", score=70, scores=(80, 70, 70, None, 60)),
+        point("first", score=80, scores=(80, 70, 70, None, 60)),
+        point("last", score=60, scores=(80, 70, 70, None, 60)),
+        point("null composite", score=None, scores=(80, None)),
+    ),
 )
 def competition_rank(score: Number | None, scores: Sequence[Number | None]) -> int | None:
     """The competition rank of ``score`` among ``scores`` (every agent's published
@@ -805,10 +937,26 @@ def competition_rank(score: Number | None, scores: Sequence[Number | None]) -> i
     return 1 + sum(1 for other in scores if other is not None and exact(other) > mine)
 
 
+_GOLDEN_HIGH = Interval(Decimal("70"), Decimal("80"))
+_GOLDEN_MID = Interval(Decimal("65"), Decimal("72.5"))
+_GOLDEN_LOW = Interval(Decimal("60"), Decimal("69.99"))
+
+
 @formula(
     "uncertainty.rank_upper_bound",
     title="Rank upper bound (rank (UB))",
     latex=(r"\mathrm{UB}_a = 1 + \left|\{ b : \mathrm{low}_b > \mathrm{high}_a \}\right|"),
+    symbols={
+        "b": rows("intervals", "value", keep=present()),
+        r"\mathrm{low}_b": attribute(column("value"), "low"),
+        r"\mathrm{high}_a": attribute(arg("interval"), "high"),
+    },
+    golden=(
+        point("below one", interval=_GOLDEN_LOW, intervals=(_GOLDEN_HIGH, _GOLDEN_LOW, None)),
+        point("on top", interval=_GOLDEN_HIGH, intervals=(_GOLDEN_HIGH, _GOLDEN_LOW)),
+        point("overlapping", interval=_GOLDEN_MID, intervals=(_GOLDEN_HIGH, _GOLDEN_MID)),
+        point("no interval", interval=None, intervals=(_GOLDEN_HIGH,)),
+    ),
 )
 def rank_upper_bound(interval: Interval | None, intervals: Sequence[Interval | None]) -> int | None:
     """How high an agent could truly stand: 1 + the number of agents whose composite
@@ -844,6 +992,32 @@ def _given(value: Number) -> Fraction:
         r"N = \left\lceil \dfrac{(z + z_{\mathrm{power}})^2\,"
         r"\left(p_A(1 - p_A) + p_B(1 - p_B)\right)}{\delta^2}"
         r"\,\left(1 + (K - 1)\rho\right) \right\rceil,\quad p_B = p_A - \delta"
+    ),
+    symbols={
+        "z": const("INTERVAL_Z"),
+        r"z_{\mathrm{power}}": const("INTERVAL_Z_POWER"),
+        "p_A": arg("p_a"),
+        r"\delta": arg("delta"),
+        "K": arg("runs_per_task"),
+        r"\rho": arg("rho"),
+    },
+    golden=(
+        point(
+            "decisions' example", p_a=Fraction(7, 10), delta=Fraction(1, 10), runs_per_task=5, rho=0
+        ),
+        point(
+            "rho=0.3",
+            p_a=Fraction(7, 10),
+            delta=Fraction(1, 10),
+            runs_per_task=5,
+            rho=Fraction(3, 10),
+        ),
+        point(
+            "one run a task", p_a=Fraction(1, 2), delta=Fraction(1, 20), runs_per_task=1, rho=1
+        ),
+        point(
+            "p_A=0.9", p_a=Fraction(9, 10), delta=Fraction(1, 20), runs_per_task=5, rho=Fraction(3, 10)
+        ),
     ),
 )
 def runs_needed(p_a: Number, delta: Number, runs_per_task: int, rho: Number) -> int:
