@@ -278,7 +278,7 @@ def registration_problems(formula: Formula) -> list[str]:
             needed.append(key)
 
     visit(parsed.body)
-    for side in parsed.sides:
+    for side in (*parsed.sides, *parsed.results):
         visit(side)
     for guard in parsed.guards:
         visit(guard)
@@ -329,7 +329,7 @@ def _bound_variables(parsed: Any) -> set[str]:
                 walk(part)
 
     walk(parsed.body)
-    for part in (*parsed.sides, *parsed.guards, *(d.body for d in parsed.definitions.values())):
+    for part in (*parsed.sides, *parsed.results, *parsed.guards, *(d.body for d in parsed.definitions.values())):
         walk(part)
     return found
 
@@ -363,6 +363,8 @@ def show(value: Any) -> str:
         return f"undefined ({value})"
     if isinstance(value, Span):
         return f"[{show(value.low)}, {show(value.high)}]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(show(v) for v in value) + ")"
     if hasattr(value, "low") and hasattr(value, "high"):
         return f"[{show(value.low)}, {show(value.high)}]"
     if isinstance(value, Decimal):
@@ -388,6 +390,12 @@ def agree(code: Any, latex: Number | Span | Undefined) -> bool:
     """Whether the code's result and the LaTeX's value are the same (see the module)."""
     if code is None or isinstance(latex, Undefined):
         return code is None and isinstance(latex, Undefined)
+    if isinstance(latex, tuple):
+        return (
+            isinstance(code, tuple)
+            and len(code) == len(latex)
+            and all(agree(mine, theirs) for mine, theirs in zip(code, latex, strict=True))
+        )
     if isinstance(latex, Span):
         low, high = getattr(code, "low", None), getattr(code, "high", None)
         return (

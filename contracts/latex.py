@@ -79,10 +79,12 @@ _GREEK = {
     r"\phi", r"\sigma", r"\tau", r"\theta", r"\rho", r"\nu", r"\Sigma",
 }  # fmt: skip
 _COMPARE = {"<": "<", ">": ">", "=": "=", r"\le": "<=", r"\leq": "<=", r"\ge": ">=", r"\geq": ">="}
+#: Conditions joined in words: ``x < x_1 \\text{ or } x > x_m``.
+_JOINS = {r"\text{ or }": "or", r"\text{ and }": "and"}
 #: Accents written ``\hat p`` or ``\hat{p}``: one name each, spelled with braces.
 _ACCENTS = (r"\hat", r"\bar")
 _TOKEN = re.compile(
-    r"\s+|\\\\|\\[a-zA-Z]+|\\[,!;: {}]|[0-9]+(?:\.[0-9]+)?|[a-zA-Z]|[-+=<>^_{}()\[\]|,:&]"
+    r"\s+|\\\\|\\[a-zA-Z]+|\\[,!;: {}]|[0-9]+(?:\.[0-9]+)?|[a-zA-Z]'*|[-+=<>^_{}()\[\]|,:&]"
 )
 
 
@@ -149,7 +151,7 @@ def tokenize(source: str) -> list[Token]:
             tokens.append(Token("cmd", f"{text}{{{inner}}}"))
         elif text[0].isdigit():
             tokens.append(Token("num", text))
-        elif text.isalpha() or text in _GREEK:
+        elif text.rstrip("'").isalpha() or text in _GREEK:  # f' is a name of its own
             tokens.append(Token("name", text))
         elif text.startswith("\\") and text not in (r"\{", r"\}", "\\\\"):
             tokens.append(Token("cmd", text))
@@ -234,6 +236,7 @@ class Statements:
     sets: dict[str, Node] = field(default_factory=dict)
     definitions: dict[str, Definition] = field(default_factory=dict)
     guards: list[Node] = field(default_factory=list)
+    results: list[Node] = field(default_factory=list)
 
 
 class _Parser:
@@ -326,8 +329,12 @@ class _Parser:
             name = self.sub_parse(lhs, _Parser.symbol)
             found.sets[name.parts[0]] = _node("setdef", variable, condition)
             return
-        target = self.sub_parse(lhs, _Parser.expression)
         body = self.sub_parse(rhs, _Parser.expression)
+        try:
+            target = self.sub_parse(lhs, _Parser.expression)
+        except LatexError:  # no symbol (∂S/∂λ): one more result, named for the reader
+            found.results.append(body)
+            return
         if target.kind == "sym":
             found.definitions[symbol_key(*target.parts)] = Definition((), body)
         elif target.kind == "apply" and all(a.kind == "sym" for a in target.parts[1]):
@@ -351,7 +358,7 @@ class _Parser:
         if token is None:
             return False
         if token.kind in ("num", "name", "text"):
-            return True
+            return token.text not in _JOINS
         if token.kind == "cmd":
             return token.text in (
                 r"\dfrac", r"\frac", r"\tfrac", r"\sqrt", r"\binom", r"\max", r"\sum",
@@ -391,7 +398,7 @@ class _Parser:
         if token.kind == "num":
             self.take()
             return _node("num", Fraction(token.text))
-        if token.kind in ("name", "text"):
+        if token.kind in ("name", "text") or (token.kind == "cmd" and token.text in _GREEK):
             node = self.symbol()
             if self.is_op("("):
                 self.take()
@@ -521,7 +528,12 @@ class _Parser:
             terms.append(self.expression())
         if not operators:
             raise LatexError(f"a condition needs a comparison, in {self.source!r}")
-        return _node("compare", tuple(terms), tuple(operators))
+        found = _node("compare", tuple(terms), tuple(operators))
+        joined = self.peek()
+        if joined is not None and joined.text in _JOINS:
+            self.take()
+            return _node(_JOINS[joined.text], found, self.condition(stop))
+        return found
 
 
 def symbol_key(
@@ -563,13 +575,21 @@ class Parsed:
     sides: tuple[Node, ...] = ()
     definitions: Mapping[str, Definition] = field(default_factory=dict)
     guards: tuple[Node, ...] = ()
+    results: tuple[Node, ...] = ()
 
 
 @functools.lru_cache(maxsize=256)
 def parse(latex: str) -> Parsed:
     """Parse a formula's LaTeX (everything after the first ``=`` at the outer level)."""
     found = _Parser(tokenize(latex), latex).formula()
-    return Parsed(found.body, found.sets, found.sides, found.definitions, tuple(found.guards))
+    return Parsed(
+        found.body,
+        found.sets,
+        found.sides,
+        found.definitions,
+        tuple(found.guards),
+        tuple(found.results),
+    )
 
 
 def script_symbols(tokens: Sequence[Token]) -> Node:
@@ -694,6 +714,8 @@ class Evaluator:
                     f"{self.name}: the sides of its chain of '=' disagree: side 1 gives "
                     f"{_shown(found)}, side {number} gives {_shown(other)}"
                 )
+        if self.parsed.results:  # several results (a gradient): a tuple of them, in order
+            return (found, *(_result(self.eval(r, {})) for r in self.parsed.results))  # type: ignore[return-value]
         return found
 
     def lookup(self, node: Node, env: Mapping[str, Any]) -> Any:
@@ -774,6 +796,11 @@ class Evaluator:
         return [element for element in domain if self.holds(condition, {**env, variable: element})]
 
     def holds(self, condition: Node, env: Mapping[str, Any]) -> bool:
+        if condition.kind in ("or", "and"):
+            first, second = condition.parts
+            if condition.kind == "or":
+                return self.holds(first, env) or self.holds(second, env)
+            return self.holds(first, env) and self.holds(second, env)
         if condition.kind == "prose":
             raise LatexError(
                 f"{self.name}: the condition {condition.parts[0]} is prose; "

@@ -56,11 +56,14 @@ from scoring.registry import (
     column,
     const,
     count,
+    curve_points,
     formula,
+    index,
     point,
     present,
     rows,
     runs_of,
+    sequence,
     tex_number,
     total,
     uses,
@@ -623,8 +626,30 @@ def success_interval(runs: int, successes: int) -> Interval | None:
     title="Slope of a piecewise-linear curve",
     latex=(
         r"f'(x) = \begin{cases} 0 & x < x_1 \text{ or } x > x_m \\"
-        r" \dfrac{s_{i+1} - s_i}{x_{i+1} - x_i} & x_i < x < x_{i+1} \\"
-        r" \text{the steeper side} & x = x_i \end{cases}"
+        r" \sigma(1) & x = x_1 \\"
+        r" \sigma(i) & x_i < x < x_{i+1} \\"
+        r" \sigma(i) & x = x_{i+1} \text{ and } |\sigma(i)| \ge |\sigma(i + 1)| \\"
+        r" \sigma(i + 1) & x = x_{i+1} \end{cases},\quad"
+        r" \sigma(i) = \begin{cases} \dfrac{s_{i+1} - s_i}{x_{i+1} - x_i} & 1 \le i < m \\"
+        r" 0 & i = m \end{cases}"
+    ),
+    symbols={
+        "x": arg("x"),
+        "x_": sequence("anchors", "x"),
+        "s_": sequence("anchors", "score"),
+        "m": count("anchors"),
+        "i": index("anchors"),
+    },
+    golden=(
+        *(
+            point(f"latency,x={x}", x=x, anchors=LATENCY_ANCHORS_MS)
+            for x in curve_points([a.x for a in LATENCY_ANCHORS_MS])
+        ),
+        *(
+            point(f"cost,x={x}", x=x, anchors=COST_ANCHORS_USD)
+            for x in curve_points([a.x for a in COST_ANCHORS_USD])
+        ),
+        point("one anchor", x=Decimal(1), anchors=LATENCY_ANCHORS_MS[:1]),
     ),
 )
 def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
@@ -669,9 +694,34 @@ def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
     latex=(
         r"\dfrac{\partial S}{\partial p} = "
         + _SCALE
-        + r"\,w_s + w_r\,L(\bar\lambda)\cdot 4(2\hat p - 1),"
+        + r"\,w_s + \begin{cases} w_r\,L(\bar\lambda)\cdot 4(2\hat p - 1) & n \ge n_{\min} \\"
+        r" 0 & n < n_{\min} \end{cases},"
         r"\quad \dfrac{\partial S}{\partial \lambda} = w_r\,\mathrm{cons}(\hat p)\,L'(\bar\lambda),"
         r"\quad \dfrac{\partial S}{\partial u} = w_c\,C'(\bar u)"
+    ),
+    symbols={
+        "w_s": const("COMPOSITE_WEIGHT_SUCCESS"),
+        "w_r": const("COMPOSITE_WEIGHT_RELIABILITY"),
+        "w_c": const("COMPOSITE_WEIGHT_COST"),
+        "L": uses("composite.latency_score", "mean_latency_ms"),
+        r"\mathrm{cons}": uses(
+            "composite.outcome_consistency", "p", completed_runs=arg("completed_runs")
+        ),
+        "L'": uses("uncertainty.curve_slope", "x", anchors=const("LATENCY_ANCHORS_MS")),
+        "C'": uses("uncertainty.curve_slope", "x", anchors=const("COST_ANCHORS_USD")),
+        r"\bar\lambda": arg("mean_latency_ms"),
+        r"\bar u": arg("mean_cost_usd"),
+        r"\hat p": arg("p"),
+        "n": arg("completed_runs"),
+        r"n_{\min}": const("CONSISTENCY_MIN_RUNS"),
+    },
+    golden=(
+        point("example", p=Fraction(3, 4), mean_latency_ms=1000, mean_cost_usd=Fraction(3, 100), completed_runs=20),
+        point("below the consistency gate", p=Fraction(3, 4), mean_latency_ms=1000, mean_cost_usd=Fraction(3, 100), completed_runs=CONSISTENCY_MIN_RUNS - 1),
+        point("p=0", p=Fraction(0), mean_latency_ms=3500, mean_cost_usd=Fraction(1, 100), completed_runs=20),
+        point("p=1", p=Fraction(1), mean_latency_ms=400, mean_cost_usd=Fraction(1, 1000), completed_runs=20),
+        point("at anchors", p=Fraction(1, 2), mean_latency_ms=LATENCY_ANCHORS_MS[1].x, mean_cost_usd=COST_ANCHORS_USD[1].x, completed_runs=20),
+        point("beyond the last anchors", p=Fraction(2, 5), mean_latency_ms=LATENCY_ANCHORS_MS[-1].x * 2, mean_cost_usd=COST_ANCHORS_USD[-1].x * 2, completed_runs=20),
     ),
 )
 def composite_gradient(
@@ -872,12 +922,43 @@ def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | 
     return cluster_wilson_interval(m, variance, count, observations)
 
 
+#: The window's tasks of the correctness axis: passes and known outcomes.
+_WINDOW_TASKS = rows("tasks", "passes", "known")
+
+
 @formula(
     "uncertainty.correctness_interval",
     title="Correctness-axis interval",
     latex=(
-        _SCALE + r" \cdot \mathrm{Wilson}\!\left(\hat q,\ V(\hat q)\right),"
-        r"\quad \hat q = \dfrac{\text{passes}}{\text{window runs with a known outcome}}"
+        r"\mathrm{correctness} \in "
+        + _SCALE
+        + r" \cdot \mathrm{Wilson}\!\left(\hat q,\ V(\hat q)\right),"
+        r"\quad \hat q = \dfrac{\text{passes}}{\text{window runs with a known outcome}},"
+        r"\quad V(\hat q) = \dfrac{T}{T - 1} \cdot \dfrac{1}{n^2} \sum_{t=1}^{T}"
+        r" (c_t - n_t \hat q)^2,\quad T \ge " + _MIN_TASKS
+    ),
+    symbols={
+        r"\mathrm{Wilson}": uses(
+            "uncertainty.cluster_wilson",
+            "m",
+            "variance",
+            tasks=count("tasks"),
+            observations=total(_WINDOW_TASKS, "known"),
+        ),
+        r"\text{passes}": total(_WINDOW_TASKS, "passes"),
+        r"\text{window runs with a known outcome}": total(_WINDOW_TASKS, "known"),
+        "T": count("tasks"),
+        "t": _WINDOW_TASKS,
+        "n_t": column("known"),
+        "c_t": column("passes"),
+        "n": total(_WINDOW_TASKS, "known"),
+    },
+    golden=(
+        point("example", tasks=((3, 4), (1, 4)) * 5),
+        point("below the minimum", tasks=((3, 4),) * (INTERVAL_MIN_TASKS - 1)),
+        point("no passes", tasks=((0, 2),) * INTERVAL_MIN_TASKS),
+        point("every pass", tasks=((2, 2),) * INTERVAL_MIN_TASKS),
+        point("uneven", tasks=((4, 5), (0, 2), (3, 3), (1, 1), (1, 4), (2, 6)) * 2),
     ),
 )
 def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
