@@ -29,6 +29,7 @@ from contracts.model import (
 )
 from scoring import FORMULAS, Anchor
 from scoring.examples import EXAMPLES
+from scoring.uncertainty import Interval
 
 REPO_ROOT = Path(scoring.__file__).resolve().parent.parent
 
@@ -77,6 +78,8 @@ def to_json_value(value: Any) -> Any:
         return exact_value(value).model_dump()
     if isinstance(value, float):
         return value
+    if isinstance(value, Interval):
+        return {"low": to_json_value(value.low), "high": to_json_value(value.high)}
     if isinstance(value, Anchor):
         return {"x": to_json_value(value.x), "score": to_json_value(value.score)}
     if isinstance(value, BaseModel):  # an input record: as its JSON line reads

@@ -40,6 +40,7 @@ from contracts.failure import describe_failure
 from contracts.filesystem import temporary_files, text_at_head, update_running
 from contracts.impact import summary_lines
 from contracts.model import Methodology
+from contracts.release_order import order_problems
 from contracts.result import CheckResult
 from contracts.store import (
     CHANGELOG_PATH,
@@ -148,6 +149,17 @@ def check_lock(context: CheckContext) -> list[Finding]:
     except ContractsError as error:
         return [finding(error.exit_code, str(error), file=display_path(path))]
     return []
+
+
+def check_release_order(context: CheckContext) -> list[Finding]:
+    """The changelog's versions and dates run newest first, and the first release is the
+    first entry of both the changelog and the lock (:mod:`contracts.release_order`)."""
+    return [
+        finding(EXIT_FAILED, problem, file=context.changelog_name)
+        for problem in order_problems(
+            context.changelog, context.lock, context.changelog_name, LOCK_FILENAME
+        )
+    ]
 
 
 def check_live(context: CheckContext) -> list[Finding]:
@@ -271,6 +283,11 @@ CHECKS: list[Check] = [
     Check("changelog", "contracts/CHANGELOG.md can be read", check_changelog),
     Check("lock", "the lock of released versions can be read", check_lock),
     Check("live", "the live methodology builds from scoring", check_live),
+    Check(
+        "release-order",
+        "changelog versions and dates in order; the first release first",
+        check_release_order,
+    ),
     Check("version", "METHODOLOGY_VERSION is MAJOR.MINOR.PATCH", check_version),
     Check("released", "released snapshots are present, unedited, in the changelog", check_released),
     Check("unrecorded", "no snapshot of a version the lock does not record", check_unrecorded),

@@ -31,13 +31,13 @@ from typing import Any
 import scoring.constants as C  # noqa: N812 - short alias for many constants
 from contracts.latex import (
     Element,
-    SidesDisagree,
-    Span,
     IndexRange,
     LatexError,
     Node,
     Number,
     Scope,
+    SidesDisagree,
+    Span,
     Undefined,
     canonical_symbol,
     parse,
@@ -63,6 +63,9 @@ from scoring.registry import (
     Total,
     Uses,
 )
+
+#: A formula whose symbol ``a`` is bound to rows gives one value per row (``rank_a``).
+EACH = "a"
 
 #: Two floats agree when they differ by at most this share of their size: 2^-52, one unit
 #: in the last place of a double (the precision at which a float result is published).
@@ -195,7 +198,7 @@ class _Bindings:
         found = []
         for item in items:
             if len(binding.columns) == 1 and not isinstance(item, tuple | list):
-                item = (item,)  # noqa: PLW2901 - a row of one column: the item itself
+                item = (item,)
             if len(item) != len(binding.columns):
                 raise LatexError(f"a row of {binding.name} does not have {binding.columns}")
             element = Element(dict(zip(binding.columns, item, strict=True)))
@@ -229,7 +232,10 @@ def latex_value(formula: Formula, inputs: Mapping[str, Any]) -> Number | Span:
     none, :class:`LatexError` where it cannot be evaluated)."""
     bindings = _Bindings(formula, inputs)
     scope = Scope(bindings.resolve, bindings.has, bindings.is_index)
-    return _Evaluator(parse(formula.latex), scope, formula.name).value()
+    evaluator = _Evaluator(parse(formula.latex), scope, formula.name)
+    if isinstance(formula.symbols.get(EACH), Rows):  # one value per row of a: a list
+        return evaluator.each(EACH)  # type: ignore[return-value]
+    return evaluator.value()
 
 
 def registration_problems(formula: Formula) -> list[str]:
@@ -291,6 +297,8 @@ def registration_problems(formula: Formula) -> list[str]:
         else:
             problems.append(f"the set {name} ranges {variable} over nothing: bind {variable}")
         visit(definition)
+    if isinstance(bound.get(EACH), Rows):
+        used.add(EACH)
     for variable in variables:
         if variable in bound:
             used.add(variable)
@@ -329,7 +337,12 @@ def _bound_variables(parsed: Any) -> set[str]:
                 walk(part)
 
     walk(parsed.body)
-    for part in (*parsed.sides, *parsed.results, *parsed.guards, *(d.body for d in parsed.definitions.values())):
+    for part in (
+        *parsed.sides,
+        *parsed.results,
+        *parsed.guards,
+        *(d.body for d in parsed.definitions.values()),
+    ):
         walk(part)
     return found
 
@@ -365,6 +378,8 @@ def show(value: Any) -> str:
         return f"[{show(value.low)}, {show(value.high)}]"
     if isinstance(value, tuple):
         return "(" + ", ".join(show(v) for v in value) + ")"
+    if isinstance(value, list):
+        return "[" + ", ".join(show(v) for v in value) + "]"
     if hasattr(value, "low") and hasattr(value, "high"):
         return f"[{show(value.low)}, {show(value.high)}]"
     if isinstance(value, Decimal):
@@ -390,6 +405,12 @@ def agree(code: Any, latex: Number | Span | Undefined) -> bool:
     """Whether the code's result and the LaTeX's value are the same (see the module)."""
     if code is None or isinstance(latex, Undefined):
         return code is None and isinstance(latex, Undefined)
+    if isinstance(latex, list):
+        return (
+            isinstance(code, list)
+            and len(code) == len(latex)
+            and all(agree(mine, theirs) for mine, theirs in zip(code, latex, strict=True))
+        )
     if isinstance(latex, tuple):
         return (
             isinstance(code, tuple)

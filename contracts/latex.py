@@ -204,9 +204,7 @@ def _split_statements(tokens: Sequence[Token]) -> list[list[Token]]:
     return [part for part in _split_at(tokens, (",", ";")) if part]
 
 
-def _relation(
-    tokens: Sequence[Token], relations: tuple[str, ...] = ("=", r"\in")
-) -> int | None:
+def _relation(tokens: Sequence[Token], relations: tuple[str, ...] = ("=", r"\in")) -> int | None:
     """The position of the first ``=`` (or ``\\in``) at the outer level, or None."""
     depth = 0
     for position, token in enumerate(tokens):
@@ -700,22 +698,23 @@ class Evaluator:
         self.scope = scope
         self.name = name
 
-    def value(self) -> Number | Span:
+    def value(self, env: Mapping[str, Any] | None = None) -> Number | Span:
         """The formula's value (raises :class:`Undefined` where it has none): its guards
         hold, and every side of its chain of ``=`` agrees with the first."""
+        env = {} if env is None else env
         for guard in self.parsed.guards:
-            if not self.holds(guard, {}):
+            if not self.holds(guard, env):
                 raise Undefined(f"the domain {_spell(guard)} does not hold")
-        found = _result(self.eval(self.parsed.body, {}))
+        found = _result(self.eval(self.parsed.body, env))
         for number, side in enumerate(self.parsed.sides, start=2):
-            other = _result(self.eval(side, {}))
+            other = _result(self.eval(side, env))
             if not _same(found, other):
                 raise SidesDisagree(
                     f"{self.name}: the sides of its chain of '=' disagree: side 1 gives "
                     f"{_shown(found)}, side {number} gives {_shown(other)}"
                 )
         if self.parsed.results:  # several results (a gradient): a tuple of them, in order
-            return (found, *(_result(self.eval(r, {})) for r in self.parsed.results))  # type: ignore[return-value]
+            return (found, *(_result(self.eval(r, env)) for r in self.parsed.results))  # type: ignore[return-value]
         return found
 
     def lookup(self, node: Node, env: Mapping[str, Any]) -> Any:
@@ -758,6 +757,17 @@ class Evaluator:
                 raise LatexError(f"{self.name}: {key} is outside 1 … {len(family)}")
             return family[int(position) - 1]
         raise LatexError(f"{self.name}: the symbol {key} is bound to nothing")
+
+    def each(self, variable: str) -> list[Any]:
+        """The value for each row of ``variable`` (``\\mathrm{rank}_a``: one per agent
+        ``a``), each an :class:`Undefined` where it has none."""
+        found: list[Any] = []
+        for element in self.rows_of(variable, {}):
+            try:
+                found.append(self.value({variable: element}))
+            except Undefined as undefined:
+                found.append(undefined)
+        return found
 
     def define(self, key: str, env: Mapping[str, Any]) -> Any:
         """A symbol a later statement defines, evaluated where it is read (``U_t`` in the
@@ -881,7 +891,7 @@ class Evaluator:
             elements = self.rows_of(variable, env)
             if kind == "sumrange":
                 low, high = (_number(self.eval(part, env)) for part in parts[1:3])
-                if not (_whole(low) and _whole(high)) or not 1 <= low or high > len(elements):
+                if not (_whole(low) and _whole(high)) or not low >= 1 or high > len(elements):
                     raise LatexError(
                         f"{self.name}: the sum runs over {variable} = {_shown(low)} … "
                         f"{_shown(high)}, but {variable} has rows 1 … {len(elements)}"

@@ -239,8 +239,7 @@ class Runs:
 
     def describe(self) -> str:
         return (
-            f"the {self.count} runs of row {self.row}, each at its mean "
-            f"{self.total}/{self.count}"
+            f"the {self.count} runs of row {self.row}, each at its mean {self.total}/{self.count}"
         )
 
 
@@ -256,8 +255,19 @@ class Attribute:
 
 
 Binding = (
-    Arg | Const | Fixed | Uses | Rows | Column | Entry | SequenceOf | Count | Index | Total
-    | Runs | Attribute
+    Arg
+    | Const
+    | Fixed
+    | Uses
+    | Rows
+    | Column
+    | Entry
+    | SequenceOf
+    | Count
+    | Index
+    | Total
+    | Runs
+    | Attribute
 )
 
 

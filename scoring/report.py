@@ -1,14 +1,16 @@
 """The agent report: composite, radar and repeatability from one pass over a run log.
 
-Memory grows with agents × tasks, not with runs: per agent the report keeps counts, exact
-decimal sums, a bounded list of window candidates (trimmed to the latest
-``RADAR_WINDOW_RUNS`` terminal runs) and a count per (task, outcome). The one per-run cost
-is the duplicate ``run_id`` check: an 8-byte BLAKE2b fingerprint per run.
+Memory grows with agents × tasks, not with runs: per agent the report keeps counts, per
+task of the completed runs their counts and exact sums of latency and cost
+(:mod:`scoring.report_cohort`; the composite's means and its interval read them), a bounded
+list of window candidates (trimmed to the latest ``RADAR_WINDOW_RUNS`` terminal runs) and a
+count per (task, outcome). The one per-run cost is the duplicate ``run_id`` check: an
+8-byte BLAKE2b fingerprint per run.
 
 Speed (a million runs take about twice as long as ``json.loads`` alone, see
 ``benchmarks/bench_report.py``): lines are read in chunks and each chunk is validated in C,
-straight into tuples; the status rules, grouping and counting are done per chunk, sums in
-batches, and the garbage collector is paused. A repeated key is ruled out by counting the
+straight into tuples; the status rules, grouping, counting and sums are done per chunk,
+and the garbage collector is paused. A repeated key is ruled out by counting the
 quotes of the chunk in C. A chunk with a bad (or blank) line, or a
 repeated key, is read again line by line with :class:`RunRecord` and
 :func:`scoring.jsonlines.validate_line`, which name every problem. Every path gives the
@@ -29,11 +31,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, localcontext
 from fractions import Fraction
 from itertools import compress, islice, repeat
-from operator import eq, mul, not_, sub, truediv
+from operator import sub
 
+from scoring.byte_input import RecordKind, record_lines
 from scoring.composite import CompositeResult, score_composite
 from scoring.constants import (
     METHODOLOGY_VERSION,
@@ -42,7 +44,6 @@ from scoring.constants import (
     Axis,
 )
 from scoring.errors import ProblemLog
-from scoring.jsonlines import without_bom
 from scoring.models import RunRecord, instant_key
 from scoring.numeric import Number, as_written, round_half_up
 from scoring.radar import (
@@ -73,17 +74,11 @@ from scoring.report_input import CALENDAR_PATTERN as CALENDAR_PATTERN  # tests r
 from scoring.uncertainty import (
     NO_INTERVALS,
     AgentIntervals,
-    competition_rank,
-    rank_upper_bound,
+    competition_ranks,
+    rank_upper_bounds,
     score_intervals,
 )
 
-# Sums of latency and cost are exact decimals of the numbers as written (see
-# ``as_written``). The context never rounds a sum of floats (their digits span under 700
-# places); Inexact is trapped all the same, so a rounded sum could never go unnoticed.
-_EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[Inexact])
-# Values buffered per agent before they are added to the exact sums in one C-level pass.
-_SUM_BATCH = 1024
 # Window candidates kept per agent before they are trimmed to the latest RADAR_WINDOW_RUNS.
 _WINDOW_TRIM = 4 * RADAR_WINDOW_RUNS
 # Input lines validated and accounted for together. Larger chunks share the per-agent
@@ -141,40 +136,6 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
-# Fixed point for the exact sums, so that most values need no decimal conversion: a float
-# x <= 2^22 and an integer n with n / 10^9 == x (Python divides integers correctly rounded)
-# give x as written = n·10^-9 exactly. Below 2^22 the reals that round to x span less than
-# 10^-9, so n·10^-9 is the only multiple of 10^-9 among them, and the shortest decimal
-# that rounds to x (``repr``) has no more decimals than it, so it is that multiple.
-_FIXED_DIGITS = 9
-_FIXED_SCALE = 10**_FIXED_DIGITS
-_FIXED_LIMIT = float(2**22)
-
-
-def _exact_sum(total: Decimal, values: list[float]) -> Decimal:
-    """``total`` plus every value as written (``repr``), exactly.
-
-    >>> _exact_sum(Decimal("0.1"), [0.2, 1e-10, 5e6, 1234.5])
-    Decimal('5001234.8000000001')
-    """
-    # Clamped (so that a large value fails the check below) only when one is that large.
-    clamped = (
-        values
-        if max(values, default=0.0) <= _FIXED_LIMIT
-        else map(min, values, repeat(_FIXED_LIMIT))
-    )
-    # float.__round__, not round: the products are floats, and the direct call is cheaper.
-    scaled = list(map(float.__round__, map(mul, clamped, repeat(float(_FIXED_SCALE)))))
-    fits = list(map(eq, map(truediv, scaled, repeat(_FIXED_SCALE)), values))
-    if all(fits):
-        fixed, rest = sum(scaled), []
-    else:
-        fixed, rest = sum(compress(scaled, fits)), list(compress(values, map(not_, fits)))
-    with localcontext(_EXACT):
-        start = total + Decimal(fixed).scaleb(-_FIXED_DIGITS)
-        return sum(map(Decimal, map(repr, rest)), start)
-
-
 def _median_as_written(values: Sequence[float]) -> Fraction:
     """Median of a non-empty list of floats, exact as written; an even count averages.
 
@@ -201,11 +162,6 @@ class _WindowRun:
 class _AgentState:
     completed: int = 0
     successes: int = 0
-    latency_sum: Decimal = Decimal(0)
-    cost_sum: Decimal = Decimal(0)
-    # Values of completed runs not yet added to the exact sums.
-    latencies: list[float] = field(default_factory=list)
-    costs: list[float] = field(default_factory=list)
     # Window candidates, trimmed to the newest RADAR_WINDOW_RUNS when they reach
     # _WINDOW_TRIM; ``floor`` is then the oldest run kept: an older one can never enter
     # the window again.
@@ -213,7 +169,8 @@ class _AgentState:
     floor: _Kept | None = None
     # (task_id, success) -> recorded outcomes, over every terminal run with a known one.
     outcomes: Counter[tuple[str, bool]] = field(default_factory=Counter)
-    # Per task of the completed runs: counts and exact sums, for the intervals (1.1.0).
+    # Per task of the completed runs: counts and the exact sums of latency and cost (the
+    # composite's means are their totals; its interval, 1.1.0, needs them per task).
     cohort: CohortSums = field(default_factory=CohortSums)
 
     def account(self, rows: Iterable[_Row], order: int) -> int:
@@ -230,18 +187,12 @@ class _AgentState:
             self.completed += completed.count(True)
             self.successes += list(compress(successes, completed)).count(True)
             # The model guarantees latency and cost on completed runs.
-            done_latencies = list(compress(latencies, completed))
-            done_costs = list(compress(costs, completed))
-            self.latencies += done_latencies
-            self.costs += done_costs
             self.cohort.add(
                 list(compress(tasks, completed)),
                 list(compress(successes, completed)),
-                done_latencies,
-                done_costs,
+                list(compress(latencies, completed)),
+                list(compress(costs, completed)),
             )
-            if len(self.latencies) >= _SUM_BATCH:
-                self.flush_sums()
         self.outcomes.update(
             [(t, s) for t, s in zip(tasks, successes, strict=True) if s is not None]
         )
@@ -265,13 +216,6 @@ class _AgentState:
             per_task[task_id][0] += n
             per_task[task_id][1] += n if success else 0
         return [(n, c) for n, c in per_task.values()]
-
-    def flush_sums(self) -> None:
-        """Add the buffered latencies and costs to the exact sums."""
-        self.latency_sum = _exact_sum(self.latency_sum, self.latencies)
-        self.cost_sum = _exact_sum(self.cost_sum, self.costs)
-        self.latencies.clear()
-        self.costs.clear()
 
     def latest(self) -> list[_Kept]:
         """The window: the newest RADAR_WINDOW_RUNS terminal runs, oldest first."""
@@ -354,25 +298,22 @@ def _ranked(agents: Sequence[AgentReport]) -> tuple[AgentReport, ...]:
         None if a.composite.score is None else round_half_up(a.composite.score, SCORE_DECIMALS)
         for a in agents
     ]
-    intervals = [a.intervals.composite for a in agents]
+    ranks = competition_ranks(scores)
+    bounds = rank_upper_bounds([a.intervals.composite for a in agents])
     return tuple(
-        replace(
-            agent,
-            rank=competition_rank(score, scores),
-            rank_upper_bound=rank_upper_bound(agent.intervals.composite, intervals),
-        )
-        for agent, score in zip(agents, scores, strict=True)
+        replace(agent, rank=rank, rank_upper_bound=bound)
+        for agent, rank, bound in zip(agents, ranks, bounds, strict=True)
     )
 
 
 def _score_agent(
     agent_id: str, state: _AgentState, weights: Mapping[Axis, Number] | None
 ) -> AgentReport:
-    state.flush_sums()
     completed = state.completed
     if completed:
-        mean_latency = Fraction(state.latency_sum) / completed
-        mean_cost = Fraction(state.cost_sum) / completed
+        latency_sum, cost_sum = state.cohort.totals()
+        mean_latency = latency_sum / completed
+        mean_cost = cost_sum / completed
     else:
         mean_latency = mean_cost = Fraction(0)
     composite = score_composite(completed, state.successes, mean_latency, mean_cost)
@@ -422,7 +363,7 @@ def build_report(source: Iterable[bytes], weights: Mapping[Axis, Number] | None 
     builder = ReportBuilder()
     log = ProblemLog()
     seen = _SeenIds()
-    lines = without_bom(source)
+    lines = record_lines(source, RecordKind.RUNS)  # gzip read, other binary named
     first = 1
     with _collector_paused():
         while chunk := list(islice(lines, _CHUNK_LINES)):

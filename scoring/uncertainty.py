@@ -18,6 +18,7 @@ says why in words. An interval never changes a score, a rank or a floor.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import operator
@@ -330,6 +331,7 @@ def clustered_variance(tasks: Sequence[TaskSum]) -> Fraction:
         r"\quad r_t = \sum_{i \in t} (v_i - \bar v)"
         r" = S_t - n_t \bar v"
     ),
+    golden=(point("2-tasks", tasks=((1, (1, 10)), (1, (0, 30)))),),
 )
 def clustered_covariance(
     tasks: Sequence[tuple[int, Sequence[Number]]],
@@ -472,8 +474,12 @@ _WILSON_LATEX = (
         "z": const("INTERVAL_Z"),
     },
     golden=(
-        point("m=1/2,n_eff=10", m=Fraction(1, 2), variance=Fraction(1, 40), tasks=10, observations=40),
-        point("capped at n", m=Fraction(1, 2), variance=Fraction(1, 400), tasks=10, observations=40),
+        point(
+            "m=1/2,n_eff=10", m=Fraction(1, 2), variance=Fraction(1, 40), tasks=10, observations=40
+        ),
+        point(
+            "capped at n", m=Fraction(1, 2), variance=Fraction(1, 400), tasks=10, observations=40
+        ),
         point("m=3/4", m=Fraction(3, 4), variance=Fraction(3, 320), tasks=12, observations=60),
         point("m=0,V=0", m=Fraction(0), variance=Fraction(0), tasks=10, observations=40),
         point("m=1,V=0", m=Fraction(1), variance=Fraction(0), tasks=10, observations=40),
@@ -716,12 +722,48 @@ def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
         r"n_{\min}": const("CONSISTENCY_MIN_RUNS"),
     },
     golden=(
-        point("example", p=Fraction(3, 4), mean_latency_ms=1000, mean_cost_usd=Fraction(3, 100), completed_runs=20),
-        point("below the consistency gate", p=Fraction(3, 4), mean_latency_ms=1000, mean_cost_usd=Fraction(3, 100), completed_runs=CONSISTENCY_MIN_RUNS - 1),
-        point("p=0", p=Fraction(0), mean_latency_ms=3500, mean_cost_usd=Fraction(1, 100), completed_runs=20),
-        point("p=1", p=Fraction(1), mean_latency_ms=400, mean_cost_usd=Fraction(1, 1000), completed_runs=20),
-        point("at anchors", p=Fraction(1, 2), mean_latency_ms=LATENCY_ANCHORS_MS[1].x, mean_cost_usd=COST_ANCHORS_USD[1].x, completed_runs=20),
-        point("beyond the last anchors", p=Fraction(2, 5), mean_latency_ms=LATENCY_ANCHORS_MS[-1].x * 2, mean_cost_usd=COST_ANCHORS_USD[-1].x * 2, completed_runs=20),
+        point(
+            "example",
+            p=Fraction(3, 4),
+            mean_latency_ms=1000,
+            mean_cost_usd=Fraction(3, 100),
+            completed_runs=20,
+        ),
+        point(
+            "below the consistency gate",
+            p=Fraction(3, 4),
+            mean_latency_ms=1000,
+            mean_cost_usd=Fraction(3, 100),
+            completed_runs=CONSISTENCY_MIN_RUNS - 1,
+        ),
+        point(
+            "p=0",
+            p=Fraction(0),
+            mean_latency_ms=3500,
+            mean_cost_usd=Fraction(1, 100),
+            completed_runs=20,
+        ),
+        point(
+            "p=1",
+            p=Fraction(1),
+            mean_latency_ms=400,
+            mean_cost_usd=Fraction(1, 1000),
+            completed_runs=20,
+        ),
+        point(
+            "at anchors",
+            p=Fraction(1, 2),
+            mean_latency_ms=LATENCY_ANCHORS_MS[1].x,
+            mean_cost_usd=COST_ANCHORS_USD[1].x,
+            completed_runs=20,
+        ),
+        point(
+            "beyond the last anchors",
+            p=Fraction(2, 5),
+            mean_latency_ms=LATENCY_ANCHORS_MS[-1].x * 2,
+            mean_cost_usd=COST_ANCHORS_USD[-1].x * 2,
+            completed_runs=20,
+        ),
     ),
 )
 def composite_gradient(
@@ -784,6 +826,13 @@ def _weighted_at(p: Surd, completed_runs: int, latency: Fraction, cost: Fraction
         r" \hat p = 0:\ \left[0,\ S(p^{+})\right];\quad"
         r" \hat p = 1:\ \mathrm{low} = \min\!\left(S - z\,\sqrt{g^{\mathrm{T}} \Sigma\, g},"
         r"\ S(p^{-})\right)"
+    ),
+    golden=(
+        point("mixed", tasks=((2, 2, 2000, Fraction(2, 100)), (2, 0, 4000, Fraction(6, 100))) * 5),
+        point("zero-success", tasks=((2, 0, 2000, Fraction(2, 100)),) * 10),
+        point(
+            "all-success", tasks=tuple((2, 2, 2 * ms, Fraction(2, 100)) for ms in (1000, 3000) * 5)
+        ),
     ),
 )
 def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
@@ -991,31 +1040,29 @@ def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     title="Competition rank",
     latex=r"\mathrm{rank}_a = 1 + \left|\{ b : S_b > S_a \}\right|",
     symbols={
+        "a": rows("scores", "value"),
         "b": rows("scores", "value", keep=present()),
         "S_b": column("value"),
-        "S_a": arg("score"),
+        "S_a": column("value"),
     },
     golden=(
-        point("shared", score=70, scores=(80, 70, 70, None, 60)),
-        point("first", score=80, scores=(80, 70, 70, None, 60)),
-        point("last", score=60, scores=(80, 70, 70, None, 60)),
-        point("null composite", score=None, scores=(80, None)),
+        point("ties and a null", scores=(80, 70, 70, None, 60)),
+        point("all equal", scores=(50, 50)),
+        point("one", scores=(Fraction(713, 10),)),
     ),
 )
-def competition_rank(score: Number | None, scores: Sequence[Number | None]) -> int | None:
-    """The competition rank of ``score`` among ``scores`` (every agent's published
-    composite, this one included): 1 + the number of higher scores, so equal scores share a
-    rank; ``None`` for a ``null`` composite.
+def competition_ranks(scores: Sequence[Number | None]) -> list[int | None]:
+    """The competition rank of each of ``scores`` (every agent's published composite): 1 +
+    the number of higher scores, so equal scores share a rank; ``None`` for a ``null``
+    composite. A sort and a binary search each, so a report of many agents stays fast.
 
-    Returns a value between the lowest and the highest rank: 1 and the number of scores.
-
-    >>> competition_rank(70, [80, 70, 70, None, 60]), competition_rank(None, [80, None])
-    (2, None)
+    >>> competition_ranks([80, 70, 70, None, 60])
+    [1, 2, 2, None, 4]
     """
-    if score is None:
-        return None
-    mine = exact(score)
-    return 1 + sum(1 for other in scores if other is not None and exact(other) > mine)
+    known = sorted(exact(s) for s in scores if s is not None)
+    return [
+        None if s is None else 1 + len(known) - bisect.bisect_right(known, exact(s)) for s in scores
+    ]
 
 
 _GOLDEN_HIGH = Interval(Decimal("70"), Decimal("80"))
@@ -1028,34 +1075,32 @@ _GOLDEN_LOW = Interval(Decimal("60"), Decimal("69.99"))
     title="Rank upper bound (rank (UB))",
     latex=(r"\mathrm{UB}_a = 1 + \left|\{ b : \mathrm{low}_b > \mathrm{high}_a \}\right|"),
     symbols={
+        "a": rows("intervals", "value"),
         "b": rows("intervals", "value", keep=present()),
         r"\mathrm{low}_b": attribute(column("value"), "low"),
-        r"\mathrm{high}_a": attribute(arg("interval"), "high"),
+        r"\mathrm{high}_a": attribute(column("value"), "high"),
     },
     golden=(
-        point("below one", interval=_GOLDEN_LOW, intervals=(_GOLDEN_HIGH, _GOLDEN_LOW, None)),
-        point("on top", interval=_GOLDEN_HIGH, intervals=(_GOLDEN_HIGH, _GOLDEN_LOW)),
-        point("overlapping", interval=_GOLDEN_MID, intervals=(_GOLDEN_HIGH, _GOLDEN_MID)),
-        point("no interval", interval=None, intervals=(_GOLDEN_HIGH,)),
+        point("apart and a null", intervals=(_GOLDEN_HIGH, _GOLDEN_LOW, None)),
+        point("overlapping", intervals=(_GOLDEN_HIGH, _GOLDEN_MID, _GOLDEN_LOW)),
     ),
 )
-def rank_upper_bound(interval: Interval | None, intervals: Sequence[Interval | None]) -> int | None:
-    """How high an agent could truly stand: 1 + the number of agents whose composite
-    interval lies entirely above this one's (their low bound above its high bound), as
-    LMArena's "rank (UB)"; ``None`` when the agent has no interval. Agents without an
-    interval are not counted. Read from the published (rounded) bounds, so a reader can
-    count it off the table.
+def rank_upper_bounds(intervals: Sequence[Interval | None]) -> list[int | None]:
+    """How high each agent could truly stand: 1 + the number of agents whose composite
+    interval lies entirely above its own (their low bound above its high bound), as
+    LMArena's "rank (UB)"; ``None`` for an agent without an interval, and agents without
+    one are not counted. Read from the published (rounded) bounds, so a reader counts it
+    off the table. Never above the competition rank: an interval entirely above belongs to a
+    higher composite.
 
-    Returns a value between the lowest and the highest rank: 1 and the agent's own rank.
-
-    >>> a = Interval(Decimal("70"), Decimal("80"))
-    >>> b = Interval(Decimal("60"), Decimal("69.99"))
-    >>> rank_upper_bound(b, [a, b, None]), rank_upper_bound(a, [a, b])
-    (2, 1)
+    >>> a, b = Interval(Decimal(70), Decimal(80)), Interval(Decimal(60), Decimal("69.99"))
+    >>> rank_upper_bounds([a, b, None, Interval(Decimal(65), Decimal(75))])
+    [1, 2, None, 1]
     """
-    if interval is None:
-        return None
-    return 1 + sum(1 for other in intervals if other is not None and other.low > interval.high)
+    lows = sorted(i.low for i in intervals if i is not None)
+    return [
+        None if i is None else 1 + len(lows) - bisect.bisect_right(lows, i.high) for i in intervals
+    ]
 
 
 # --- Planning -----------------------------------------------------------------------------
@@ -1093,11 +1138,13 @@ def _given(value: Number) -> Fraction:
             runs_per_task=5,
             rho=Fraction(3, 10),
         ),
+        point("one run a task", p_a=Fraction(1, 2), delta=Fraction(1, 20), runs_per_task=1, rho=1),
         point(
-            "one run a task", p_a=Fraction(1, 2), delta=Fraction(1, 20), runs_per_task=1, rho=1
-        ),
-        point(
-            "p_A=0.9", p_a=Fraction(9, 10), delta=Fraction(1, 20), runs_per_task=5, rho=Fraction(3, 10)
+            "p_A=0.9",
+            p_a=Fraction(9, 10),
+            delta=Fraction(1, 20),
+            runs_per_task=5,
+            rho=Fraction(3, 10),
         ),
     ),
 )

@@ -600,11 +600,10 @@ def streamed(records: list[dict[str, Any]], weights=None) -> list[dict[str, Any]
 
 
 # The streaming report reads its input in chunks and trims its window candidates now and
-# then; small chunk, batch and trim sizes make every boundary happen on small logs.
+# then; small chunk and trim sizes make every boundary happen on small logs.
 internals = st.fixed_dictionaries(
     {
         "_CHUNK_LINES": st.sampled_from([1, 2, 7, 64, 4096]),
-        "_SUM_BATCH": st.sampled_from([1, 3, 1024]),
         "_WINDOW_TRIM": st.sampled_from([101, 137, 400]),
     }
 )
