@@ -12,7 +12,15 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 SCHEMA_VERSION = 1
 
@@ -123,6 +131,19 @@ class ExampleEntry(BaseModel):
     result: dict[str, Any]
 
 
+#: Scoreboard fields added by methodology 1.1.0, left out of the JSON when null.
+UNCERTAINTY_KEYS = ("interval", "rank_upper_bound")
+
+
+class ScoreInterval(BaseModel):
+    """A published interval: its low and high bound, rounded outwards."""
+
+    model_config = _FROZEN
+
+    low: float
+    high: float
+
+
 class ScoreboardAgent(BaseModel):
     """One agent of a reference corpus as ``python -m scoring report`` publishes it."""
 
@@ -138,6 +159,28 @@ class ScoreboardAgent(BaseModel):
     pass_hat_k: dict[str, float | None] = Field(
         description='pass^k as published, by report key ("pass^1", ...).'
     )
+    interval: ScoreInterval | None = Field(
+        default=None,
+        description="The composite's 95% interval as published (from methodology 1.1.0); "
+        "absent when the agent has none, or in a snapshot released before intervals.",
+    )
+    rank_upper_bound: int | None = Field(
+        default=None,
+        description="1 + the number of agents whose composite interval lies wholly above "
+        "this agent's (rank (UB), from methodology 1.1.0); absent without an interval.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_missing_interval(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        # A snapshot released before 1.1.0 has neither key: each is left out when it is
+        # null, so that such a snapshot's text and content hash stay as released.
+        data: dict[str, Any] = handler(self)
+        for key in UNCERTAINTY_KEYS:
+            if data.get(key, ...) is None:
+                del data[key]
+        return data
 
 
 class CorpusScoreboard(BaseModel):

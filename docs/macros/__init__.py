@@ -65,6 +65,14 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "calculator": ("calculator",),
     "impact": ("version_impact",),
     "contract": ("drift_checks", "descriptive_formulas"),
+    "uncertainty": (
+        "runs_needed_table",
+        "interval_leaderboard",
+        "interval_value",
+        "cohort_table",
+        "coverage_table",
+        "coverage_notes",
+    ),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.

@@ -174,16 +174,20 @@ def slope_chart(
 def rank_table(key: str, agents: Sequence[Any], before: str, after: str, places: int) -> str:
     """Rank changes of one corpus file, biggest movers first (``contracts.impact`` rows).
 
-    Four columns, so that the table fits a phone: the agent, its rank before → after, its
-    composite before → after, and the change of composite.
+    Four columns, so that the table fits a phone: the agent, its rank before → after (a
+    rank change marked "within the noise" when the newer composite intervals overlap, see
+    :mod:`contracts.noise`), its composite before → after, and the change of composite.
     """
     from contracts.impact import movers_first, shown, signed
+    from contracts.noise import noise_text
 
     rows = []
     for a in movers_first(list(agents)):
         old, new = a.committed, a.live
         rank_before = shown(None if old is None else old.rank)
         rank = f"{rank_before} → {shown(None if new is None else new.rank)}"
+        if a.within_noise is not None:  # a rank change whose intervals say how real it is
+            rank += f" ({noise_text(a.within_noise)})"
         composite = (
             f"{shown(None if old is None else old.composite, places)} → "
             f"{shown(None if new is None else new.composite, places)}"

@@ -467,7 +467,8 @@ def test_a_released_1_1_0_shows_its_impact_on_the_versions_page(
         a = expected[agent_id]
         was = "—" if a["committed"]["rank"] is None else str(a["committed"]["rank"])
         now = "—" if a["live"]["rank"] is None else str(a["live"]["rank"])
-        assert rank == f"{was} → {now}"
+        noise = {None: "", True: " (within the noise)", False: " (beyond the noise)"}
+        assert rank == f"{was} → {now}{noise[a['within_noise']]}"
     slopes = _slopes(page, f"plot:impact:{pair}:{SYNTHETIC}")
     swapped = [
         (a, b)
