@@ -212,7 +212,7 @@ class _Bindings:
             found.append(element)
         return found
 
-    def call(self, binding: Uses, env: Mapping[str, Any]) -> Callable[..., Number]:
+    def call(self, binding: Uses, env: Mapping[str, Any]) -> Callable[..., Number | Span]:
         other = FORMULAS.get(binding.formula)
         if other is None:
             raise LatexError(f"uses the formula {binding.formula}, which is not registered")
@@ -288,8 +288,8 @@ def registration_problems(formula: Formula) -> list[str]:
         visit(side)
     for guard in parsed.guards:
         visit(guard)
-    for definition in parsed.definitions.values():
-        visit(definition.body)
+    for defined in parsed.definitions.values():
+        visit(defined.body)
     for name, definition in parsed.sets.items():
         variable = definition.parts[0]
         if variable in bound:

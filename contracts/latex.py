@@ -63,7 +63,7 @@ class LatexError(ValueError):
     """The LaTeX uses something the evaluator does not know, or a symbol is unbound."""
 
 
-class SidesDisagree(LatexError):
+class SidesDisagree(LatexError):  # noqa: N818 - says what happened, like Undefined
     """Two sides of a chain of ``=`` give different values."""
 
 
@@ -949,10 +949,10 @@ class Evaluator:
                 elements = self.rows_of(variable, env)
             if not isinstance(elements, list):
                 raise LatexError(f"{self.name}: a sum over {symbol_key(*domain.parts)}, not a set")
-            total: Number = Fraction(0)
+            summed: Number = Fraction(0)
             for element in elements:
-                total = _arith("add", total, _number(self.eval(body, {**env, variable: element})))
-            return total
+                summed = _arith("add", summed, _number(self.eval(body, {**env, variable: element})))
+            return summed
         if kind == "cases":
             for value, condition in parts[0]:
                 chosen = self.choose(condition, env)
@@ -977,8 +977,8 @@ def _result(value: Any) -> Number | Span:
 def _close(left: Number, right: Number) -> bool:
     if isinstance(left, Fraction) and isinstance(right, Fraction):
         return left == right
-    a, b = _both(left, right)
-    return abs(a - b) <= Decimal(10) ** -_SIDE_DIGITS * max(abs(a), abs(b), Decimal(1))  # type: ignore[operator]
+    a, b = _decimal(left), _decimal(right)
+    return abs(a - b) <= Decimal(10) ** -_SIDE_DIGITS * max(abs(a), abs(b), Decimal(1))
 
 
 def _same(left: Number | Span, right: Number | Span) -> bool:

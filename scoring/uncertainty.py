@@ -518,8 +518,8 @@ def _success_bounds(tasks: Sequence[tuple[int, int]]) -> tuple[Surd, Surd]:
 
 
 def _check_counts(tasks: Sequence[tuple[int, int]]) -> None:
-    for count, successes in tasks:
-        if count <= 0 or not 0 <= successes <= count:
+    for runs, successes in tasks:
+        if runs <= 0 or not 0 <= successes <= runs:
             raise ScoringError("each task needs runs > 0 and successes between 0 and its runs")
 
 
