@@ -194,12 +194,16 @@ class _Build:
                 build.version = site.snapshot.methodology_version
                 build.site = site
             except Exception as error:
-                build.macros = _broken_macros(error)
+                _define_broken(build, error)  # registers on the build, for every page
             if build.generator == builds.ZENSICAL:
                 builds.publish_or_warn(builds.site_dir(env), LOG)
         finally:
             sys.dont_write_bytecode = writes_bytecode
         return build
+
+    def macro(self, function: Callable[..., Any], name: str) -> None:
+        """Keep ``function`` to register under ``name`` on each page (as ``env.macro``)."""
+        self.macros[name] = function
 
     def register(self, env: Any) -> None:
         """Register the build's macros on ``env`` (under Zensical, a new one per page)."""
@@ -217,7 +221,7 @@ def _live_folders(env: Any) -> list[Path]:
     return [*(project / p for p in LIVE_PACKAGES), Path(__file__).resolve().parent]
 
 
-def _broken_macros(error: Exception) -> dict[str, Callable[..., str]]:
+def _define_broken(env: Any, error: Exception) -> None:
     summary = "".join(traceback.format_exception_only(error)).strip()
     frames = traceback.extract_tb(error.__traceback__)
     where = next(
@@ -234,7 +238,8 @@ def _broken_macros(error: Exception) -> dict[str, Callable[..., str]]:
     def broken(*_args: Any, **_kwargs: Any) -> str:
         raise RuntimeError(message)
 
-    return dict.fromkeys(MACRO_NAMES, broken)
+    for name in MACRO_NAMES:
+        env.macro(broken, name)
 
 
 def on_post_build(env: Any) -> None:
