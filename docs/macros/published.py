@@ -5,9 +5,9 @@ highlighted copies of the ``scoring`` and
 ``contracts`` sources (each line anchored, so that the pages can link to where a constant or
 formula is defined and the link works offline).
 
-:func:`publish` writes them; the mkdocs hook ``docs/hooks/publish.py`` calls it after each
-build, so publishing does not depend on the macros plugin. The macros of this module link to
-the files and list them.
+:func:`publish` is their one writer: the macros module calls it once per build, under
+either generator (``macros.builds.publish_or_warn``: after the build under MkDocs, when the
+build starts under Zensical). The macros of this module link to the files and list them.
 """
 
 from __future__ import annotations
