@@ -4,7 +4,7 @@ Copies what the site is built from to a temporary folder, builds it there with
 ``mkdocs build --strict`` and ``zensical build --strict`` (each ``--builds`` times, run from
 the copy's root) and prints, per generator: the median build time; the number of pages,
 and of those whose article is the same under the other generator (the comparison of
-``tests/site/parity.py``); the published files and whether they are byte-identical; the
+``benchmarks/parity.py``); the published files and whether they are byte-identical; the
 search index (file, format, entries, bytes); and the theme's own files (count, bytes, and
 the stylesheet variant). The repository itself is never built into.
 
@@ -16,17 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from serving import ROOT, copy_project
-
-sys.path.insert(0, str(ROOT / "tests" / "site"))
-
-# tests/site/parity.py: the comparison the parity test runs.
 import parity
+from serving import copy_project
 
 #: Each generator's search index, and the key of its list of entries.
 SEARCH_INDEX = {
@@ -80,7 +75,7 @@ def main() -> None:
         for generator, site in sites.items():
             for what, figure in describe(site, generator).items():
                 print(f"{generator} {what}: {figure}")
-        problems = parity.compare(sites["mkdocs"], sites["zensical"])
+        problems = parity.compare(sites["mkdocs"], sites["zensical"])  # pages, published files
         same = len(parity.pages(sites["mkdocs"])) - len({p.split(":")[0] for p in problems})
         print(f"pages whose article is the same under both: {same}")
         print(f"differences found by the parity comparison: {len(problems)}")

@@ -1,6 +1,6 @@
 """One site, two generators: ``zensical build --strict`` of a copy of the project builds the
 site ``mkdocs build --strict`` builds, page for page and published file for published file
-(see ``parity.py`` for what is compared); a repeated Zensical build (nothing changed, so its
+(``benchmarks/parity.py`` says what is compared); a repeated Zensical build (nothing changed, so its
 cache answers) is still complete; a macro error or broken live code fails the strict build
 of both; ``serve`` of each picks up an edited constant, on the pages and in the published
 ``methodology.json``, and survives a macro error. The comparison is shown to fail on a
@@ -16,11 +16,19 @@ from pathlib import Path
 
 import parity
 import pytest
-from parity import build, compare
+import support
+from parity import build
 from serving import copy_project, serve
+from support import MACRO_ERROR_TEXT
 
 # Builds and serves copies of the site with both generators.
 pytestmark = pytest.mark.slow
+
+
+def compare(mkdocs: Path, zensical: Path) -> list[str]:
+    """Every difference between the two sites, the macro error markers included."""
+    return parity.compare(mkdocs, zensical, MACRO_ERROR_TEXT)
+
 
 #: The line of mkdocs.yml that makes every Zensical build render its pages.
 NONCE = "  build_nonce: !!python/object/apply:time.time_ns []\n"
@@ -57,6 +65,15 @@ def test_both_generators_build_the_same_site(site: Path, zensical_site: Path) ->
     assert {"methodology.json", "methodology.schema.json", "versions/released.json"} <= set(files)
     assert any(name.startswith("source/scoring/") for name in files)
     assert any(name.startswith("downloads/") for name in files)
+
+
+def test_the_zensical_site_works_offline_and_its_links_resolve(zensical_site: Path) -> None:
+    """What the site tests check of the MkDocs build that is not in the article: no asset
+    from another host (Zensical's own theme included), every link and asset resolves."""
+    all_pages = support.pages(zensical_site)
+    assert len(all_pages) > len(parity.pages(zensical_site))  # the sources' pages too
+    assert support.external_assets(zensical_site, all_pages) == []
+    assert support.broken_links(zensical_site, all_pages) == []
 
 
 def _edit(path: Path, old: str, new: str) -> None:

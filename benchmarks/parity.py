@@ -13,8 +13,10 @@ What is compared, and what is left out on purpose:
   write for itself (:data:`GENERATOR_OUTPUT`), which differs by design.
 - **Error markers**: no file of either site shows a macro error.
 
-Each check returns a list of problems (empty: the same); the tests run them on the two real
-builds and on copies spoiled on purpose.
+Each check returns a list of problems (empty: the same); ``tests/site/test_generator_parity.py``
+runs them on the two real builds and on copies spoiled on purpose, and
+``benchmarks/bench_generators.py`` prints what they find. Only the standard library: the
+benchmarks run without pytest.
 """
 
 from __future__ import annotations
@@ -23,10 +25,8 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-
-from support import MACRO_ERROR_TEXT
 
 #: The two generators, as their commands are named.
 GENERATORS = ("mkdocs", "zensical")
@@ -196,24 +196,26 @@ def compare_published(mkdocs: Path, zensical: Path) -> list[str]:
     return problems
 
 
-def error_markers(site: Path, name: str) -> list[str]:
-    """Files of ``site`` that show a macro error."""
+def error_markers(site: Path, name: str, markers: Iterable[str]) -> list[str]:
+    """Files of ``site`` (built by ``name``) that show one of ``markers``, the texts only a
+    macro error puts on a page (``tests/site/support.py`` lists them)."""
     problems = []
     for path in sorted(site.rglob("*.html")):
         text = path.read_text(encoding="utf-8")
         problems += [
             f"{name} {path.relative_to(site).as_posix()}: shows {marker!r}"
-            for marker in MACRO_ERROR_TEXT
+            for marker in markers
             if marker in text
         ]
     return problems
 
 
-def compare(mkdocs: Path, zensical: Path) -> list[str]:
+def compare(mkdocs: Path, zensical: Path, markers: Iterable[str] = ()) -> list[str]:
     """Every difference between the two builds that matters, and every error marker."""
+    markers = tuple(markers)
     return (
         compare_pages(mkdocs, zensical)
         + compare_published(mkdocs, zensical)
-        + error_markers(mkdocs, "mkdocs")
-        + error_markers(zensical, "zensical")
+        + error_markers(mkdocs, "mkdocs", markers)
+        + error_markers(zensical, "zensical", markers)
     )
