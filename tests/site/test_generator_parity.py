@@ -172,24 +172,35 @@ def test_a_cached_build_without_the_cache_buster_loses_the_published_files(
 # --- A macro error, broken live code ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("generator", parity.GENERATORS)
-def test_a_macro_error_fails_the_strict_build(generator: str, tmp_path: Path) -> None:
+def test_a_macro_error_fails_the_strict_zensical_build_but_not_a_plain_one(
+    tmp_path: Path,
+) -> None:
+    """As ``mkdocs build`` does (tests/site/test_checks_fail.py, the same two errors)."""
     project = copy_project(tmp_path / "project")
     page = project / "docs" / "radar.md"
     page.write_text(
         page.read_text(encoding="utf-8") + '\n{{ c("composite.no_such_constant") }}\n',
         encoding="utf-8",
     )
-    strict = build(project, generator, tmp_path / "site")
+    strict = build(project, "zensical")
     assert strict.returncode != 0
-    assert "radar.md" in strict.stderr
+    assert "zensical build --strict: Macro rendering failed in radar.md" in strict.stderr
     assert "composite.no_such_constant" in strict.stderr
+    # on_undefined: strict makes an unknown name an error too, not an empty string.
+    other = project / "docs" / "efficiency.md"
+    other.write_text(
+        other.read_text(encoding="utf-8") + "\n{{ no_such_variable }}\n", encoding="utf-8"
+    )
+    page.write_text(page.read_text(encoding="utf-8").replace("no_such_constant", "weight.success"))
+    strict = build(project, "zensical")
+    assert strict.returncode != 0
+    assert "in efficiency.md: 'no_such_variable' is undefined" in strict.stderr
     # Without --strict the build goes through, with the warning, and the page shows it.
-    lenient = build(project, generator, tmp_path / "site", strict=False)
+    lenient = build(project, "zensical", strict=False)
     assert lenient.returncode == 0, lenient.stderr
-    assert "composite.no_such_constant" in lenient.stderr
-    built = tmp_path / "site" if generator == "mkdocs" else project / "site"
-    assert "Macro Rendering Error" in (built / "radar.html").read_text(encoding="utf-8")
+    assert "WARNING -  Macro rendering failed in efficiency.md" in lenient.stderr
+    built = (project / "site" / "efficiency.html").read_text(encoding="utf-8")
+    assert "Macro Rendering Error" in built
 
 
 @pytest.mark.parametrize("generator", parity.GENERATORS)
