@@ -70,6 +70,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "published": ("downloads", "snapshot_links"),
     "calculator": ("calculator",),
     "impact": ("version_impact",),
+    "contract": ("drift_checks", "descriptive_formulas"),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.
