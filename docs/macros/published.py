@@ -5,9 +5,9 @@ highlighted copies of the ``scoring`` and
 ``contracts`` sources (each line anchored, so that the pages can link to where a constant or
 formula is defined and the link works offline).
 
-:func:`publish` writes them; the mkdocs hook ``docs/hooks/publish.py`` calls it after each
-build, so publishing does not depend on the macros plugin. The macros of this module link to
-the files and list them.
+:func:`publish` is their one writer: the macros module calls it once per build, under
+either generator (``macros.builds.publish_or_warn``: after the build under MkDocs, when the
+build starts under Zensical). The macros of this module link to the files and list them.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def write_snapshot(path: Path) -> None:
     path.write_text(snapshot_text(build_snapshot()), encoding="utf-8")
 
 
-def publish(site_dir: Path, *, site_zip: bool = True) -> None:
+def publish(site_dir: Path, *, site_zip: bool = False) -> None:
     """Write the snapshot, its schema, the samples, the released snapshots and the sources,
     all computed now from the live code; then, with ``site_zip``, the zip of the whole site
     (``mkdocs serve`` leaves it out: every reload would wait for it)."""

@@ -55,8 +55,9 @@ class Site:
         self.infos = {info.meta.name: info for info in C.constants()}
         self.entries = {entry.name: entry for entry in self.snapshot.constants}
         self.workdir = Path(tempfile.mkdtemp(prefix="methodology-site-"))
-        # Removed after the build (see ``macros.on_post_build``); also if the build stops
-        # half-way.
+        # Removed after the build (``macros.on_post_build`` under MkDocs; under Zensical,
+        # which has no such event, when the next build starts); also if the build stops
+        # half-way, or at exit.
         weakref.finalize(self, shutil.rmtree, self.workdir, True)
         # The sample files, for the commands the pages run (the same files are published).
         self.files = sample_files()
