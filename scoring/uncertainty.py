@@ -331,6 +331,12 @@ def clustered_variance(tasks: Sequence[TaskSum]) -> Fraction:
         r"\quad r_t = \sum_{i \in t} (v_i - \bar v)"
         r" = S_t - n_t \bar v"
     ),
+    # Matrix notation (outer products r_t r_tᵀ); each entry is the clustered variance or
+    # covariance of uncertainty.clustered_variance, whose LaTeX is evaluated at its points.
+    descriptive=(
+        "a matrix written with outer products; each entry is the clustered (co)variance, "
+        "proven as uncertainty.clustered_variance"
+    ),
     golden=(point("2-tasks", tasks=((1, (1, 10)), (1, (0, 30)))),),
 )
 def clustered_covariance(
@@ -826,6 +832,13 @@ def _weighted_at(p: Surd, completed_runs: int, latency: Fraction, cost: Fraction
         r" \hat p = 0:\ \left[0,\ S(p^{+})\right];\quad"
         r" \hat p = 1:\ \mathrm{low} = \min\!\left(S - z\,\sqrt{g^{\mathrm{T}} \Sigma\, g},"
         r"\ S(p^{-})\right)"
+    ),
+    # A quadratic form over the clustered covariance matrix: its parts are proven one by one
+    # (uncertainty.composite_gradient, uncertainty.clustered_variance); the whole is held to
+    # an independent implementation in tests/scoring/interval_reference.py.
+    descriptive=(
+        "a quadratic form gᵀΣg over a matrix, with two edge rules; its gradient and "
+        "variances are proven as uncertainty.composite_gradient and clustered_variance"
     ),
     golden=(
         point("mixed", tasks=((2, 2, 2000, Fraction(2, 100)), (2, 0, 4000, Fraction(6, 100))) * 5),
