@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
 
 from contracts.model import CorpusScoreboard, Methodology
-from contracts.noise import with_noise
+from contracts.noise import within_noise
 from contracts.store import (
     LOCK_PATH,
     SNAPSHOT_DIR,
@@ -241,3 +241,9 @@ def impact_since_release(live: Methodology, directory: Path | None = None) -> Im
     except ContractsError:
         return None
     return compare_snapshots(committed, live)
+
+
+def with_noise(agents: Sequence[AgentImpact]) -> list[AgentImpact]:
+    """``agents`` (one corpus file) with :attr:`AgentImpact.within_noise` filled in
+    (:func:`contracts.noise.within_noise`)."""
+    return [replace(agent, within_noise=within_noise(agent, agents)) for agent in agents]

@@ -23,14 +23,34 @@ An agent whose rank did not change has ``None``: there is no rank change to judg
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from contracts.comparison import AgentImpact
+from typing import Protocol, TypeVar
 
 #: A published interval (low, high); ``None`` where the agent has none.
 Bounds = tuple[float, float]
+
+
+class _Side(Protocol):
+    """One side of an agent's impact (``contracts.comparison.Standing``)."""
+
+    @property
+    def interval(self) -> Bounds | None: ...
+
+
+class _Agent(Protocol):
+    """What the rule reads of an agent (``contracts.comparison.AgentImpact``, which imports
+    this module: typed by shape, so that the two do not import each other)."""
+
+    @property
+    def ranks(self) -> tuple[int, int] | None: ...
+
+    @property
+    def moved(self) -> bool: ...
+
+    @property
+    def live(self) -> _Side | None: ...
+
+
+A = TypeVar("A", bound=_Agent)
 
 
 def overlaps(a: Bounds | None, b: Bounds | None) -> bool | None:
@@ -67,7 +87,7 @@ def _order(a: int, b: int) -> int:
     return (a > b) - (a < b)
 
 
-def partners(agent: AgentImpact, agents: Sequence[AgentImpact]) -> list[AgentImpact]:
+def partners(agent: A, agents: Sequence[A]) -> list[A]:
     """The agents of ``agents`` (ranked on both sides) whose order with ``agent`` changed."""
     mine = agent.ranks
     if mine is None:
@@ -82,7 +102,7 @@ def partners(agent: AgentImpact, agents: Sequence[AgentImpact]) -> list[AgentImp
     return found
 
 
-def within_noise(agent: AgentImpact, agents: Sequence[AgentImpact]) -> bool | None:
+def within_noise(agent: A, agents: Sequence[A]) -> bool | None:
     """Whether ``agent``'s rank change is within the noise (see the module's rule)."""
     if not agent.moved or agent.ranks is None:
         return None
@@ -91,11 +111,6 @@ def within_noise(agent: AgentImpact, agents: Sequence[AgentImpact]) -> bool | No
         overlaps(mine, other.live.interval if other.live is not None else None)
         for other in partners(agent, agents)
     )
-
-
-def with_noise(agents: Sequence[AgentImpact]) -> list[AgentImpact]:
-    """``agents`` (one corpus file) with :attr:`AgentImpact.within_noise` filled in."""
-    return [replace(agent, within_noise=within_noise(agent, agents)) for agent in agents]
 
 
 def noise_text(value: bool | None) -> str:

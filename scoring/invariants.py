@@ -36,6 +36,7 @@ Rule = Callable[[ModuleType], Iterator[Finding]]
 
 # The bounds of a fraction and of a weight: mathematical, not methodology choices.
 _ZERO = Fraction(0)
+_TWO = Fraction(2)
 _ONE = Fraction(1)
 
 
@@ -366,6 +367,19 @@ INVARIANTS: tuple[Invariant, ...] = (
         "The default weight of a verification entry is above 0.",
         ("DEFAULT_CHECK_WEIGHT",),
         within("DEFAULT_CHECK_WEIGHT", low=_ZERO, open_low=True),
+    ),
+    Invariant(
+        "intervals.levels",
+        "The intervals' level and the planner's power are fractions above 0 and at most 1.",
+        ("INTERVAL_LEVEL", "INTERVAL_POWER"),
+        within("INTERVAL_LEVEL", "INTERVAL_POWER", low=_ZERO, high=_ONE, open_low=True),
+    ),
+    Invariant(
+        "intervals.min_tasks",
+        "An interval needs a whole number of distinct tasks, at least two: the clustered "
+        "variance divides by T - 1.",
+        ("INTERVAL_MIN_TASKS",),
+        within("INTERVAL_MIN_TASKS", low=_TWO, integer=True),
     ),
     Invariant(
         "constants.unique_names",

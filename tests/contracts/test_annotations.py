@@ -161,8 +161,9 @@ def test_escapes_round_trip_and_cannot_start_a_second_command() -> None:
 
 @pytest.fixture(scope="module")
 def spoiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """A copy whose success weight moved from 0.40 to 0.45, checked as a GitHub step, with
-    the impact JSON of the same copy."""
+    """A copy whose success weight moved from 0.40 to 0.45 (and the cost weight from 0.30 to
+    0.25, so that the weights still sum to 1: the invariants hold), checked as a GitHub step,
+    with the impact JSON of the same copy."""
     root = released_copy(tmp_path_factory.mktemp("spoiled"))
     constants = root / "scoring" / "constants.py"
     source = constants.read_text(encoding="utf-8")
@@ -170,6 +171,9 @@ def spoiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     lines = source.splitlines(keepends=True)
     assert lines[last - 1] == '] = Decimal("0.40")\n'
     lines[last - 1] = '] = Decimal("0.45")\n'
+    _, cost_last = _definition_lines(source, "COMPOSITE_WEIGHT_COST")
+    assert lines[cost_last - 1] == '] = Decimal("0.30")\n'
+    lines[cost_last - 1] = '] = Decimal("0.25")\n'
     constants.write_text("".join(lines), encoding="utf-8")
     summary = root / "summary.md"
     done = run_github(root, "check", "--format", "github", summary=summary)
@@ -297,7 +301,14 @@ def test_within_the_noise_is_shown_when_the_impact_json_carries_it(
     spoiled: dict[str, Any],
 ) -> None:
     impact = json.loads(json.dumps(spoiled["impact"]))
-    assert "within the noise" not in "\n".join(annotations.impact_markdown(impact))
+    # The live impact carries the field (from 1.1.0): the column is there.
+    assert all("within_noise" in a for a in impact["agents"])
+    assert "within the noise" in "\n".join(annotations.impact_markdown(impact))
+    # An impact without it (a release before the intervals): no column.
+    stripped = json.loads(json.dumps(impact))
+    for agent in stripped["agents"]:
+        del agent["within_noise"]
+    assert "within the noise" not in "\n".join(annotations.impact_markdown(stripped))
     marks = {}
     for index, agent in enumerate(a for a in impact["agents"] if a["rank_change"]):
         agent["within_noise"] = [True, False, None][index % 3]

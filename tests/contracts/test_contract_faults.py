@@ -189,7 +189,7 @@ def _with_entries(changelog: Path, *versions: str) -> Path:
 def test_two_concurrent_updates_lose_no_entry(files: tuple[Path, Path], live: Methodology) -> None:
     snapshots, changelog = files
     released = set(store.read_lock(snapshots / store.LOCK_FILENAME))
-    _with_entries(changelog, "1.1.0", "1.2.0")
+    _with_entries(changelog, "2.0.0", "2.1.0")
     real_read_lock = update_module.read_lock_entries
 
     def slow_read_lock(path: Path) -> dict[str, store.LockEntry]:
@@ -207,15 +207,15 @@ def test_two_concurrent_updates_lose_no_entry(files: tuple[Path, Path], live: Me
         )
 
     with mock.patch.object(update_module, "read_lock_entries", slow_read_lock):
-        threads = [threading.Thread(target=update, args=(v,)) for v in ("1.1.0", "1.2.0")]
+        threads = [threading.Thread(target=update, args=(v,)) for v in ("2.0.0", "2.1.0")]
         for thread in threads:
             thread.start()
-            time.sleep(0.05)  # 1.1.0 first, so that both are accepted in this order
+            time.sleep(0.05)  # 2.0.0 first, so that both are accepted in this order
         for thread in threads:
             thread.join()
     assert all(r.ok for r in results.values()), results
     recorded = store.read_lock(snapshots / store.LOCK_FILENAME)
-    assert set(recorded) == released | {"1.1.0", "1.2.0"}
+    assert set(recorded) == released | {"2.0.0", "2.1.0"}
 
 
 # --- temporary files -----------------------------------------------------------------------
