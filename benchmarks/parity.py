@@ -77,7 +77,7 @@ def build(
     else:
         raise ValueError(f"generator must be one of {GENERATORS}, not {generator!r}")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NO_COLOR": "1"}
-    return subprocess.run(
+    done = subprocess.run(
         [*command, *(["--strict"] if strict else [])],
         cwd=project,
         capture_output=True,
@@ -86,6 +86,20 @@ def build(
         timeout=600,
         check=False,
     )
+    if generator == "zensical" and done.returncode == 0:
+        # Zensical runs no hook: the zip of the site is the documented step after its build.
+        zipped = subprocess.run(
+            [sys.executable, "docs/hooks/site_zip.py", "site"],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=600,
+            check=False,
+        )
+        if zipped.returncode != 0:
+            return zipped
+    return done
 
 
 # --- Reading ----------------------------------------------------------------------------------

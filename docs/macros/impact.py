@@ -101,7 +101,10 @@ def slope_chart(
 ) -> str:
     """The slope chart as a ``<figure class="plot slope">`` with a title, a description
     (every agent's numbers, for screen readers) and a caption."""
-    if not slopes:
+    unchanged = all(s.before == s.after and s.rank_before == s.rank_after for s in slopes)
+    if len(slopes) < 2 or unchanged:
+        # One agent has no order to change, and level lines show nothing the sentence above
+        # does not say ("no rank changes; no composite changes"): no chart, no empty table.
         return ""
     values = [s.before for s in slopes] + [s.after for s in slopes]
     low = min(values) // SCALE_STEP * SCALE_STEP

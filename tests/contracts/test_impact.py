@@ -3,7 +3,7 @@ impact in ``check`` and ``update``, and the versions page's impact section.
 
 The slow tests work on scratch copies of the project (``scoring/``, ``contracts/``,
 ``docs/``, ``mkdocs.yml``, ``pyproject.toml``): one moves the composite weights (success
-0.40 → 0.45, cost 0.30 → 0.25) and releases the change as 1.1.0 through the normal
+0.40 → 0.45, cost 0.30 → 0.25) and releases the change as 2.0.0 through the normal
 workflow; others spoil the corpus or a snapshot and expect exit 2.
 """
 
@@ -342,7 +342,7 @@ def test_the_table_lists_every_agent(capsys: pytest.CaptureFixture[str]) -> None
 
 @pytest.fixture(scope="module")
 def moved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """A copy with the weights moved: the impact, the check, then a 1.1.0 release."""
+    """A copy with the weights moved: the impact, the check, then a 2.0.0 release."""
     root = make_copy(tmp_path_factory.mktemp("moved"))
     move_weights(root)
     results: dict[str, Any] = {"root": root}
@@ -353,7 +353,7 @@ def moved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         corpus: json.loads(run_in(root, "-m", "scoring", "report", corpus, "--format", "json").out)
         for corpus in (SYNTHETIC, TAU_BENCH)
     }
-    set_version(root, "1.1.0")
+    set_version(root, "2.0.0")
     results["refused"] = run_in(root, "-m", "contracts", "update")
     return results
 
@@ -424,7 +424,7 @@ def test_update_suggests_a_changelog_entry_from_the_impact(moved: dict[str, Any]
     refused: Done = moved["refused"]
     assert refused.code == 1
     output = refused.out + refused.err
-    assert "## 1.1.0 (" in output
+    assert "## 2.0.0 (" in output
     assert f"Impact on the reference corpus against {C.METHODOLOGY_VERSION}" in output
     assert "change rank" in output
 
@@ -447,7 +447,7 @@ def test_a_released_1_1_0_shows_its_impact_on_the_versions_page(
 ) -> None:
     root = make_copy(tmp_path / "release")
     move_weights(root)
-    set_version(root, "1.1.0")
+    set_version(root, "2.0.0")
     update = _release(root)
     assert update.code == 0, update.out + update.err
     assert "impact on the reference corpus" in update.out
@@ -456,7 +456,7 @@ def test_a_released_1_1_0_shows_its_impact_on_the_versions_page(
     build = run_in(root, "-m", "mkdocs", "build", "--strict", "-d", str(site))
     assert build.code == 0, build.err
     page = (site / "versions.html").read_text(encoding="utf-8")
-    pair = f"{C.METHODOLOGY_VERSION}..1.1.0"
+    pair = f"{C.METHODOLOGY_VERSION}..2.0.0"
     data = json.loads(moved["impact"].out)
     rows = _table_rows(page, f"impact:{pair}:{SYNTHETIC}")
     expected = {a["agent_id"]: a for a in data["agents"] if a["corpus"] == SYNTHETIC}

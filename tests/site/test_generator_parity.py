@@ -100,8 +100,8 @@ def _plot(site: Path) -> None:
 def _published_byte(site: Path) -> None:
     path = site / "methodology.json"
     text = path.read_bytes()
-    assert b'"value": 0.4,' in text
-    path.write_bytes(text.replace(b'"value": 0.4,', b'"value": 0.41,', 1))
+    assert b'"value": 0.4\n' in text
+    path.write_bytes(text.replace(b'"value": 0.4\n', b'"value": 0.41\n', 1))
 
 
 def _missing_download(site: Path) -> None:
@@ -233,7 +233,14 @@ def test_serve_picks_up_an_edited_constant_and_survives_errors(
     constants = project / "scoring" / "constants.py"
     with serve(project, "composite.html", SUCCESS_WEIGHT, 90, generator) as served:
         assert _weight(served.get("methodology.json")) == "0.4"
-        _edit(constants, 'Decimal("0.40")', 'Decimal("0.45")')
+        # Two weights in one save: they still sum to 1, as the invariants ask.
+        text = constants.read_text(encoding="utf-8")
+        constants.write_text(
+            text.replace('Decimal("0.40")', 'Decimal("0.45")', 1).replace(
+                'Decimal("0.30")', 'Decimal("0.25")', 1
+            ),
+            encoding="utf-8",
+        )
         served.wait_for("composite.html", SUCCESS_WEIGHT + r"[^>]*>0\.45<", limit_s=60)
         # The published snapshot moved with it.
         assert _weight(served.get("methodology.json")) == "0.45"
