@@ -177,6 +177,12 @@ class _Build:
         self.site: Any = None
         self.macros: dict[str, Callable[..., Any]] = {}
         self.version: str | None = None
+        self.env: Any = None  # the latest page's env (MkDocs: one for the build)
+
+    @property
+    def page(self) -> Any:
+        """The page being rendered (a macro registered on the build asks for it)."""
+        return getattr(self.env, "page", None)
 
     def current(self, env: Any) -> bool:
         """Whether ``env`` is a page of this build and the live code is unchanged."""
@@ -233,6 +239,7 @@ class _Build:
 
     def register(self, env: Any) -> None:
         """Register the build's macros on ``env`` (under Zensical, a new one per page)."""
+        self.env = env
         if self.site is not None:
             self.site.env = env  # links are made relative to env's page
         for name, macro in self.macros.items():
