@@ -11,11 +11,18 @@ or hears wrongly in MathML Core (Chromium, Firefox, Safari):
 - ``\\overline`` comes out as U+2015, which does not stretch: the bar covers one letter. It
   becomes a stretchy U+203E over the whole base.
 - ``\\tilde`` comes out as an ASCII ``~`` at mid-height; it becomes the accent U+02DC.
+- ``\\hat`` comes out as an ASCII ``^`` set as an accent, which Chromium draws touching its
+  base; it becomes the modifier circumflex U+02C6 set as an over-script, clear of the base.
+- ``\\pm`` comes out as an ``<mi>``, set tight against its operands; it becomes an ``<mo>``.
 - A capital Greek letter is italic in MathML Core, upright in TeX: it gets
   ``mathvariant="normal"``.
 - Named spaces (``thinmathspace``) are not part of MathML Core; they become ems, and the
   negative ones (``\\!``) go, since MathML adds none of the TeX gaps they were cancelling.
 - The TeX rides along as ``<annotation encoding="application/x-tex">`` in ``<semantics>``.
+
+A displayed formula of several clauses (``S \\pm e,\\quad g = \\ldots``) is set one clause to
+a line, left-aligned, in an ``<mtable>``: MathML Core breaks no line, and the interval
+formulas are wider than the article in one. The TeX annotation keeps the whole formula.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ OVERLINE = "\u203e"  # stretches horizontally in the math font
 FUNCTION_APPLICATION = "\u2061"
 BARS = frozenset({"\u2015", "\u00af", OVERLINE})  # what an overline may arrive as
 TILDES = frozenset({"~", "\u02dc"})
+HATS = frozenset({"^", "\u02c6"})
 CAPITAL_GREEK = frozenset(chr(c) for c in range(0x391, 0x3AA))
 #: MathML 3 named spaces (not in MathML Core), in ems.
 NAMED_SPACES = {
@@ -49,8 +57,9 @@ NAMED_SPACES = {
     "veryverythickmathspace": 7 / 18,
 }
 NAMED_SPACES |= {f"negative{name}": -ems for name, ems in NAMED_SPACES.items()}
-#: Characters that latex2mathml leaves in an ``<mi>`` although they are punctuation.
-PUNCTUATION = frozenset(":;!,|")
+#: Characters that latex2mathml leaves in an ``<mi>`` although they are punctuation, or
+#: operators (``\\pm``, ``\\mp``: an ``<mi>`` gets no space on either side).
+PUNCTUATION = frozenset(":;!,|\u00b1\u2213")
 #: Parts of a ``\mathrm{...}`` word that arrive as ``<mo>`` (``judged.recoverable``).
 WORD_JOINERS = frozenset({".", "_"})
 #: latex2mathml writes ``\\mathrm{d}`` as ``<mi>&#x00064;</mi>`` (a plain ``d`` as ``<mi>d</mi>``),
@@ -67,6 +76,37 @@ def _tag(element: ET.Element) -> str:
     return element.tag.rpartition("}")[2]
 
 
+#: What joins two clauses of a formula: a comma or semicolon, then ``\quad``.
+CLAUSE_BREAK = re.compile(r"[,;]\s*\\quad\s*")
+_OPENING = re.compile(r"\\left\b|\\begin\b|\{")
+_CLOSING = re.compile(r"\\right\b|\\end\b|\}")
+
+
+def clauses(latex: str) -> list[str]:
+    """``latex`` cut after each clause break outside any group, brace or environment (the
+    punctuation stays with the clause before it).
+
+    >>> clauses(r"a = 1,\\quad b = \\left(x,\\quad y\\right);\\quad c")
+    ['a = 1,', 'b = \\\\left(x,\\\\quad y\\\\right);', 'c']
+    """
+    pieces, start, depth, at = [], 0, 0, 0
+    while at < len(latex):
+        opening, closing = _OPENING.match(latex, at), _CLOSING.match(latex, at)
+        brk = CLAUSE_BREAK.match(latex, at)
+        if latex.startswith("\\", at) and not (opening or closing):
+            at += 2  # an escaped character (``\{``) or a command: never a group
+            continue
+        if opening or closing:
+            depth += 1 if opening else -1
+            at = (opening or closing).end()  # type: ignore[union-attr]
+        elif brk and depth == 0:
+            pieces.append(latex[start : at + 1].strip())
+            start = at = brk.end()
+        else:
+            at += 1
+    return [*pieces, latex[start:].strip()]
+
+
 def to_mathml(latex: str, *, block: bool = True) -> str:
     """MathML for ``latex``, tidied, carrying its TeX; ``ValueError`` if LaTeX survives.
 
@@ -75,10 +115,26 @@ def to_mathml(latex: str, *, block: bool = True) -> str:
 <mi mathvariant="normal">cost</mi></mrow></mrow><annotation encoding="application/x-tex">\
 \\mathrm{cost}</annotation></semantics></math>
     """
+    lines = clauses(latex) if block else [latex]
     mathml = convert(latex, display="block" if block else "inline")
+    if len(lines) > 1:
+        mathml = _one_clause_a_line(lines)
     if RAW_LATEX.search(mathml):
         raise ValueError(f"LaTeX left in the MathML of {latex!r}")
     return tidy(mathml, latex)
+
+
+def _one_clause_a_line(lines: list[str]) -> str:
+    """A block ``<math>`` whose rows are the clauses, each converted on its own."""
+    math = ET.Element(_q("math"), {"display": "block"})
+    table = ET.SubElement(math, _q("mtable"))
+    for line in lines:
+        row = ET.SubElement(table, _q("mtr"))
+        # MathML Core aligns a cell by its own columnalign (the table's is MathML 3 only),
+        # and sets a table's cells in the compact style unless told to display them.
+        cell = ET.SubElement(row, _q("mtd"), {"columnalign": "left", "displaystyle": "true"})
+        cell.extend(list(ET.fromstring(convert(line, display="block"))))
+    return ET.tostring(math, encoding="unicode")
 
 
 def tidy(mathml: str, latex: str | None = None) -> str:
@@ -164,6 +220,10 @@ def _accents(root: ET.Element) -> None:
             mark.text = "\u02dc"
             mark.attrib.clear()
             over.set("accent", "true")
+        elif (mark.text or "") in HATS:
+            mark.text = "\u02c6"
+            mark.attrib.clear()
+            over.attrib.pop("accent", None)
 
 
 def _letters(root: ET.Element) -> None:

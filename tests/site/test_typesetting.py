@@ -74,6 +74,9 @@ const formulas = [];
 document.querySelectorAll('article math').forEach((math, index) => {
   const figure = math.closest('figure');
   const name = (figure && figure.dataset.mv) || `math #${index}`;
+  // The same markup at the same width is laid out the same wherever it is (read before
+  // the probe numbers are added to it).
+  const key = `${Math.round(math.getBoundingClientRect().width)}|${math.outerHTML}`;
   const probes = [];
   math.querySelectorAll('*').forEach(e => {
     if (isFence(e)) {
@@ -91,7 +94,7 @@ document.querySelectorAll('article math').forEach((math, index) => {
         what: `${base.textContent} / ${s.textContent}`, a: [id(s)], b: [id(base)]}));
     }
   });
-  formulas.push({name, math: id(math), probes});
+  formulas.push({name, key, math: id(math), probes});
 });
 return formulas;
 """
@@ -162,35 +165,51 @@ def _ink(driver: Any, shown: list[int], math: int) -> Ink:
     return Ink(np.asarray(image) < INK_BELOW)
 
 
+def _formula_problems(driver: Any, formula: dict[str, Any]) -> list[str]:
+    """What breaks the rules in one formula of the loaded page (each without its place)."""
+    problems = []
+    for probe in formula["probes"]:
+        a = _ink(driver, probe["a"], formula["math"])
+        b = _ink(driver, probe["b"], formula["math"])
+        what = f"{probe['kind']} {probe['what']!r}"
+        if probe["kind"] == "fence" and a.height < FENCE_COVER * b.height:
+            problems.append(
+                f"{what} is {a.height}px tall around {b.height}px of content "
+                f"({a.height / b.height:.0%} < {FENCE_COVER:.0%})"
+            )
+        elif probe["kind"] == "overline" and a.width < OVERLINE_COVER * b.width:
+            problems.append(
+                f"{what} is {a.width}px wide over a {b.width}px base "
+                f"({a.width / b.width:.0%} < {OVERLINE_COVER:.0%})"
+            )
+        elif probe["kind"] == "script":
+            shared = int((a.mask & b.mask).sum())
+            if shared:
+                problems.append(f"{what}: script and base share {shared} pixels")
+        if not a.mask.any():
+            problems.append(f"{what} paints no ink")
+    return problems
+
+
+#: What each formula's measurement found, by its site, the page's spoiling CSS, and its
+#: markup and width (``key`` in :data:`PROBES_JS`): a formula that several pages show (the
+#: reference page shows them all) is measured once, its findings reported for each page.
+_MEASURED: dict[str, list[str]] = {}
+
+
 def typesetting_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
     """What breaks the rules in the formulas of the page at ``url`` (empty: none);
     ``spoil_css`` is added to the page first (to show that a rule can fail)."""
     load(driver, url)
     formulas = driver.execute_script(PROBES_JS, PROBE_CSS + spoil_css)
-    page = url.rsplit("/", 1)[-1]
+    site, page = url.rsplit("/", 1)
     problems = []
     for formula in formulas:
         where = f"{page} {formula['name']}"
-        for probe in formula["probes"]:
-            a = _ink(driver, probe["a"], formula["math"])
-            b = _ink(driver, probe["b"], formula["math"])
-            what = f"{probe['kind']} {probe['what']!r}"
-            if probe["kind"] == "fence" and a.height < FENCE_COVER * b.height:
-                problems.append(
-                    f"{where}: {what} is {a.height}px tall around {b.height}px of content "
-                    f"({a.height / b.height:.0%} < {FENCE_COVER:.0%})"
-                )
-            elif probe["kind"] == "overline" and a.width < OVERLINE_COVER * b.width:
-                problems.append(
-                    f"{where}: {what} is {a.width}px wide over a {b.width}px base "
-                    f"({a.width / b.width:.0%} < {OVERLINE_COVER:.0%})"
-                )
-            elif probe["kind"] == "script":
-                shared = int((a.mask & b.mask).sum())
-                if shared:
-                    problems.append(f"{where}: {what}: script and base share {shared} pixels")
-            if not a.mask.any():
-                problems.append(f"{where}: {what} paints no ink")
+        key = f"{site}|{spoil_css}|{formula['key']}"  # a site of its own, or spoiled: anew
+        if key not in _MEASURED:
+            _MEASURED[key] = _formula_problems(driver, formula)
+        problems.extend(f"{where}: {found}" for found in _MEASURED[key])
     driver.execute_script("document.documentElement.classList.remove('probe-mode')")
     return problems + font_problems(driver, page)
 
@@ -231,46 +250,14 @@ def font_problems(driver: Any, page: str) -> list[str]:
 # --- The tests --------------------------------------------------------------------------------
 
 
-#: Formulas whose typesetting is known to fail a measurement, each with what fails. They are
-#: the interval formulas of 1.1.0, typeset in one line: wider than the article, so that their
-#: right part is scrolled out of view ("paints no ink"), and ``\hat`` drawn as an ASCII
-#: circumflex that touches its base. Listed, not hidden: the test fails when one of them
-#: stops failing (take it off the list), and for every other formula as before.
-KNOWN_TYPESETTING_DEFECTS: dict[str, str] = {
-    "uncertainty.composite_interval": "one line wider than the article",
-    "uncertainty.correctness_interval": "one line wider than the article; \\hat on its base",
-    "uncertainty.cluster_wilson": "one line wider than the article",
-    "uncertainty.composite_gradient": "one line wider than the article; short overlines",
-    "uncertainty.success_interval": "\\hat drawn as an ASCII circumflex on its base",
-    "uncertainty.success_rate_interval": "\\hat drawn as an ASCII circumflex on its base",
-}
-_SEEN_DEFECTS: set[str] = set()
-
-
-def _known(problem: str) -> str | None:
-    return next((n for n in KNOWN_TYPESETTING_DEFECTS if f"formula:{n}:" in problem), None)
-
-
 @pytest.mark.parametrize("check", ["formulas_are_typeset", "plots_read_on_a_phone"])
 @pytest.mark.parametrize("name", PAGES)
 def test_page_in_chromium(driver: Any, base_url: str, name: str, check: str) -> None:
     """Each page passes both measurements: its formulas' typesetting (above) and its plots
-    on a phone (below); a formula of :data:`KNOWN_TYPESETTING_DEFECTS` is reported apart."""
+    on a phone (below)."""
     problems_of = typesetting_problems if check == "formulas_are_typeset" else plot_problems
     problems = problems_of(driver, f"{base_url}{name}.html")
-    _SEEN_DEFECTS.update(n for n in map(_known, problems) if n is not None)
-    problems = [p for p in problems if _known(p) is None]
     assert not problems, "\n".join(problems)
-
-
-def test_the_known_defects_are_still_defects() -> None:
-    """Runs after the pages (file order): every listed formula still fails a measurement
-    somewhere, so the list cannot outlive its defects."""
-    if not _SEEN_DEFECTS:
-        pytest.skip("the pages were not measured in this run")
-    assert set(KNOWN_TYPESETTING_DEFECTS) <= _SEEN_DEFECTS, sorted(
-        set(KNOWN_TYPESETTING_DEFECTS) - _SEEN_DEFECTS
-    )
 
 
 def test_the_font_loads_from_a_file_copy(
@@ -287,7 +274,6 @@ def test_a_script_pushed_onto_its_base_is_reported(driver: Any, base_url: str) -
     """Subscripts moved half an em to the left, onto their base: reported, as no other rule."""
     spoil = "math msub > :last-child { margin-left: -0.5em !important; }"
     problems = typesetting_problems(driver, f"{base_url}composite.html", spoil)
-    problems = [p for p in problems if _known(p) is None]
     assert problems, "subscripts on their base went unnoticed"
     assert all("script and base share" in p for p in problems), "\n".join(problems)
 
