@@ -11,8 +11,8 @@ Two run logs (JSON Lines, one run record per line, the input of ``python -m scor
 The corpus is data, fixed once: it does not read ``scoring.constants``, so that a change of
 methodology never changes the corpus itself. The numbers below that sit near a rule
 (``GATE_*``, ``WINDOW_*``) are placed around the values of methodology 1.0.0;
-``tests/contracts/test_impact.py`` checks that the corpus still exercises every rule under
-the live constants.
+``tests/contracts/test_reference_corpus.py`` checks that the corpus still exercises every
+rule under the live constants.
 
 Usage::
 

@@ -14,27 +14,18 @@ import itertools
 import math
 from collections.abc import Sequence
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
+from statistics import NormalDist
 from typing import Any
 
-from scoring.constants import (
-    COMPOSITE_WEIGHT_COST,
-    COMPOSITE_WEIGHT_RELIABILITY,
-    COMPOSITE_WEIGHT_SUCCESS,
-    CONSISTENCY_MIN_RUNS,
-    COST_ANCHORS_USD,
-    FRACTION_DECIMALS,
-    INTERVAL_MIN_TASKS,
-    INTERVAL_Z,
-    LATENCY_ANCHORS_MS,
-    PASS_K_LEVELS,
-    REPEATABILITY_MIN_OUTCOMES,
-    SCORE_DECIMALS,
-    Anchor,
-)
+import scoring.constants as C  # noqa: N812 - the module of constants
+from scoring.constants import Anchor
 
 PRECISION = 60
-Z = Decimal(INTERVAL_Z)  # the float's exact binary value
-W_S, W_R, W_C = COMPOSITE_WEIGHT_SUCCESS, COMPOSITE_WEIGHT_RELIABILITY, COMPOSITE_WEIGHT_COST
+#: The upper quantile of N(0, 1) at the level, derived here from the level itself (not read
+#: from ``INTERVAL_Z``): 1 − (1 − level)/2, the point with (1 − level)/2 of the mass above
+#: it. The float's exact binary value, as the report takes it.
+Z = Decimal(NormalDist().inv_cdf(float(1 - (1 - C.INTERVAL_LEVEL) / 2)))
+W_S, W_R, W_C = C.COMPOSITE_WEIGHT_SUCCESS, C.COMPOSITE_WEIGHT_RELIABILITY, C.COMPOSITE_WEIGHT_COST
 
 Run = dict[str, Any]
 Bound = dict[str, float] | None
@@ -43,7 +34,9 @@ Bound = dict[str, float] | None
 def reason(tasks: int, kind: str = "distinct tasks") -> str | None:
     """The report's reason text, written out again."""
     return (
-        None if tasks >= INTERVAL_MIN_TASKS else f"fewer than {INTERVAL_MIN_TASKS} {kind} ({tasks})"
+        None
+        if tasks >= C.INTERVAL_MIN_TASKS
+        else f"fewer than {C.INTERVAL_MIN_TASKS} {kind} ({tasks})"
     )
 
 
@@ -101,7 +94,7 @@ def slope(x: Decimal, anchors: Sequence[Anchor]) -> Decimal:
 
 def weighted(p: Decimal, n: int, latency: Decimal, cost: Decimal) -> Decimal:
     """S(p, ℓ, u) = 100·(w_s·p + w_r·cons(p)·L/100 + w_c·C/100), no floor."""
-    consistency = 1 - 4 * p * (1 - p) if n >= CONSISTENCY_MIN_RUNS else Decimal(1)
+    consistency = 1 - 4 * p * (1 - p) if n >= C.CONSISTENCY_MIN_RUNS else Decimal(1)
     return 100 * (W_S * p + W_R * consistency * latency / 100 + W_C * cost / 100)
 
 
@@ -109,7 +102,7 @@ def composite_part(completed: Sequence[Run]) -> dict[str, Any]:
     """``interval``, ``success_rate_interval``, ``interval_reason`` of a composite cohort."""
     tasks = [r["task_id"] for r in completed]
     t = len(set(tasks))
-    if t < INTERVAL_MIN_TASKS:
+    if t < C.INTERVAL_MIN_TASKS:
         return {"interval": None, "success_rate_interval": None, "interval_reason": reason(t)}
     with localcontext() as context:
         context.prec = PRECISION
@@ -119,13 +112,13 @@ def composite_part(completed: Sequence[Run]) -> dict[str, Any]:
         cost = [written(r["cost_usd"]) for r in completed]
         p = sum(s, Decimal(0)) / n
         low_p, high_p = wilson(p, clustered_variance(s, tasks), t, n)
-        rate = outwards(low_p, high_p, FRACTION_DECIMALS, 1)
+        rate = outwards(low_p, high_p, C.FRACTION_DECIMALS, 1)
         mean_l, mean_c = sum(lat, Decimal(0)) / n, sum(cost, Decimal(0)) / n
-        score_l, score_c = curve(mean_l, LATENCY_ANCHORS_MS), curve(mean_c, COST_ANCHORS_USD)
+        score_l, score_c = curve(mean_l, C.LATENCY_ANCHORS_MS), curve(mean_c, C.COST_ANCHORS_USD)
         if p == 0:
             return {
                 "interval": outwards(
-                    Decimal(0), weighted(high_p, n, score_l, score_c), SCORE_DECIMALS, 100
+                    Decimal(0), weighted(high_p, n, score_l, score_c), C.SCORE_DECIMALS, 100
                 ),
                 "success_rate_interval": rate,
                 "interval_reason": None,
@@ -134,8 +127,8 @@ def composite_part(completed: Sequence[Run]) -> dict[str, Any]:
         consistency = 1 - 4 * p * (1 - p)
         g = [
             100 * W_S + W_R * score_l * (8 * p - 4),
-            W_R * consistency * slope(mean_l, LATENCY_ANCHORS_MS),
-            W_C * slope(mean_c, COST_ANCHORS_USD),
+            W_R * consistency * slope(mean_l, C.LATENCY_ANCHORS_MS),
+            W_C * slope(mean_c, C.COST_ANCHORS_USD),
         ]
         columns = [s, lat, cost]
         means = [p, mean_l, mean_c]
@@ -155,7 +148,7 @@ def composite_part(completed: Sequence[Run]) -> dict[str, Any]:
         if p == 1:
             low = min(low, weighted(low_p, n, score_l, score_c))
         return {
-            "interval": outwards(low, high, SCORE_DECIMALS, 100),
+            "interval": outwards(low, high, C.SCORE_DECIMALS, 100),
             "success_rate_interval": rate,
             "interval_reason": None,
         }
@@ -166,26 +159,26 @@ def correctness_part(window: Sequence[Run]) -> tuple[Bound, str | None]:
     known = [r for r in window if r["success"] is not None]
     tasks = [r["task_id"] for r in known]
     t = len(set(tasks))
-    if t < INTERVAL_MIN_TASKS:
+    if t < C.INTERVAL_MIN_TASKS:
         return None, reason(t)
     with localcontext() as context:
         context.prec = PRECISION
         values = [Decimal(1 if r["success"] else 0) for r in known]
         q = sum(values, Decimal(0)) / len(values)
         low, high = wilson(q, clustered_variance(values, tasks), t, len(values))
-        return outwards(100 * low, 100 * high, SCORE_DECIMALS, 100), None
+        return outwards(100 * low, 100 * high, C.SCORE_DECIMALS, 100), None
 
 
 def pass_part(outcomes: Sequence[tuple[int, int]]) -> tuple[dict[str, Bound], str | None]:
     """The pass^k intervals over ``(n, c)`` per task, and their reason."""
-    qualifying = [(n, c) for n, c in outcomes if n >= REPEATABILITY_MIN_OUTCOMES]
+    qualifying = [(n, c) for n, c in outcomes if n >= C.REPEATABILITY_MIN_OUTCOMES]
     t = len(qualifying)
-    if t < INTERVAL_MIN_TASKS:
-        return dict.fromkeys(f"pass^{k}" for k in PASS_K_LEVELS), reason(t, "qualifying tasks")
+    if t < C.INTERVAL_MIN_TASKS:
+        return dict.fromkeys(f"pass^{k}" for k in C.PASS_K_LEVELS), reason(t, "qualifying tasks")
     found: dict[str, Bound] = {}
     with localcontext() as context:
         context.prec = PRECISION
-        for k in PASS_K_LEVELS:
+        for k in C.PASS_K_LEVELS:
             u = [
                 Decimal(math.comb(c, k)) / Decimal(math.comb(n, k)) if c >= k else Decimal(0)
                 for n, c in qualifying
@@ -193,7 +186,7 @@ def pass_part(outcomes: Sequence[tuple[int, int]]) -> tuple[dict[str, Bound], st
             m = sum(u, Decimal(0)) / t
             variance = sum(((x - m) ** 2 for x in u), Decimal(0)) / (t * (t - 1))
             low, high = wilson(m, variance, t, sum(n for n, _ in qualifying))
-            found[f"pass^{k}"] = outwards(low, high, FRACTION_DECIMALS, 1)
+            found[f"pass^{k}"] = outwards(low, high, C.FRACTION_DECIMALS, 1)
     return found, None
 
 

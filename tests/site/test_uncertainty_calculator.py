@@ -5,7 +5,7 @@ In headless Chromium, from a ``file://`` copy of the built site, both functions 
 on the worked examples (the runs-needed grid, the independent runs), on their edges, on
 inputs they must refuse and on seeded random inputs; each result must equal what Python
 returns (the interval's bounds as the report publishes them, four decimals, outwards). The
-helpers of ``test_calculator_parity.py`` run and compare the cases.
+helpers of ``calculator_support.py`` run and compare the cases.
 
 The check is shown to fail on copies spoiled on purpose (a constant in the inlined data,
 the ceiling, the effective sample size), and the two widgets are driven by keyboard on the
@@ -19,46 +19,45 @@ import json
 import random
 import re
 from decimal import Decimal
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-from chromium_driver import console_errors, wait_for
-from support import ROOT
-from test_calculator_parity import (
-    NUMERAL,
+from calculator_support import (
+    DATA_ID,
+    SCRIPT,
+    Case,
+    Mutation,
+    Spoil,
+    assert_noticed,
+    assert_same_as_python,
     browser_results,
+    each_mutation,
     mismatches,
+    numerals_in_code,
+    python_number,
     report,
     spoiled_copy,
 )
-from test_calculator_parity import site as site  # the module's file:// copy of the site
+from calculator_support import site as site  # the module's file:// copy of the site
+from calculator_support import spoil as spoil
+from chromium_driver import console_errors, wait_for
+from support import ROOT
 
 from scoring.constants import INTERVAL_MIN_TASKS
 from scoring.errors import InputError
 from scoring.examples import EXAMPLES_BY_NAME
-from scoring.numeric import as_written
 from scoring.registry import ScoringError
 from scoring.uncertainty import runs_needed, success_interval
 
 pytestmark = pytest.mark.slow
 
 PAGE = "uncertainty.html"
-SCRIPT = Path("javascripts") / "methodology.js"
 WIDGETS = Path("docs") / "javascripts" / "planner.js"
 SEED = 20261217
 RANDOM_CASES = 400
-DATA_ID = "methodology-data"
-
-Case = dict[str, Any]
 
 # --- the Python side -------------------------------------------------------------------------
-
-
-def _number(value: Any) -> Fraction:
-    """An input as Python reads it: a JSON number as written, or an exact string."""
-    return Fraction(value) if isinstance(value, str) else as_written(value)
 
 
 def _refused(error: Exception, also: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -70,7 +69,7 @@ def py_runs_needed(inputs: dict[str, Any]) -> Any:
     exact = {}
     for field in ("p_a", "delta", "rho"):
         try:
-            exact[field] = _number(inputs[field])
+            exact[field] = python_number(inputs[field])
         except ValueError:  # not a number at all: refused, naming the field
             return {"error": [field]}
     try:
@@ -198,9 +197,7 @@ def test_enough_cases_and_every_kind_of_result(cases: list[Case], expected: list
 def test_the_calculator_equals_python(
     chromium: Any, site: Path, cases: list[Case], expected: list[Any]
 ) -> None:
-    got = browser_results(chromium, site / PAGE, cases)
-    problems = mismatches(cases, expected, got)
-    assert not problems, f"{len(problems)} of {len(cases)} inputs differ:\n{report(problems)}"
+    assert_same_as_python(chromium, site / PAGE, cases, expected)
 
 
 def test_the_decisions_example_and_the_grid(chromium: Any, site: Path) -> None:
@@ -222,28 +219,28 @@ def test_a_plan_beyond_safe_integers_is_refused_naming_the_limit(chromium: Any, 
 
 
 MUTATIONS = [
-    (
+    Mutation(
         "the task minimum changed in the inlined data",
         Path(PAGE),
         f'{{"name":"interval.min_tasks","value":{INTERVAL_MIN_TASKS}}}',
         f'{{"name":"interval.min_tasks","value":{INTERVAL_MIN_TASKS - 1}}}',
         "successInterval(",
     ),
-    (
+    Mutation(
         "runs needed rounded down instead of up",
         SCRIPT,
         "var runs = -floorDiv(-n.num, n.den); // ⌈n⌉",
         "var runs = floorDiv(n.num, n.den);",
         "runsNeeded(",
     ),
-    (
+    Mutation(
         "the effective sample size n instead of n − 1",
         SCRIPT,
         "spread ? runs - 1 : runs",
         "runs",
         "successInterval(",
     ),
-    (
+    Mutation(
         "the low bound rounded to nearest instead of down",
         SCRIPT,
         "var low = floorSurd(centre.mul(units), bigInt(-scale), radicand);",
@@ -254,25 +251,11 @@ MUTATIONS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("what", "path", "old", "new", "named"), MUTATIONS, ids=[m[0] for m in MUTATIONS]
-)
+@each_mutation(MUTATIONS)
 def test_parity_fails_on_a_spoiled_copy(
-    chromium: Any,
-    site: Path,
-    cases: list[Case],
-    expected: list[Any],
-    tmp_path: Path,
-    what: str,
-    path: Path,
-    old: str,
-    new: str,
-    named: str,
+    chromium: Any, spoil: Spoil, cases: list[Case], expected: list[Any], mutation: Mutation
 ) -> None:
-    spoiled = spoiled_copy(site, tmp_path / "spoiled", path, old, new)
-    problems = mismatches(cases, expected, browser_results(chromium, spoiled / PAGE, cases))
-    assert problems, f"parity did not notice {what}"
-    assert any(p.startswith(named) for p in problems), report(problems)
+    assert_noticed(chromium, spoil(mutation) / PAGE, cases, expected, mutation)
 
 
 def test_a_harmless_edit_keeps_the_parity(
@@ -309,10 +292,7 @@ WIDGET_NUMERALS = {
 
 
 def widget_numerals(source: str) -> list[str]:
-    code = re.sub(r"/\*.*?\*/|//[^\n]*", " ", source, flags=re.S)
-    code = re.sub(r'"(?:\\.|[^"\\])*"', '""', code)
-    code = re.sub(r"/(?:\\.|[^/\\\n])+/[gimsuy]*", "/x/", code)
-    return sorted({m for m in NUMERAL.findall(code) if m not in WIDGET_NUMERALS})
+    return numerals_in_code(source, WIDGET_NUMERALS)
 
 
 def test_no_number_of_the_methodology_is_typed_in_the_widgets() -> None:
