@@ -25,14 +25,15 @@ from __future__ import annotations
 import gc
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, localcontext
 from fractions import Fraction
-from itertools import compress, islice, repeat
-from operator import eq, mul, not_, sub, truediv
+from itertools import compress, repeat
+from operator import attrgetter, eq, is_, mul, not_, sub, truediv
+from typing import BinaryIO
 
 from scoring.composite import CompositeResult, score_composite
 from scoring.constants import (
@@ -42,7 +43,7 @@ from scoring.constants import (
     Axis,
 )
 from scoring.errors import ProblemLog
-from scoring.jsonlines import without_bom
+from scoring.jsonlines import LineChunk, line_chunks
 from scoring.models import RunRecord, instant_key
 from scoring.numeric import Number, as_written, round_half_up
 from scoring.radar import (
@@ -55,20 +56,31 @@ from scoring.radar import (
     tool_efficiency_axis,
 )
 from scoring.repeatability import RepeatabilityResult, score_repeatability
-from scoring.report_input import (
-    _COMPLETED,
-    _FAILED,
-    _ROW,
-    _ROW_RUN_ID,
-    _TIMEOUT,
-    _duplicate,
-    _one_by_one,
-    _Row,
-    _rows,
-    _SeenIds,
-    _status_rules_hold,
-)
 from scoring.report_input import CALENDAR_PATTERN as CALENDAR_PATTERN  # tests read it here
+from scoring.report_input import (
+    TERMINAL,
+    RunRow,
+    SeenIds,
+    check_new_ids,
+    chunk_rows,
+    row_of,
+    rows_one_by_one,
+    status_rules_hold,
+)
+
+# The names the tests patch or call (a test patches ``_rows`` to force the line-by-line
+# path): looked up here, in this module's namespace, on every chunk.
+_rows = chunk_rows
+_status_rules_hold = status_rules_hold
+_SeenIds = SeenIds
+_ROW = row_of
+_COMPLETED = TERMINAL[0]
+_STATUS = attrgetter("status")
+_SUCCESS = attrgetter("success")
+_TASK = attrgetter("task_id")
+_LATENCY = attrgetter("latency_ms")
+_COST = attrgetter("cost_usd")
+_FINISHED_AT = attrgetter("finished_at")
 
 # Sums of latency and cost are exact decimals of the numbers as written (see
 # ``as_written``). The context never rounds a sum of floats (their digits span under 700
@@ -89,7 +101,7 @@ _CHUNK_LINES = 32768
 # ``instant_key`` of finished_at (exact to any number of fraction digits, offsets applied).
 # The input order is unique, so candidates compare by instant, then by input order (later
 # is newer), never by row.
-_Kept = tuple[timedelta, str, int, _Row]
+_Kept = tuple[timedelta, str, int, RunRow]
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # What ``datetime.fromisoformat`` would not read exactly: fraction digits beyond the
@@ -203,32 +215,30 @@ class _AgentState:
     # the window again.
     window: list[_Kept] = field(default_factory=list)
     floor: _Kept | None = None
-    # (task_id, success) -> recorded outcomes, over every terminal run with a known one.
-    outcomes: Counter[tuple[str, bool]] = field(default_factory=Counter)
+    # (task_id, success) -> terminal runs; success None (unknown) is not a recorded outcome.
+    outcomes: Counter[tuple[str, bool | None]] = field(default_factory=Counter)
 
-    def account(self, rows: Iterable[_Row], order: int) -> int:
+    def account(self, rows: Iterable[RunRow], order: int) -> int:
         """Account for this agent's rows, in input order; returns the last input order used."""
-        terminal = [r for r in rows if r[1] is _COMPLETED or r[1] is _FAILED or r[1] is _TIMEOUT]
+        terminal = [r for r in rows if r.status in TERMINAL]
         if not terminal:
             return order
-        # One pass over the rows (they are spread over memory), then over their columns.
-        _, statuses, successes, tasks, finished, latencies, costs, _, _ = zip(
-            *terminal, strict=True
-        )
-        completed = [status is _COMPLETED for status in statuses]
+        statuses = list(map(_STATUS, terminal))
+        successes = list(map(_SUCCESS, terminal))
+        tasks = map(_TASK, terminal)
+        completed = list(map(is_, statuses, repeat(_COMPLETED)))
         if True in completed:
             self.completed += completed.count(True)
             self.successes += list(compress(successes, completed)).count(True)
             # The model guarantees latency and cost on completed runs.
-            self.latencies += compress(latencies, completed)
-            self.costs += compress(costs, completed)
+            self.latencies += map(_LATENCY, compress(terminal, completed))
+            self.costs += map(_COST, compress(terminal, completed))
             if len(self.latencies) >= _SUM_BATCH:
                 self.flush_sums()
-        self.outcomes.update(
-            [(t, s) for t, s in zip(tasks, successes, strict=True) if s is not None]
-        )
+        # Counted in C, unknown outcomes too (tasks() leaves them out).
+        self.outcomes.update(zip(tasks, successes, strict=True))
         # The model guarantees finished_at on terminal runs.
-        instants, finer = _instant_keys(list(finished))
+        instants, finer = _instant_keys(list(map(_FINISHED_AT, terminal)))
         positions = range(order + 1, order + 1 + len(terminal))
         candidates = zip(instants, finer, positions, terminal, strict=True)
         floor, window = self.floor, self.window
@@ -244,6 +254,8 @@ class _AgentState:
         """(recorded outcomes n, successes c) per task."""
         per_task: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
         for (task_id, success), n in self.outcomes.items():
+            if success is None:
+                continue
             per_task[task_id][0] += n
             per_task[task_id][1] += n if success else 0
         return [(n, c) for n, c in per_task.values()]
@@ -295,10 +307,10 @@ class ReportBuilder:
         """Account for several runs (already validated), given in input order."""
         self._add_rows(map(_ROW, runs))
 
-    def _add_rows(self, rows: Iterable[_Row]) -> None:
-        by_agent: defaultdict[str, list[_Row]] = defaultdict(list)
+    def _add_rows(self, rows: Iterable[RunRow]) -> None:
+        by_agent: defaultdict[str, list[RunRow]] = defaultdict(list)
         for row in rows:
-            by_agent[row[0]].append(row)  # each agent's rows stay in input order
+            by_agent[row.agent_id].append(row)  # each agent's rows stay in input order
         agents = self._agents
         for agent_id, mine in by_agent.items():
             state = agents.get(agent_id)
@@ -332,14 +344,14 @@ def _score_agent(
     else:
         mean_latency = mean_cost = Fraction(0)
     composite = score_composite(completed, state.successes, mean_latency, mean_cost)
-    window = [_WindowRun(r[3], r[2], r[5], r[6], r[7]) for *_, r in state.latest()]
+    window = [kept[3] for kept in state.latest()]
     radar = score_window(window, weights)
     repeatability = score_repeatability(state.tasks())
     return AgentReport(agent_id, composite, radar, repeatability)
 
 
 def score_window(
-    window: Iterable[_WindowRun], weights: Mapping[Axis, Number] | None = None
+    window: Iterable[_WindowRun] | Iterable[RunRow], weights: Mapping[Axis, Number] | None = None
 ) -> RadarResult:
     """The radar over the runs of one window (order does not matter)."""
     runs = list(window)
@@ -364,29 +376,46 @@ def score_window(
     return RadarResult(axes, profile(axes, weights), len(runs), median_latency)
 
 
-def build_report(source: Iterable[bytes], weights: Mapping[Axis, Number] | None = None) -> Report:
+def _chunks(
+    source: Iterable[bytes] | BinaryIO, on_read: Callable[[int], None] | None
+) -> Iterator[tuple[list[bytes], LineChunk]]:
+    # _CHUNK_LINES is read here, on every report, so that a test can make it small.
+    for chunk in line_chunks(source, _CHUNK_LINES, on_read):
+        yield chunk.lines, chunk
+
+
+def build_report(
+    source: Iterable[bytes] | BinaryIO,
+    weights: Mapping[Axis, Number] | None = None,
+    *,
+    on_read: Callable[[int], None] | None = None,
+    on_rows: Callable[[int], None] | None = None,
+) -> Report:
     """Read a JSON Lines run log once and score every agent.
 
-    ``source`` yields the raw lines (an open binary file works). Blank lines are skipped.
+    ``source`` is a binary stream (an open file, stdin's buffer), read in blocks, or an
+    iterable of raw lines. Blank lines are skipped. ``on_read`` is told the bytes of each
+    block read, ``on_rows`` the lines of each chunk accounted for (the command line's
+    progress line).
     Raises :class:`scoring.errors.InputError` naming every problem's line, field and rule;
     nothing is scored from an input that has one.
     """
     builder = ReportBuilder()
     log = ProblemLog()
     seen = _SeenIds()
-    lines = without_bom(source)
     first = 1
     with _collector_paused():
-        while chunk := list(islice(lines, _CHUNK_LINES)):
+        for chunk, read in _chunks(source, on_read):
             # Each field is checked in C; RunRecord's status rules on the whole chunk.
             rows = _rows(chunk)
             if rows is None or not _status_rules_hold(rows):
-                rows = _one_by_one(chunk, first, seen, log)
+                rows = rows_one_by_one(read.as_read(), first, seen, log)
             else:
-                for position in seen.add_all(map(_ROW_RUN_ID, rows)):
-                    log.add(_duplicate(rows[position][8], first + position))
+                check_new_ids(rows, first, seen, log)
             if not log.total:
                 builder._add_rows(rows)
             first += len(chunk)
+            if on_rows is not None:
+                on_rows(len(chunk))
     log.raise_if_any()
     return builder.finish(weights)
