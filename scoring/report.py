@@ -35,9 +35,11 @@ from itertools import compress, repeat
 from operator import attrgetter, eq, is_, mul, not_, sub, truediv
 from typing import BinaryIO
 
-from scoring.composite import CompositeResult, score_composite
+from scoring import fast_scores
+from scoring.composite import CompositeResult
 from scoring.constants import (
     METHODOLOGY_VERSION,
+    RADAR_DEFAULT_WEIGHTS,
     RADAR_WINDOW_RUNS,
     SCORE_DECIMALS,
     Axis,
@@ -45,17 +47,13 @@ from scoring.constants import (
 from scoring.errors import ProblemLog
 from scoring.jsonlines import LineChunk, line_chunks
 from scoring.models import RunRecord, instant_key
-from scoring.numeric import Number, as_written, round_half_up
+from scoring.numeric import Number, as_written, exact, round_half_up
 from scoring.radar import (
     RadarResult,
-    correctness_axis,
-    cost_axis,
     latency_axis,
     profile,
-    robustness_axis,
-    tool_efficiency_axis,
 )
-from scoring.repeatability import RepeatabilityResult, score_repeatability
+from scoring.repeatability import RepeatabilityResult
 from scoring.report_input import CALENDAR_PATTERN as CALENDAR_PATTERN  # tests read it here
 from scoring.report_input import (
     TERMINAL,
@@ -320,8 +318,10 @@ class ReportBuilder:
 
     def finish(self, weights: Mapping[Axis, Number] | None = None) -> Report:
         """Score every agent seen so far."""
+        exact_weights = _exact_weights(weights)
         agents = [
-            _score_agent(agent_id, state, weights) for agent_id, state in self._agents.items()
+            _score_agent(agent_id, state, weights, exact_weights)
+            for agent_id, state in self._agents.items()
         ]
         agents.sort(key=_rank)
         return Report(METHODOLOGY_VERSION, tuple(agents))
@@ -334,27 +334,40 @@ def _rank(agent: AgentReport) -> tuple[bool, float, str]:
 
 
 def _score_agent(
-    agent_id: str, state: _AgentState, weights: Mapping[Axis, Number] | None
+    agent_id: str,
+    state: _AgentState,
+    weights: Mapping[Axis, Number] | None,
+    exact_weights: dict[Axis, Fraction] | None,
 ) -> AgentReport:
     state.flush_sums()
     completed = state.completed
-    if completed:
-        mean_latency = Fraction(state.latency_sum) / completed
-        mean_cost = Fraction(state.cost_sum) / completed
-    else:
-        mean_latency = mean_cost = Fraction(0)
-    composite = score_composite(completed, state.successes, mean_latency, mean_cost)
+    composite = fast_scores.composite(completed, state.successes, state.latency_sum, state.cost_sum)
     window = [kept[3] for kept in state.latest()]
-    radar = score_window(window, weights)
-    repeatability = score_repeatability(state.tasks())
+    radar = _radar(window, weights, exact_weights)
+    repeatability = fast_scores.repeatability(state.tasks())
     return AgentReport(agent_id, composite, radar, repeatability)
+
+
+def _exact_weights(weights: Mapping[Axis, Number] | None) -> dict[Axis, Fraction] | None:
+    """The profile's weights as exact fractions, converted once per report; ``None`` when
+    one is negative (the formula itself then names the problem)."""
+    chosen = RADAR_DEFAULT_WEIGHTS if weights is None else weights
+    converted = {axis: exact(weight) for axis, weight in chosen.items()}
+    return None if any(w < 0 for w in converted.values()) else converted
 
 
 def score_window(
     window: Iterable[_WindowRun] | Iterable[RunRow], weights: Mapping[Axis, Number] | None = None
 ) -> RadarResult:
     """The radar over the runs of one window (order does not matter)."""
-    runs = list(window)
+    return _radar(list(window), weights, _exact_weights(weights))
+
+
+def _radar(
+    runs: Sequence[_WindowRun] | Sequence[RunRow],
+    weights: Mapping[Axis, Number] | None,
+    exact_weights: dict[Axis, Fraction] | None,
+) -> RadarResult:
     known = [r.success for r in runs if r.success is not None]
     latencies = [r.latency_ms for r in runs if r.latency_ms is not None]
     costs = [r.cost_usd for r in runs if r.cost_usd is not None]
@@ -366,14 +379,21 @@ def score_window(
             counts[0] += int(r.success)
             counts[1] += 1
     median_latency = _median_as_written(latencies) if latencies else None
+    # The formulas of scoring.radar, through scoring.fast_scores (equal values).
     axes: dict[Axis, Fraction | None] = {
-        Axis.CORRECTNESS: correctness_axis(sum(known), len(known)),
+        Axis.CORRECTNESS: fast_scores.correctness(sum(known), len(known)),
         Axis.LATENCY: latency_axis(median_latency, len(latencies)),
-        Axis.COST: cost_axis(_median_as_written(costs) if costs else None),
-        Axis.TOOL_EFFICIENCY: tool_efficiency_axis(_median_as_written(steps) if steps else None),
-        Axis.ROBUSTNESS: robustness_axis((p, k) for p, k in per_task.values()),
+        Axis.COST: fast_scores.cost_axis(_median_as_written(costs) if costs else None),
+        Axis.TOOL_EFFICIENCY: fast_scores.tool_efficiency(
+            _median_as_written(steps) if steps else None
+        ),
+        Axis.ROBUSTNESS: fast_scores.robustness(tuple((p, k) for p, k in per_task.values())),
     }
-    return RadarResult(axes, profile(axes, weights), len(runs), median_latency)
+    if exact_weights is None:
+        weighted = profile(axes, weights)  # a negative weight: the formula names it
+    else:
+        weighted = fast_scores.profile(axes, exact_weights)
+    return RadarResult(axes, weighted, len(runs), median_latency)
 
 
 def _chunks(
