@@ -9,6 +9,7 @@ comparison is also shown to catch a plausible mistake (a wrong variant fails it)
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -37,8 +38,8 @@ from scoring.errors import json_visible
 from scoring.models import RunRecord
 from scoring.numeric import as_written, decimal_half_up, half_up_units, round_half_up
 from scoring.radar import cost_axis, profile
-from scoring.report_input import chunk_rows, row_of
 from scoring.repeatability import score_repeatability
+from scoring.report_input import chunk_rows, row_of
 from scoring.serialize import to_json_text
 
 # --- rounding -------------------------------------------------------------------------------
@@ -88,7 +89,7 @@ def test_the_rounding_check_catches_half_down() -> None:
 def anchor_points(anchors: Any) -> list[Fraction]:
     """Every anchor, every midpoint, a point beyond each end."""
     xs = [Fraction(a.x) for a in anchors]
-    mids = [(a + b) / 2 for a, b in zip(xs, xs[1:], strict=False)]
+    mids = [(a + b) / 2 for a, b in itertools.pairwise(xs)]
     return [xs[0] / 2, *xs, *mids, xs[-1] * 2]
 
 
@@ -109,7 +110,7 @@ def reference_curve(x: Fraction, anchors: Any) -> Fraction:
     points = [(Fraction(a.x), Fraction(a.score)) for a in anchors]
     if x <= points[0][0]:
         return points[0][1]
-    for (x0, s0), (x1, s1) in zip(points, points[1:], strict=False):
+    for (x0, s0), (x1, s1) in itertools.pairwise(points):
         if x <= x1:
             return s0 + (s1 - s0) * (x - x0) / (x1 - x0)
     return points[-1][1]
@@ -205,8 +206,8 @@ weights = st.fractions(min_value=0, max_value=10, max_denominator=1000)
 
 @settings(max_examples=300)
 @given(
-    st.fixed_dictionaries({axis: axis_values for axis in Axis}),
-    st.one_of(st.none(), st.fixed_dictionaries({axis: weights for axis in Axis})),
+    st.fixed_dictionaries(dict.fromkeys(Axis, axis_values)),
+    st.one_of(st.none(), st.fixed_dictionaries(dict.fromkeys(Axis, weights))),
 )
 def test_fast_profile_is_the_formula(
     axes: dict[Axis, Fraction | None], chosen: dict[Axis, Fraction] | None
