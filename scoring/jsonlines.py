@@ -194,7 +194,7 @@ def line_chunks(
     """
     read = getattr(source, "read", None)
     if read is None:
-        lines = without_bom(source)  # type: ignore[arg-type]
+        lines = without_bom(source)
         while chunk := list(islice(lines, lines_per_chunk)):
             if on_read is not None:
                 on_read(sum(map(len, chunk)))

@@ -55,7 +55,8 @@ def half_up_units(value: Fraction, places: int) -> int:
     (13, -12)
     """
     numerator, denominator = value.numerator, value.denominator
-    return (2 * numerator * 10**places + denominator) // (2 * denominator)
+    scale: int = 10**places
+    return (2 * numerator * scale + denominator) // (2 * denominator)
 
 
 def round_half_up(value: Fraction, places: int) -> float:
@@ -67,7 +68,8 @@ def round_half_up(value: Fraction, places: int) -> float:
     >>> round_half_up(Fraction(1, 8), 2)
     0.13
     """
-    return half_up_units(value, places) / 10**places
+    scale: int = 10**places
+    return half_up_units(value, places) / scale
 
 
 def clamp(value: Fraction, low: Fraction, high: Fraction) -> Fraction:

@@ -360,7 +360,8 @@ def score_window(
     window: Iterable[_WindowRun] | Iterable[RunRow], weights: Mapping[Axis, Number] | None = None
 ) -> RadarResult:
     """The radar over the runs of one window (order does not matter)."""
-    return _radar(list(window), weights, _exact_weights(weights))
+    runs: list[_WindowRun] | list[RunRow] = list(window)  # type: ignore[assignment]
+    return _radar(runs, weights, _exact_weights(weights))
 
 
 def _radar(
