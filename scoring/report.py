@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, localcontext
 from fractions import Fraction
+from functools import reduce
 from itertools import compress, repeat
 from operator import attrgetter, eq, is_, mul, not_, sub, truediv
 from typing import BinaryIO
@@ -151,6 +152,9 @@ def _collector_paused() -> Iterator[None]:
 _FIXED_DIGITS = 9
 _FIXED_SCALE = 10**_FIXED_DIGITS
 _FIXED_LIMIT = float(2**22)
+# Up to this many values, converting each (Decimal of its repr) costs less than setting up
+# the fixed-point pass.
+_FEW_VALUES = 8
 
 
 def _exact_sum(total: Decimal, values: list[float]) -> Decimal:
@@ -158,7 +162,12 @@ def _exact_sum(total: Decimal, values: list[float]) -> Decimal:
 
     >>> _exact_sum(Decimal("0.1"), [0.2, 1e-10, 5e6, 1234.5])
     Decimal('5001234.8000000001')
+    >>> _exact_sum(Decimal("0.1"), [0.2])
+    Decimal('0.3')
     """
+    if len(values) <= _FEW_VALUES:
+        # Each as written, added by the exact context's own method: no fixed point to set up.
+        return reduce(_EXACT.add, map(Decimal, map(repr, values)), total)
     # Clamped (so that a large value fails the check below) only when one is that large.
     clamped = (
         values
@@ -260,6 +269,8 @@ class _AgentState:
 
     def flush_sums(self) -> None:
         """Add the buffered latencies and costs to the exact sums."""
+        if not self.latencies:
+            return
         self.latency_sum = _exact_sum(self.latency_sum, self.latencies)
         self.cost_sum = _exact_sum(self.cost_sum, self.costs)
         self.latencies.clear()
