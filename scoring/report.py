@@ -33,7 +33,7 @@ from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, loc
 from fractions import Fraction
 from functools import reduce
 from itertools import compress, repeat
-from operator import attrgetter, eq, is_, mul, not_, sub, truediv
+from operator import attrgetter, eq, ge, is_, is_not, mul, not_, sub, truediv
 from typing import BinaryIO
 
 from scoring import fast_scores
@@ -110,12 +110,17 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _BEYOND_MICROSECOND = re.compile(r"\.[0-9]{7}")
 
 
-def _instant_keys(timestamps: list[str]) -> tuple[Sequence[timedelta], Sequence[str]]:
-    """``instant_key`` of every timestamp, as two columns; in C when none needs more.
+def _instant_keys(timestamps: list[str]) -> tuple[Sequence[timedelta], Sequence[str] | None]:
+    """``instant_key`` of every timestamp, as two columns; in C when none needs more, and
+    then the second column (digits beyond the microsecond) is ``None``: all empty.
 
     >>> from scoring.models import instant_key
     >>> stamps = ["2026-07-01T12:00:00Z", "2026-07-01t14:00:00.5+02:00"]
-    >>> list(zip(*_instant_keys(stamps))) == [instant_key(t) for t in stamps]
+    >>> instants, finer = _instant_keys(stamps)
+    >>> finer is None and [(i, "") for i in instants] == [instant_key(t) for t in stamps]
+    True
+    >>> finer = _instant_keys(["2026-07-01T12:00:00.12345678Z"])[1]
+    >>> finer == [instant_key("2026-07-01T12:00:00.12345678Z")[1]] == ["78"]
     True
     """
     joined = "\n".join(timestamps)
@@ -123,7 +128,7 @@ def _instant_keys(timestamps: list[str]) -> tuple[Sequence[timedelta], Sequence[
         keys = list(map(instant_key, timestamps))
         return [k[0] for k in keys], [k[1] for k in keys]
     moments = map(datetime.fromisoformat, timestamps)
-    return list(map(sub, moments, repeat(_EPOCH))), [""] * len(timestamps)
+    return list(map(sub, moments, repeat(_EPOCH))), None
 
 
 @contextmanager
@@ -222,8 +227,9 @@ class _AgentState:
     # the window again.
     window: list[_Kept] = field(default_factory=list)
     floor: _Kept | None = None
-    # (task_id, success) -> terminal runs; success None (unknown) is not a recorded outcome.
-    outcomes: Counter[tuple[str, bool | None]] = field(default_factory=Counter)
+    # task_id -> terminal runs with a known outcome (recorded outcomes), and successes.
+    known: Counter[str] = field(default_factory=Counter)
+    passed: Counter[str] = field(default_factory=Counter)
 
     def account(self, rows: Iterable[RunRow], order: int) -> int:
         """Account for this agent's rows, in input order; returns the last input order used."""
@@ -232,7 +238,7 @@ class _AgentState:
             return order
         statuses = list(map(_STATUS, terminal))
         successes = list(map(_SUCCESS, terminal))
-        tasks = map(_TASK, terminal)
+        tasks = list(map(_TASK, terminal))
         completed = list(map(is_, statuses, repeat(_COMPLETED)))
         if True in completed:
             self.completed += completed.count(True)
@@ -242,30 +248,34 @@ class _AgentState:
             self.costs += map(_COST, compress(terminal, completed))
             if len(self.latencies) >= _SUM_BATCH:
                 self.flush_sums()
-        # Counted in C, unknown outcomes too (tasks() leaves them out).
-        self.outcomes.update(zip(tasks, successes, strict=True))
+        # Counted in C, by task id (a string, whose hash Python keeps): compress keeps a
+        # task where its success is true.
+        if None in successes:
+            self.known.update(compress(tasks, map(is_not, successes, repeat(None))))
+        else:
+            self.known.update(tasks)
+        self.passed.update(compress(tasks, successes))
         # The model guarantees finished_at on terminal runs.
         instants, finer = _instant_keys(list(map(_FINISHED_AT, terminal)))
         positions = range(order + 1, order + 1 + len(terminal))
-        candidates = zip(instants, finer, positions, terminal, strict=True)
+        # (strict=False: repeat("") has no end; the other three have the same length.)
+        candidates = zip(instants, finer or repeat(""), positions, terminal, strict=False)
         floor, window = self.floor, self.window
         if floor is None:
             window += candidates
+        elif finer is None and not floor[1]:
+            # Newer than the oldest kept: a later position, so an instant not before it.
+            window += compress(candidates, map(ge, instants, repeat(floor[0])))
         else:
-            window += [c for c in candidates if c > floor]  # newer than the oldest kept
+            window += [c for c in candidates if c > floor]
         if len(window) >= _WINDOW_TRIM:
             self.floor = self.latest()[0]
         return order + len(terminal)
 
     def tasks(self) -> list[tuple[int, int]]:
         """(recorded outcomes n, successes c) per task."""
-        per_task: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for (task_id, success), n in self.outcomes.items():
-            if success is None:
-                continue
-            per_task[task_id][0] += n
-            per_task[task_id][1] += n if success else 0
-        return [(n, c) for n, c in per_task.values()]
+        passed = self.passed
+        return [(n, passed[task_id]) for task_id, n in self.known.items()]
 
     def flush_sums(self) -> None:
         """Add the buffered latencies and costs to the exact sums."""
