@@ -128,6 +128,11 @@ class SeenIds:
         self._shift = _CODE_BITS - 10
         self._used = 0
 
+    def reserve(self, count: int) -> None:
+        """Make room for ``count`` keys in all (growing now, not while they are added)."""
+        while count * 3 > self._mask * 2:
+            self._grow()
+
     def add(self, key: str) -> bool:
         """Add ``key``; ``False`` if it was already present."""
         return not self.add_all((key,))
@@ -135,8 +140,7 @@ class SeenIds:
     def add_all(self, keys: Iterable[str]) -> list[int]:
         """Add every key; the positions (0-based) of the keys that were already present."""
         codes = list(map(or_, fingerprints(keys), repeat(1)))
-        while (self._used + len(codes)) * 3 > self._mask * 2:
-            self._grow()  # room for the whole batch: no check per key
+        self.reserve(self._used + len(codes))  # room for the whole batch: no check per key
         slots, mask, shift = self._slots, self._mask, self._shift
         repeated = []
         for code in codes:
