@@ -215,6 +215,11 @@ class _WindowRun:
     steps: int | None
 
 
+class _StatusRuleError(Exception):
+    """A row breaks a rule of :class:`RunRecord` that depends on the status (found while
+    its chunk is accounted for: the chunk is then read again line by line)."""
+
+
 @dataclass(slots=True)
 class _AgentState:
     completed: int = 0
@@ -243,11 +248,14 @@ class _AgentState:
         tasks = list(map(_TASK, terminal))
         completed = list(map(is_, statuses, repeat(_COMPLETED)))
         if True in completed:
+            latencies = list(map(_LATENCY, compress(terminal, completed)))
+            costs = list(map(_COST, compress(terminal, completed)))
+            if None in latencies or None in costs:
+                raise _StatusRuleError  # RunRecord requires both on a completed run
             self.completed += completed.count(True)
             self.successes += list(compress(successes, completed)).count(True)
-            # The model guarantees latency and cost on completed runs.
-            self.latencies += map(_LATENCY, compress(terminal, completed))
-            self.costs += map(_COST, compress(terminal, completed))
+            self.latencies += latencies
+            self.costs += costs
             if len(self.latencies) >= _SUM_BATCH:
                 self.flush_sums()
         # Counted in C, by task id (a string, whose hash Python keeps): compress keeps a
@@ -257,8 +265,10 @@ class _AgentState:
         else:
             self.known.update(tasks)
         self.passed.update(compress(tasks, successes))
-        # The model guarantees finished_at on terminal runs.
-        instants, finer = _instant_keys(list(map(_FINISHED_AT, terminal)))
+        finished = list(map(_FINISHED_AT, terminal))
+        if None in finished:
+            raise _StatusRuleError  # RunRecord requires it on a terminal run
+        instants, finer = _instant_keys(finished)
         positions = range(order + 1, order + 1 + len(terminal))
         # (strict=False: repeat("") has no end; the other three have the same length.)
         candidates = zip(instants, finer or repeat(""), positions, terminal, strict=False)
@@ -464,14 +474,25 @@ def build_report(
                 # The run_id table sized once for the whole file (lines as long as the
                 # first chunk's), instead of rehashed at every doubling.
                 seen.reserve(size * len(chunk) // max(1, sum(map(len, chunk))))
-            # Each field is checked in C; RunRecord's status rules on the whole chunk.
+            # Each field is checked in C. RunRecord's status rules: while the rows are
+            # accounted for (on the columns read for that), or on the whole chunk once the
+            # input is known to be bad. A chunk that breaks one is read again line by line
+            # (its run_ids are added to `seen` only after the check, so only once).
             rows = _rows(chunk)
-            if rows is None or not _status_rules_hold(rows):
+            if rows is not None:
+                if log.total:
+                    rows = rows if _status_rules_hold(rows) else None
+                else:
+                    try:
+                        builder._add_rows(rows)
+                    except _StatusRuleError:
+                        rows = None  # the report fails: what was accounted no longer counts
+            if rows is None:
                 rows = rows_one_by_one(read.as_read(), first, seen, log)
+                if not log.total:
+                    builder._add_rows(rows)  # RunRecord's own validation: the rules hold
             else:
                 check_new_ids(rows, first, seen, log)
-            if not log.total:
-                builder._add_rows(rows)
             first += len(chunk)
             if on_rows is not None:
                 on_rows(len(chunk))
