@@ -23,7 +23,10 @@ from typing import BinaryIO, NoReturn, TextIO
 
 from scoring.constants import Axis
 from scoring.errors import InputError, Problem, cut, inert, shown
+from scoring.jsonlines import file_bytes
 from scoring.outcome import OutcomeScore, iter_outcome_scores
+from scoring.progress import Progress
+from scoring.progress import wanted as progress_wanted
 from scoring.report import build_report
 from scoring.serialize import (
     NO_RECORDS,
@@ -213,12 +216,25 @@ def _lines(source: BinaryIO, path: str) -> Iterator[bytes]:
         yield line
 
 
-def _report(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> None:
+def _report(
+    args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO, err: TextIO | None
+) -> None:
     with _open(args.path, stdin) as source:
+        progress = None
+        if err is not None and progress_wanted(err):
+            progress = Progress(err, f"scoring {Command.REPORT.value}", file_bytes(source))
         try:
-            report = build_report(source, args.weights)
+            report = build_report(
+                source,
+                args.weights,
+                on_read=None if progress is None else progress.read,
+                on_rows=None if progress is None else progress.rows,
+            )
         except OSError as error:  # reading is the only I/O of build_report
             raise _ReadError(args.path, _reason(error)) from None
+        finally:
+            if progress is not None:
+                progress.close()
     if args.format == OutputFormat.JSON:
         text = to_json_text(report_to_json(report))
     else:
@@ -326,7 +342,7 @@ def run(
         return EXIT_OUTPUT_FAILED
     try:
         if args.command == Command.REPORT:
-            _report(args, stdin, stdout)
+            _report(args, stdin, stdout, stderr)
         else:
             _outcome(args, stdin, stdout)
         _flush(stdout)

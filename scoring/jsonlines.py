@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator
@@ -157,6 +159,16 @@ def without_bom(lines: Iterable[bytes]) -> Iterator[bytes]:
 # Bytes read at a time from a binary stream: lines are cut from blocks in C, instead of
 # one readline call per line (which costs about a tenth of the report's time).
 READ_BLOCK_BYTES = 1 << 22
+
+
+def file_bytes(source: object) -> int | None:
+    """The size of the regular file ``source`` reads, if it is one (not a pipe, a terminal
+    or an iterable of lines), and not empty."""
+    try:
+        status = os.fstat(source.fileno())  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return None
+    return status.st_size if stat.S_ISREG(status.st_mode) and status.st_size else None
 
 
 class LineChunk(NamedTuple):

@@ -23,9 +23,7 @@ per agent and scores them.
 from __future__ import annotations
 
 import gc
-import os
 import re
-import stat
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -48,7 +46,7 @@ from scoring.constants import (
     Axis,
 )
 from scoring.errors import ProblemLog
-from scoring.jsonlines import LineChunk, line_chunks
+from scoring.jsonlines import LineChunk, file_bytes, line_chunks
 from scoring.models import RunRecord, instant_key
 from scoring.numeric import Number, as_written, exact, round_half_up
 from scoring.radar import (
@@ -430,15 +428,6 @@ def _radar(
     return RadarResult(axes, weighted, len(runs), median_latency)
 
 
-def _file_bytes(source: object) -> int | None:
-    """The size of a regular file being read, if ``source`` is one."""
-    try:
-        status = os.fstat(source.fileno())  # type: ignore[attr-defined]
-    except (AttributeError, OSError, ValueError):
-        return None
-    return status.st_size if stat.S_ISREG(status.st_mode) else None
-
-
 def _chunks(
     source: Iterable[bytes] | BinaryIO, on_read: Callable[[int], None] | None
 ) -> Iterator[tuple[list[bytes], LineChunk]]:
@@ -466,7 +455,7 @@ def build_report(
     builder = ReportBuilder()
     log = ProblemLog()
     seen = _SeenIds()
-    size = _file_bytes(source)
+    size = file_bytes(source)
     first = 1
     with _collector_paused():
         for chunk, read in _chunks(source, on_read):
