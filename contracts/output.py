@@ -22,12 +22,14 @@ from contracts.filesystem import write_atomic
 from contracts.store import SNAPSHOT_DIR, display_path, json_schema_text
 from scoring.constants import (
     CORRECTNESS_SOURCES,
+    INTERVAL_LEVEL,
     OUTCOME_SCORE_VERSION,
     PASS_K_LEVELS,
     SCORE_SCALE,
     Axis,
 )
 from scoring.models import Efficiency
+from scoring.registry import tex_number
 from scoring.serialize import pass_key
 
 _CLOSED = ConfigDict(extra="forbid")
@@ -35,6 +37,33 @@ _TOP = float(SCORE_SCALE)
 
 Score = Annotated[float, Field(ge=0, le=_TOP, description=f"On the 0–{SCORE_SCALE} scale.")]
 Share = Annotated[float, Field(ge=0, le=1, description="A fraction in [0, 1].")]
+
+_LEVEL = tex_number(INTERVAL_LEVEL * 100) + "%"
+Reason = Annotated[
+    str | None,
+    Field(
+        description="Why the interval beside it is null (too few distinct tasks); null when "
+        "the interval is given."
+    ),
+]
+
+
+class ScoreIntervalOutput(BaseModel):
+    """An interval at the interval level on the score scale, bounds rounded outwards."""
+
+    model_config = ConfigDict(extra="forbid", title=f"{_LEVEL} interval on the score scale")
+
+    low: Score
+    high: Score
+
+
+class ShareIntervalOutput(BaseModel):
+    """An interval at the interval level of a fraction, bounds rounded outwards."""
+
+    model_config = ConfigDict(extra="forbid", title=f"{_LEVEL} interval of a fraction")
+
+    low: Share
+    high: Share
 
 
 class CompositeOutput(BaseModel):
@@ -49,6 +78,9 @@ class CompositeOutput(BaseModel):
     cost_score: Score | None
     completed_runs: Annotated[int, Field(ge=0)]
     zero_success_floor: bool
+    interval: ScoreIntervalOutput | None
+    success_rate_interval: ShareIntervalOutput | None
+    interval_reason: Reason
 
 
 RadarAxesOutput: type[BaseModel] = create_model(
@@ -56,6 +88,21 @@ RadarAxesOutput: type[BaseModel] = create_model(
     __config__=_CLOSED,
     __doc__="Every radar axis on the score scale, or null without the evidence it needs.",
     **{axis.value: (Score | None, ...) for axis in Axis},  # type: ignore[call-overload]
+)
+
+
+RadarIntervalsOutput: type[BaseModel] = create_model(
+    "RadarIntervalsOutput",
+    __config__=_CLOSED,
+    __doc__="The interval of each radar axis that has one (correctness), or null.",
+    correctness=(ScoreIntervalOutput | None, ...),
+)
+
+RadarIntervalReasonsOutput: type[BaseModel] = create_model(
+    "RadarIntervalReasonsOutput",
+    __config__=_CLOSED,
+    __doc__="Why each radar interval is null (null when it is given).",
+    correctness=(Reason, ...),
 )
 
 
@@ -68,6 +115,28 @@ class RadarOutput(BaseModel):
     profile: Score | None
     window_runs: Annotated[int, Field(ge=0)]
     median_latency_ms: Annotated[float, Field(ge=0)] | None
+    intervals: RadarIntervalsOutput
+    interval_reasons: RadarIntervalReasonsOutput
+
+
+PassIntervalsOutput: type[BaseModel] = create_model(
+    "PassIntervalsOutput",
+    __config__=_CLOSED,
+    __doc__="The interval of pass^k at each published level, or null.",
+    **{  # type: ignore[call-overload]
+        f"pass_{k}": (ShareIntervalOutput | None, Field(..., alias=pass_key(k)))
+        for k in PASS_K_LEVELS
+    },
+)
+
+PassIntervalReasonsOutput: type[BaseModel] = create_model(
+    "PassIntervalReasonsOutput",
+    __config__=_CLOSED,
+    __doc__="Why the interval of pass^k at each level is null (null when it is given).",
+    **{  # type: ignore[call-overload]
+        f"pass_{k}": (Reason, Field(..., alias=pass_key(k))) for k in PASS_K_LEVELS
+    },
+)
 
 
 RepeatabilityOutput: type[BaseModel] = create_model(
@@ -75,6 +144,8 @@ RepeatabilityOutput: type[BaseModel] = create_model(
     __config__=_CLOSED,
     __doc__="pass^k at each published level (null when no task qualifies), and the tasks.",
     tasks=(Annotated[int, Field(ge=0)], ...),
+    intervals=(PassIntervalsOutput, ...),
+    interval_reasons=(PassIntervalReasonsOutput, ...),
     **{  # type: ignore[call-overload]
         f"pass_{k}": (Share | None, Field(..., alias=pass_key(k))) for k in PASS_K_LEVELS
     },
@@ -87,6 +158,18 @@ class AgentOutput(BaseModel):
     model_config = _CLOSED
 
     agent_id: str
+    rank: Annotated[int, Field(ge=1, description="Competition rank by composite.")] | None
+    rank_upper_bound: (
+        Annotated[
+            int,
+            Field(
+                ge=1,
+                description="1 + the agents whose composite interval lies entirely above "
+                "this one's (rank (UB)); null without a composite interval.",
+            ),
+        ]
+        | None
+    )
     composite: CompositeOutput
     radar: RadarOutput
     repeatability: RepeatabilityOutput

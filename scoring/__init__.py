@@ -8,6 +8,8 @@ The public API::
   :class:`Report`: per agent the headline composite, the fitness radar and repeatability.
 - :func:`score_outcome_lines` scores outcome records with outcome score v1.
 - :func:`report_to_json` and :func:`outcome_to_json` give the CLI's JSON shapes.
+- :mod:`scoring.uncertainty` (methodology 1.1.0): the 95% intervals, clustered by task,
+  the ranks and :func:`runs_needed`.
 - Every formula is a pure function, registered with its LaTeX in :data:`FORMULAS`;
   every constant is listed by :func:`scoring.constants.constants`.
 
@@ -55,6 +57,20 @@ from scoring.repeatability import (
 )
 from scoring.report import AgentReport, Report, ReportBuilder, build_report, score_window
 from scoring.serialize import outcome_to_json, report_to_json
+from scoring.uncertainty import (
+    Interval,
+    cluster_wilson_interval,
+    clustered_covariance,
+    clustered_variance,
+    competition_rank,
+    composite_interval,
+    correctness_interval,
+    pass_hat_k_interval,
+    rank_upper_bound,
+    runs_needed,
+    success_interval,
+    success_rate_interval,
+)
 
 __all__ = [
     "FORMULAS",
@@ -66,6 +82,7 @@ __all__ = [
     "ConstantInfo",
     "Formula",
     "InputError",
+    "Interval",
     "Meta",
     "OutcomeRecord",
     "OutcomeScore",
@@ -81,10 +98,16 @@ __all__ = [
     "aggregate_pass_hat_k",
     "build_report",
     "catastrophic_gate",
+    "cluster_wilson_interval",
+    "clustered_covariance",
+    "clustered_variance",
     "combine",
+    "competition_rank",
+    "composite_interval",
     "composite_score",
     "correctness",
     "correctness_axis",
+    "correctness_interval",
     "cost_axis",
     "cost_score",
     "determinism",
@@ -93,17 +116,22 @@ __all__ = [
     "outcome_consistency",
     "outcome_to_json",
     "pass_hat_k",
+    "pass_hat_k_interval",
     "piecewise_linear",
     "profile",
+    "rank_upper_bound",
     "recoverable_safety_raw",
     "recoverable_with_floor",
     "report_to_json",
     "robustness_axis",
+    "runs_needed",
     "score_composite",
     "score_outcome",
     "score_outcome_lines",
     "score_repeatability",
     "score_window",
+    "success_interval",
     "success_rate",
+    "success_rate_interval",
     "tool_efficiency_axis",
 ]

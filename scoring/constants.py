@@ -16,6 +16,7 @@ import sys
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from statistics import NormalDist
 from types import MappingProxyType
 from typing import Annotated, Any, get_type_hints
 
@@ -375,3 +376,59 @@ def constants() -> tuple[ConstantInfo, ...]:
         if metas:
             found.append(ConstantInfo(python_name, metas[0], getattr(module, python_name)))
     return tuple(found)
+
+
+# --- Uncertainty (from methodology 1.1.0) ----------------------------------------------
+# decisions.md, section "Uncertainty": 95% intervals clustered by task (after Miller,
+# "Adding Error Bars to Evals", 2024). The quantiles are derived from the levels with the
+# standard library, never typed: N(0, 1) is the standard normal distribution.
+
+INTERVAL_LEVEL: Annotated[
+    Decimal,
+    Meta(
+        "interval.level",
+        "fraction",
+        "Confidence level of every per-agent interval (composite, success rate, radar "
+        "correctness, pass^k).",
+    ),
+] = Decimal("0.95")
+
+INTERVAL_MIN_TASKS: Annotated[
+    int,
+    Meta(
+        "interval.min_tasks",
+        "distinct tasks",
+        "An interval needs at least this many distinct tasks in its cohort; with fewer it "
+        "is null, with the reason.",
+    ),
+] = 10
+
+INTERVAL_POWER: Annotated[
+    Decimal,
+    Meta(
+        "interval.power",
+        "fraction",
+        "Power of the runs-needed plan: the chance of detecting a true difference of the "
+        "planned size.",
+    ),
+] = Decimal("0.80")
+
+INTERVAL_Z: Annotated[
+    float,
+    Meta(
+        "interval.z",
+        "standard deviations",
+        "Standard normal quantile at (1 + level) / 2: the half-width of a two-sided interval "
+        "at the level, in standard errors (derived from interval.level).",
+    ),
+] = NormalDist(0, 1).inv_cdf(float((1 + INTERVAL_LEVEL) / 2))
+
+INTERVAL_Z_POWER: Annotated[
+    float,
+    Meta(
+        "interval.z_power",
+        "standard deviations",
+        "Standard normal quantile at the power (derived from interval.power), used by the "
+        "runs-needed formula.",
+    ),
+] = NormalDist(0, 1).inv_cdf(float(INTERVAL_POWER))

@@ -27,7 +27,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, localcontext
 from fractions import Fraction
@@ -55,6 +55,7 @@ from scoring.radar import (
     profile,
 )
 from scoring.repeatability import RepeatabilityResult
+from scoring.report_cohort import CohortSums
 from scoring.report_input import CALENDAR_PATTERN as CALENDAR_PATTERN  # tests read it here
 from scoring.report_input import (
     TERMINAL,
@@ -65,6 +66,13 @@ from scoring.report_input import (
     row_of,
     rows_one_by_one,
     status_rules_hold,
+)
+from scoring.uncertainty import (
+    NO_INTERVALS,
+    AgentIntervals,
+    competition_rank,
+    rank_upper_bound,
+    score_intervals,
 )
 
 # The names the tests patch or call (a test patches ``_rows`` to force the line-by-line
@@ -235,6 +243,8 @@ class _AgentState:
     # task_id -> terminal runs with a known outcome (recorded outcomes), and successes.
     known: Counter[str] = field(default_factory=Counter)
     passed: Counter[str] = field(default_factory=Counter)
+    # Per task of the completed runs: counts and exact sums, for the intervals (1.1.0).
+    cohort: CohortSums = field(default_factory=CohortSums)
 
     def account(self, rows: Iterable[RunRow], order: int) -> int:
         """Account for this agent's rows, in input order; returns the last input order used."""
@@ -254,6 +264,12 @@ class _AgentState:
             self.successes += list(compress(successes, completed)).count(True)
             self.latencies += latencies
             self.costs += costs
+            self.cohort.add(
+                list(compress(tasks, completed)),
+                list(compress(successes, completed)),
+                latencies,
+                costs,
+            )
             if len(self.latencies) >= _SUM_BATCH:
                 self.flush_sums()
         # Counted in C, by task id (a string, whose hash Python keeps): compress keeps a
@@ -305,12 +321,20 @@ class _AgentState:
 
 @dataclass(frozen=True, slots=True)
 class AgentReport:
-    """Every score of one agent, as exact values."""
+    """Every score of one agent, as exact values; its intervals and ranks (1.1.0).
+
+    ``rank`` is the competition rank by published composite, ``rank_upper_bound`` 1 + the
+    agents whose composite interval lies entirely above this one's; both ``None`` without
+    a composite (and the bound without an interval).
+    """
 
     agent_id: str
     composite: CompositeResult
     radar: RadarResult
     repeatability: RepeatabilityResult
+    intervals: AgentIntervals = NO_INTERVALS
+    rank: int | None = None
+    rank_upper_bound: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,13 +379,31 @@ class ReportBuilder:
             for agent_id, state in self._agents.items()
         ]
         agents.sort(key=_rank)
-        return Report(METHODOLOGY_VERSION, tuple(agents))
+        return Report(METHODOLOGY_VERSION, _ranked(agents))
 
 
 def _rank(agent: AgentReport) -> tuple[bool, float, str]:
     score = agent.composite.score
     shown = 0.0 if score is None else round_half_up(score, SCORE_DECIMALS)
     return (score is None, -shown, agent.agent_id)
+
+
+def _ranked(agents: Sequence[AgentReport]) -> tuple[AgentReport, ...]:
+    """The agents with their ranks: by published composite, and the rank upper bound from
+    the published composite intervals."""
+    scores = [
+        None if a.composite.score is None else round_half_up(a.composite.score, SCORE_DECIMALS)
+        for a in agents
+    ]
+    intervals = [a.intervals.composite for a in agents]
+    return tuple(
+        replace(
+            agent,
+            rank=competition_rank(score, scores),
+            rank_upper_bound=rank_upper_bound(agent.intervals.composite, intervals),
+        )
+        for agent, score in zip(agents, scores, strict=True)
+    )
 
 
 def _score_agent(
@@ -375,8 +417,12 @@ def _score_agent(
     composite = fast_scores.composite(completed, state.successes, state.latency_sum, state.cost_sum)
     window = [kept[3] for kept in state.latest()]
     radar = _radar(window, weights, exact_weights)
-    repeatability = fast_scores.repeatability(state.tasks())
-    return AgentReport(agent_id, composite, radar, repeatability)
+    outcomes = state.tasks()
+    repeatability = fast_scores.repeatability(outcomes)
+    intervals = score_intervals(
+        state.cohort.tasks(), [(r.task_id, r.success) for r in window], outcomes
+    )
+    return AgentReport(agent_id, composite, radar, repeatability, intervals)
 
 
 def _exact_weights(weights: Mapping[Axis, Number] | None) -> dict[Axis, Fraction] | None:

@@ -21,6 +21,7 @@ from scoring.errors import json_visible, visible
 from scoring.numeric import round_half_up
 from scoring.outcome import OutcomeScore
 from scoring.report import AgentReport, Report
+from scoring.uncertainty import Interval
 
 _NONE = "—"
 
@@ -44,6 +45,10 @@ def _raw(value: Fraction | None) -> float | None:
     return None if value is None else float(value)
 
 
+def _interval(value: Interval | None) -> dict[str, float] | None:
+    return None if value is None else {"low": float(value.low), "high": float(value.high)}
+
+
 def pass_key(k: int) -> str:
     """The JSON key of pass^k at level ``k``."""
     return f"pass^{k}"
@@ -52,8 +57,11 @@ def pass_key(k: int) -> str:
 def agent_to_json(agent: AgentReport) -> dict[str, Any]:
     """One agent's scores with the published scales and rounding."""
     composite, radar, rep = agent.composite, agent.radar, agent.repeatability
+    intervals = agent.intervals
     return {
         "agent_id": agent.agent_id,
+        "rank": agent.rank,
+        "rank_upper_bound": agent.rank_upper_bound,
         "composite": {
             "score": _score(composite.score),
             "success_rate": _fraction(composite.success_rate),
@@ -62,16 +70,25 @@ def agent_to_json(agent: AgentReport) -> dict[str, Any]:
             "cost_score": _score(composite.cost_score),
             "completed_runs": composite.completed_runs,
             "zero_success_floor": composite.zero_success_floor,
+            "interval": _interval(intervals.composite),
+            "success_rate_interval": _interval(intervals.success_rate),
+            "interval_reason": intervals.composite_reason,
         },
         "radar": {
             "axes": {axis.value: _score(radar.axes[axis]) for axis in Axis},
             "profile": _score(radar.profile),
             "window_runs": radar.window_runs,
             "median_latency_ms": _raw(radar.median_latency_ms),
+            "intervals": {Axis.CORRECTNESS.value: _interval(intervals.correctness)},
+            "interval_reasons": {Axis.CORRECTNESS.value: intervals.correctness_reason},
         },
         "repeatability": {
             **{pass_key(k): _fraction(v) for k, v in rep.pass_hat.items()},
             "tasks": rep.tasks,
+            "intervals": {pass_key(k): _interval(v) for k, v in intervals.pass_hat.items()},
+            "interval_reasons": {
+                pass_key(k): intervals.pass_hat_reason for k in intervals.pass_hat
+            },
         },
     }
 
@@ -173,17 +190,44 @@ def _fixed(value: float | None, places: int) -> str:
     return _NONE if value is None else f"{value:.{places}f}"
 
 
+def _with_interval(value: float | None, interval: dict[str, float] | None, places: int) -> str:
+    """A score and its interval for people: ``71.23 [66.90, 75.51]``; the score alone
+    when it has no interval."""
+    if interval is None:
+        return _fixed(value, places)
+    low, high = _fixed(interval["low"], places), _fixed(interval["high"], places)
+    return f"{_fixed(value, places)} [{low}, {high}]"
+
+
+def _rank_cell(rank: int | None, upper: int | None) -> str:
+    """``3 (UB 1)``: the rank and how high the agent could truly stand."""
+    if rank is None:
+        return _NONE
+    return f"{rank} (UB {_NONE if upper is None else upper})"
+
+
 def report_to_table(report: Report) -> str:
     """The ``report`` tables for a terminal: composite, radar, repeatability."""
     data = [agent_to_json(a) for a in report.agents]
     s, f = SCORE_DECIMALS, FRACTION_DECIMALS
     composite = render_table(
-        ["agent", "composite", "success", "consistency", "latency", "cost", "completed", "floor"],
+        [
+            "agent",
+            "rank",
+            "composite",
+            "success",
+            "consistency",
+            "latency",
+            "cost",
+            "completed",
+            "floor",
+        ],
         [
             [
                 a["agent_id"],
-                _fixed(c["score"], s),
-                _fixed(c["success_rate"], f),
+                _rank_cell(a["rank"], a["rank_upper_bound"]),
+                _with_interval(c["score"], c["interval"], s),
+                _with_interval(c["success_rate"], c["success_rate_interval"], f),
                 _fixed(c["consistency"], f),
                 _fixed(c["latency_score"], s),
                 _fixed(c["cost_score"], s),
@@ -199,7 +243,10 @@ def report_to_table(report: Report) -> str:
         [
             [
                 a["agent_id"],
-                *(_fixed(r["axes"][axis.value], s) for axis in Axis),
+                *(
+                    _with_interval(r["axes"][axis.value], r["intervals"].get(axis.value), s)
+                    for axis in Axis
+                ),
                 _fixed(r["profile"], s),
                 str(r["window_runs"]),
                 _cell(r["median_latency_ms"])
@@ -215,7 +262,14 @@ def report_to_table(report: Report) -> str:
         [
             [
                 a["agent_id"],
-                *(_fixed(a["repeatability"][pass_key(k)], f) for k in PASS_K_LEVELS),
+                *(
+                    _with_interval(
+                        a["repeatability"][pass_key(k)],
+                        a["repeatability"]["intervals"][pass_key(k)],
+                        f,
+                    )
+                    for k in PASS_K_LEVELS
+                ),
                 str(a["repeatability"]["tasks"]),
             ]
             for a in data

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from scoring import build_report, report_to_json
 from scoring.cli import run
+from scoring.uncertainty import interval_reason
 
 CliResult = tuple[int, str, str]
 
@@ -58,6 +59,9 @@ NULL_COMPOSITE: dict[str, Any] = {
     "cost_score": None,
     "completed_runs": 0,
     "zero_success_floor": False,
+    "interval": None,
+    "success_rate_interval": None,
+    "interval_reason": interval_reason(0),
 }
 
 #: The composite of an agent with one completed pass, fast and cheap enough that every part
@@ -70,6 +74,9 @@ PERFECT_COMPOSITE: dict[str, Any] = {
     "cost_score": 100.0,
     "completed_runs": 1,
     "zero_success_floor": False,
+    "interval": None,
+    "success_rate_interval": None,
+    "interval_reason": interval_reason(1),
 }
 
 
@@ -116,6 +123,60 @@ def radar_json(
         "profile": profile,
         "window_runs": runs,
         "median_latency_ms": median_ms,
+    }
+
+
+#: The keys methodology 1.1.0 added to the composite, the radar and repeatability.
+INTERVAL_KEYS = frozenset(
+    {"interval", "success_rate_interval", "interval_reason", "intervals", "interval_reasons"}
+)
+
+
+def scores_only(section: dict[str, Any]) -> dict[str, Any]:
+    """A section of an agent (composite, radar, repeatability) without its intervals, for
+    tests about the scores themselves (``tests/scoring/test_intervals.py`` checks those)."""
+    return {k: v for k, v in section.items() if k not in INTERVAL_KEYS}
+
+
+def small_agent(
+    agent_id: str,
+    composite: dict[str, Any],
+    radar: dict[str, Any],
+    repeatability: dict[str, Any],
+    *,
+    rank: int | None,
+    cohort_tasks: int,
+    window_tasks: int,
+) -> dict[str, Any]:
+    """An agent of a small report, as printed (keys in the documented order): every
+    interval ``null`` (too few tasks), with the reasons for a cohort of ``cohort_tasks``
+    distinct tasks, ``window_tasks`` in the window with a known outcome and the
+    repeatability's qualifying tasks; ``rank_upper_bound`` ``null`` (no interval)."""
+    levels = [key for key in repeatability if key.startswith("pass^")]
+    composite_keys = ("interval", "success_rate_interval", "interval_reason")
+    plain = {k: v for k, v in composite.items() if k not in composite_keys}
+    return {
+        "agent_id": agent_id,
+        "rank": rank,
+        "rank_upper_bound": None,
+        "composite": {
+            **plain,
+            "interval": None,
+            "success_rate_interval": None,
+            "interval_reason": interval_reason(cohort_tasks),
+        },
+        "radar": {
+            **radar,
+            "intervals": {"correctness": None},
+            "interval_reasons": {"correctness": interval_reason(window_tasks)},
+        },
+        "repeatability": {
+            **repeatability,
+            "intervals": dict.fromkeys(levels),
+            "interval_reasons": dict.fromkeys(
+                levels, interval_reason(repeatability["tasks"], "qualifying tasks")
+            ),
+        },
     }
 
 

@@ -23,6 +23,7 @@ from builders import (
     radar_json,
     run_fields,
     scoring_subprocess,
+    small_agent,
 )
 
 from scoring.constants import METHODOLOGY_VERSION
@@ -80,17 +81,18 @@ def _small_input() -> bytes:
 EXPECTED = {
     "methodology_version": METHODOLOGY_VERSION,
     "agents": [
-        {
-            "agent_id": "beta",
-            "composite": PERFECT_COMPOSITE,
-            "radar": radar_json(
-                100.0, None, 100.0, None, None, profile=100.0, runs=1, median_ms=400.0
-            ),
-            "repeatability": {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
-        },
-        {
-            "agent_id": "alpha",
-            "composite": {
+        small_agent(
+            "beta",
+            PERFECT_COMPOSITE,
+            radar_json(100.0, None, 100.0, None, None, profile=100.0, runs=1, median_ms=400.0),
+            {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
+            rank=1,
+            cohort_tasks=1,
+            window_tasks=1,
+        ),
+        small_agent(
+            "alpha",
+            {
                 "score": 60.14,
                 "success_rate": 0.8,
                 "consistency": 0.36,
@@ -99,14 +101,15 @@ EXPECTED = {
                 "completed_runs": 5,
                 "zero_success_floor": False,
             },
-            "radar": radar_json(
-                66.67, 70.0, 80.0, 80.0, 5.56, profile=60.44, runs=6, median_ms=2000.0
-            ),
-            "repeatability": {"pass^1": 0.6667, "pass^3": 0.0, "pass^5": 0.0, "tasks": 1},
-        },
-        {
-            "agent_id": "delta",
-            "composite": {
+            radar_json(66.67, 70.0, 80.0, 80.0, 5.56, profile=60.44, runs=6, median_ms=2000.0),
+            {"pass^1": 0.6667, "pass^3": 0.0, "pass^5": 0.0, "tasks": 1},
+            rank=2,
+            cohort_tasks=3,
+            window_tasks=3,
+        ),
+        small_agent(
+            "delta",
+            {
                 "score": 0.0,
                 "success_rate": 0.0,
                 "consistency": 1.0,
@@ -115,17 +118,21 @@ EXPECTED = {
                 "completed_runs": 2,
                 "zero_success_floor": True,
             },
-            "radar": radar_json(
-                0.0, None, 100.0, None, 100.0, profile=66.67, runs=2, median_ms=100.0
-            ),
-            "repeatability": {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
-        },
-        {
-            "agent_id": "gamma",
-            "composite": NULL_COMPOSITE,
-            "radar": radar_json(0.0, None, 0.0, None, None, profile=0.0, runs=2, median_ms=700.0),
-            "repeatability": {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
-        },
+            radar_json(0.0, None, 100.0, None, 100.0, profile=66.67, runs=2, median_ms=100.0),
+            {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
+            rank=3,
+            cohort_tasks=1,
+            window_tasks=1,
+        ),
+        small_agent(
+            "gamma",
+            NULL_COMPOSITE,
+            radar_json(0.0, None, 0.0, None, None, profile=0.0, runs=2, median_ms=700.0),
+            {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
+            rank=None,
+            cohort_tasks=0,
+            window_tasks=1,
+        ),
     ],
 }
 
@@ -336,8 +343,8 @@ SMALL_INPUT = [
 #   robustness: t1 has 3 known (q = 1/3): (2/3 − 1)² = 1/9 → 100/9 = 11.11; t2 has none
 #   profile: (100/3 + 80 + 80 + 100/9)/4 = (1840/9)/4 = 460/9 = 51.11
 # repeatability: t1 n = 3, c = 1 → pass^1 1/3 = 0.3333, pass^3 0 (c < 3), pass^5 0; 1 task
-MIDDLE: dict[str, Any] = {
-    "composite": {
+MIDDLE: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] = (
+    {
         "score": 63.5,
         "success_rate": 0.5,
         "consistency": 1.0,
@@ -346,10 +353,12 @@ MIDDLE: dict[str, Any] = {
         "completed_runs": 2,
         "zero_success_floor": False,
     },
-    "radar": radar_json(33.33, None, 80.0, 80.0, 11.11, profile=51.11, runs=4, median_ms=2000.0),
-    "repeatability": {"pass^1": 0.3333, "pass^3": 0.0, "pass^5": 0.0, "tasks": 1},
-}
+    radar_json(33.33, None, 80.0, 80.0, 11.11, profile=51.11, runs=4, median_ms=2000.0),
+    {"pass^1": 0.3333, "pass^3": 0.0, "pass^5": 0.0, "tasks": 1},
+)
 
+# Every agent has fewer than 10 tasks: every interval is null, with its reason; a0 and a1
+# share rank 2 (equal composites), a2 has none (null composite).
 DOCUMENTED_REPORT: dict[str, Any] = {
     "methodology_version": METHODOLOGY_VERSION,
     "agents": [
@@ -357,24 +366,29 @@ DOCUMENTED_REPORT: dict[str, Any] = {
         # radar: correctness 100; latency null (1 < 5), raw 500; cost
         # 100 × (0.11 − 0.001)/0.1 = 109 → clamped 100; steps 2 ≤ 3 → 100; robustness null
         # (one outcome); profile (100 + 100 + 100)/3 = 100. repeatability: 1 outcome → null.
-        {
-            "agent_id": "z9",
-            "composite": PERFECT_COMPOSITE,
-            "radar": radar_json(
-                100.0, None, 100.0, 100.0, None, profile=100.0, runs=1, median_ms=500.0
-            ),
-            "repeatability": {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
-        },
-        {"agent_id": "a0", **MIDDLE},  # ties with a1 at 63.5: by agent_id
-        {"agent_id": "a1", **MIDDLE},
+        small_agent(
+            "z9",
+            PERFECT_COMPOSITE,
+            radar_json(100.0, None, 100.0, 100.0, None, profile=100.0, runs=1, median_ms=500.0),
+            {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
+            rank=1,
+            cohort_tasks=1,
+            window_tasks=1,
+        ),
+        # ties with a1 at 63.5: by agent_id; one task in the cohort and one known in the window
+        small_agent("a0", *MIDDLE, rank=2, cohort_tasks=1, window_tasks=1),
+        small_agent("a1", *MIDDLE, rank=2, cohort_tasks=1, window_tasks=1),
         # a2: no completed run → null composite, listed last. radar: one failure →
         # correctness 0, nothing else; profile 0. repeatability: 1 outcome → null.
-        {
-            "agent_id": "a2",
-            "composite": NULL_COMPOSITE,
-            "radar": radar_json(0.0, None, None, None, None, profile=0.0, runs=1, median_ms=None),
-            "repeatability": {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
-        },
+        small_agent(
+            "a2",
+            NULL_COMPOSITE,
+            radar_json(0.0, None, None, None, None, profile=0.0, runs=1, median_ms=None),
+            {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
+            rank=None,
+            cohort_tasks=0,
+            window_tasks=1,
+        ),
     ],
 }
 
@@ -437,6 +451,7 @@ def test_the_table_is_readable(small_input, scoring_cli) -> None:
     header, rule, *rows = lines[start + 1 : start + 7]
     assert header.split() == [
         "agent",
+        "rank",
         "composite",
         "success",
         "consistency",
@@ -446,16 +461,19 @@ def test_the_table_is_readable(small_input, scoring_cli) -> None:
         "floor",
     ]
     assert set(rule.replace(" ", "")) == {"-"}
-    assert [row.split()[:2] for row in rows] == [
-        ["z9", "100.00"],
-        ["a0", "63.50"],
-        ["a1", "63.50"],
-        ["a2", "—"],
+    # The rank and its upper bound (none: fewer than 10 tasks, so no interval), then the
+    # composite, which has no interval either.
+    assert [row.split()[:4] for row in rows] == [
+        ["z9", "1", "(UB", "—)"],
+        ["a0", "2", "(UB", "—)"],
+        ["a1", "2", "(UB", "—)"],
+        ["a2", "—", "—", "—"],
     ]
+    assert [row.split()[4] for row in rows[:3]] == ["100.00", "63.50", "63.50"]
     # Numbers are right-aligned: every composite cell ends in the same column.
-    ends = {row.index(row.split()[1]) + len(row.split()[1]) for row in rows}
+    ends = {row.index(row.split()[4]) + len(row.split()[4]) for row in rows[:3]}
     assert len(ends) == 1
-    assert rows[1].split()[2:] == ["0.5000", "1.0000", "80.00", "65.00", "2", "no"]
+    assert rows[1].split()[5:] == ["0.5000", "1.0000", "80.00", "65.00", "2", "no"]
 
 
 def test_the_table_of_an_empty_input(scoring_cli) -> None:

@@ -20,6 +20,7 @@ import pytest
 from builders import FAST, successes_of
 from hypothesis import given
 from hypothesis import strategies as st
+from interval_strategies import INTERVAL_FORMULA_ARGUMENTS
 
 from scoring import FORMULAS, Axis, VerificationEntry
 from scoring.constants import constants
@@ -279,6 +280,7 @@ FORMULA_ARGUMENTS: dict[str, st.SearchStrategy[tuple[Any, ...]]] = {
     "repeatability.aggregate": st.tuples(
         st.lists(successes_of().map(lambda cn: (cn[1], cn[0])), max_size=6), st.integers(1, 6)
     ),
+    **INTERVAL_FORMULA_ARGUMENTS,
 }
 
 

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 
 import pytest
-from builders import FAST, successes_of
+from builders import FAST, scores_only, successes_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -153,7 +153,7 @@ def test_report_repeatability_by_hand() -> None:
         ("W", "completed", None),
         ("W", "failed", None),
     ]
-    rep = report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"]
+    rep = scores_only(report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"])
     # Y: n = 3, c = 1: pass^1 = 1/3, pass^3 = 0, pass^5 = 0. Z: n = 5, c = 5: 1, 1, 1.
     assert rep == {
         "pass^1": 0.6667,  # (1/3 + 1) / 2 = 2/3, four decimals, half up
@@ -168,13 +168,13 @@ def test_report_repeatability_null_without_qualifying_task() -> None:
     spec: list[tuple[str, str, bool | None]] = [("A", "completed", True)] * 2 + [
         ("B", "failed", False)
     ]
-    rep = report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"]
+    rep = scores_only(report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"])
     assert rep == {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0}
 
 
 def test_report_pass5_zero_when_tasks_have_four_outcomes() -> None:
     spec: list[tuple[str, str, bool | None]] = [("A", "completed", True)] * 4
-    rep = report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"]
+    rep = scores_only(report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"])
     assert rep == {"pass^1": 1.0, "pass^3": 1.0, "pass^5": 0.0, "tasks": 1}
 
 
@@ -184,14 +184,14 @@ def test_report_pass_hat_k_rounds_to_four_decimals_half_up() -> None:
     spec: list[tuple[str, str, bool | None]] = [("A", "completed", True)] * 15 + [
         ("A", "completed", False)
     ]
-    rep = report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"]
+    rep = scores_only(report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"])
     assert rep["pass^1"] == 0.9375
     assert rep["pass^3"] == 0.8125
     assert rep["pass^5"] == 0.6875
     # n = 6, c = 5: pass^1 = 5/6 = 0.833333 → 0.8333; pass^3 = C(5,3)/C(6,3) = 10/20 = 0.5;
     # pass^5 = 1/6 = 0.1666… → 0.1667 (half up at the 4th decimal)
     spec = [("B", "completed", True)] * 5 + [("B", "completed", False)]
-    rep = report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"]
+    rep = scores_only(report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"])
     assert (rep["pass^1"], rep["pass^3"], rep["pass^5"]) == (0.8333, 0.5, 0.1667)
 
 

@@ -26,6 +26,7 @@ import pytest
 from builders import NULL_COMPOSITE, jsonl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from interval_reference import with_intervals, with_ranks
 from pydantic import ValidationError
 
 from scoring import (
@@ -175,12 +176,13 @@ def reference_agent(
         mean = sum(values, Fraction(0)) / len(values) if values else None
         repeatability[f"pass^{k}"] = half_up(mean, 4)
     repeatability["tasks"] = len(qualifying)
-    return {
+    scores = {
         "agent_id": agent_id,
         "composite": composite,
         "radar": radar,
         "repeatability": repeatability,
     }
+    return with_intervals(scores, completed, window, list(outcomes.values()))
 
 
 def reference_report(
@@ -197,7 +199,7 @@ def reference_report(
             a["agent_id"],
         )
     )
-    return {"methodology_version": METHODOLOGY_VERSION, "agents": agents}
+    return {"methodology_version": METHODOLOGY_VERSION, "agents": with_ranks(agents)}
 
 
 def check_bounds(document: dict[str, Any]) -> None:

@@ -1,0 +1,109 @@
+"""Per-task sums of an agent's composite cohort (its completed runs), for the intervals.
+
+The composite's interval (methodology 1.1.0) needs, per task, the number of completed runs,
+their successes and the exact sums of their ``latency_ms`` and ``cost_usd`` (see
+:func:`scoring.uncertainty.composite_interval`): memory grows with tasks, never with runs.
+The report (:mod:`scoring.report`) feeds the columns of each chunk's completed runs.
+
+Exact and cheap: counts go through ``Counter.update`` (in C). A value is added as an integer
+number of 10^-9 units when it is one exactly as written (the fixed point of
+``scoring.report._exact_sum``, which explains why that is exact); the few others (above
+2^22 or with more decimals) are added as the fractions of their shortest ``repr``, exactly.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from fractions import Fraction
+from itertools import compress, repeat
+from operator import eq, mul, truediv
+
+from scoring.uncertainty import CohortTask
+
+_FIXED_DIGITS = 9
+_FIXED_SCALE = 10**_FIXED_DIGITS
+_FIXED_LIMIT = float(2**22)
+
+
+def _fixed_point(values: Sequence[float]) -> tuple[list[int], list[int]]:
+    """Each value in 10^-9 units (0 where it is not one exactly), and the positions of the
+    values that are not.
+
+    >>> _fixed_point([0.25, 1e-10, 5e6])
+    ([250000000, 0, 0], [1, 2])
+    """
+    clamped = (
+        values
+        if max(values, default=0.0) <= _FIXED_LIMIT
+        else list(map(min, values, repeat(_FIXED_LIMIT)))
+    )
+    scaled = list(map(float.__round__, map(mul, clamped, repeat(float(_FIXED_SCALE)))))
+    fits = list(map(eq, map(truediv, scaled, repeat(_FIXED_SCALE)), values))
+    if all(fits):
+        return scaled, []
+    others = [i for i, fit in enumerate(fits) if not fit]
+    for i in others:
+        scaled[i] = 0
+    return scaled, others
+
+
+class CohortSums:
+    """Per task: completed runs, successes, and the exact sums of latency_ms and cost_usd.
+
+    >>> sums = CohortSums()
+    >>> sums.add(["a", "b", "a"], [True, None, False], [1000.0, 250.5, 3000.0], [0.01, 0.2, 1e-10])
+    >>> a, b = sums.tasks()
+    >>> a == (2, 1, 4000, Fraction("0.0100000001")), b == (1, 0, Fraction("250.5"), Fraction("0.2"))
+    (True, True)
+    """
+
+    __slots__ = ("_costs", "_latencies", "_rest", "_runs", "_successes")
+
+    def __init__(self) -> None:
+        self._runs: Counter[str] = Counter()
+        self._successes: Counter[str] = Counter()
+        # task -> sum in 10^-9 units of the values that are whole units
+        self._latencies: dict[str, int] = {}
+        self._costs: dict[str, int] = {}
+        # task -> [latency, cost]: exact sums of the other values
+        self._rest: dict[str, list[Fraction]] = {}
+
+    def add(
+        self,
+        tasks: Sequence[str],
+        successes: Sequence[bool | None],
+        latencies: Sequence[float],
+        costs: Sequence[float],
+    ) -> None:
+        """Account for completed runs given as columns (``success`` null counts as not)."""
+        self._runs.update(tasks)
+        self._successes.update(compress(tasks, successes))
+        latency_units, latency_others = _fixed_point(latencies)
+        cost_units, cost_others = _fixed_point(costs)
+        sum_latency, sum_cost = self._latencies, self._costs
+        get_latency, get_cost = sum_latency.get, sum_cost.get
+        for task, latency, cost in zip(tasks, latency_units, cost_units, strict=True):
+            sum_latency[task] = get_latency(task, 0) + latency
+            sum_cost[task] = get_cost(task, 0) + cost
+        for column, positions, values in (
+            (0, latency_others, latencies),
+            (1, cost_others, costs),
+        ):
+            for i in positions:
+                rest = self._rest.setdefault(tasks[i], [Fraction(0), Fraction(0)])
+                rest[column] += Fraction(repr(values[i]))
+
+    def tasks(self) -> list[CohortTask]:
+        """``(runs, successes, latency sum, cost sum)`` per task, in order of first run."""
+        unit = Fraction(1, _FIXED_SCALE)
+        found: list[CohortTask] = []
+        for task, runs in self._runs.items():
+            latency = self._latencies[task] * unit
+            cost = self._costs[task] * unit
+            rest = self._rest.get(task)
+            if rest is not None:
+                latency += rest[0]
+                cost += rest[1]
+            found.append((runs, self._successes[task], latency, cost))
+        return found

@@ -1,0 +1,611 @@
+"""The 95% intervals of methodology 1.1.0 (``scoring.uncertainty`` and the report's fields).
+
+The report's intervals are checked against a second, naive implementation
+(``interval_reference``: runs listed, the decisions' formulas in 60-digit decimals) on random
+run logs; the pure functions against their properties: low ≤ estimate ≤ high, bounds on the
+scale, rounded outwards, narrower with more tasks, ``null`` below the task minimum, the
+zero-success and all-success edges, ``rank_upper_bound ≤ rank``. The last tests break the
+implementation on purpose (monkeypatched) and see each check fail.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from builders import jsonl
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from interval_reference import (
+    composite_part,
+    correctness_part,
+    pass_part,
+    with_ranks,
+)
+
+import scoring.uncertainty as unc
+from scoring import build_report, report_to_json
+from scoring.composite import score_composite
+from scoring.constants import (
+    COST_ANCHORS_USD,
+    FRACTION_DECIMALS,
+    INTERVAL_LEVEL,
+    INTERVAL_MIN_TASKS,
+    INTERVAL_POWER,
+    INTERVAL_Z,
+    INTERVAL_Z_POWER,
+    LATENCY_ANCHORS_MS,
+    PASS_K_LEVELS,
+    RADAR_WINDOW_RUNS,
+    SCORE_DECIMALS,
+)
+from scoring.numeric import round_half_up
+from scoring.registry import ScoringError
+from scoring.repeatability import aggregate_pass_hat_k
+from scoring.uncertainty import (
+    Interval,
+    Surd,
+    cluster_wilson_interval,
+    clustered_covariance,
+    clustered_variance,
+    competition_rank,
+    composite_interval,
+    correctness_interval,
+    curve_slope,
+    interval_reason,
+    pass_hat_k_interval,
+    rank_upper_bound,
+    runs_needed,
+    success_interval,
+    success_rate_interval,
+)
+
+SOME = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MANY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# --- random run logs with enough tasks ------------------------------------------------------
+
+_LATENCY_CHOICES = [float(a.x) for a in LATENCY_ANCHORS_MS]
+_COST_CHOICES = [float(a.x) for a in COST_ANCHORS_USD]
+
+
+def random_agent_runs(rng: random.Random, agent: str, first: int) -> list[dict[str, Any]]:
+    """One agent's runs: 8 to 30 tasks, each with its own success rate and latency and cost
+    levels; some agents never succeed, some always do; unknown outcomes and non-completed
+    terminal runs mixed in; latencies and costs sometimes exactly at an anchor."""
+    mode = rng.choice(["mixed", "mixed", "mixed", "never", "always"])
+    records = []
+    for t in range(rng.randint(8, 30)):
+        rate = {"never": 0.0, "always": 1.0}.get(mode, rng.random())
+        level_ms = rng.choice([*_LATENCY_CHOICES, rng.uniform(0, 12000)])
+        level_usd = rng.choice([*_COST_CHOICES, rng.uniform(0, 0.3)])
+        for _ in range(rng.randint(1, 7)):
+            status = rng.choices(["completed", "failed", "timeout"], [8, 1, 1])[0]
+            success: bool | None = rng.random() < rate
+            if rng.random() < 0.08:
+                success = None
+            exact_ms = rng.random() < 0.3
+            latency = level_ms if exact_ms else round(level_ms * rng.uniform(0.7, 1.3), 1)
+            cost = level_usd if exact_ms else round(level_usd * rng.uniform(0.7, 1.3), 6)
+            index = first + len(records)
+            records.append(
+                {
+                    "run_id": f"{agent}-{index}",
+                    "agent_id": agent,
+                    "task_id": f"task-{t}",
+                    "status": status,
+                    "success": success if status == "completed" else rng.choice([False, None]),
+                    "latency_ms": latency if status == "completed" else None,
+                    "cost_usd": cost if status == "completed" else None,
+                    "steps": None,
+                    "finished_at": None,
+                }
+            )
+    return records
+
+
+def random_log(seed: int, agents: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    records: list[dict[str, Any]] = []
+    for a in range(agents):
+        records += random_agent_runs(rng, f"agent-{a}", len(records))
+    rng.shuffle(records)
+    for second, record in enumerate(records):  # input order is time order: the window is easy
+        record["finished_at"] = (
+            f"2026-01-01T{second // 3600:02d}:{second // 60 % 60:02d}:{second % 60:02d}Z"
+        )
+    return records
+
+
+def naive_agent(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The naive interval parts of one agent, from its runs in input order."""
+    completed = [r for r in records if r["status"] == "completed"]
+    window = records[-RADAR_WINDOW_RUNS:]  # every run is terminal, finished in input order
+    outcomes: dict[str, list[int]] = {}
+    for r in records:
+        if r["success"] is not None:
+            counts = outcomes.setdefault(r["task_id"], [0, 0])
+            counts[0] += 1
+            counts[1] += int(r["success"])
+    correctness, correctness_reason = correctness_part(window)
+    passes, pass_reason = pass_part([(n, c) for n, c in outcomes.values()])
+    return {
+        "composite": composite_part(completed),
+        "correctness": (correctness, correctness_reason),
+        "passes": (passes, pass_reason),
+    }
+
+
+def interval_parts(agent: dict[str, Any]) -> dict[str, Any]:
+    """The same parts, read off one agent of the report's JSON."""
+    c, r, rep = agent["composite"], agent["radar"], agent["repeatability"]
+    return {
+        "composite": {
+            "interval": c["interval"],
+            "success_rate_interval": c["success_rate_interval"],
+            "interval_reason": c["interval_reason"],
+        },
+        "correctness": (r["intervals"]["correctness"], r["interval_reasons"]["correctness"]),
+        "passes": (rep["intervals"], rep["interval_reasons"]["pass^1"]),
+    }
+
+
+def report_of(records: list[dict[str, Any]]) -> dict[str, Any]:
+    return report_to_json(build_report(jsonl(records).splitlines(keepends=True)))
+
+
+def check_report_against_reference(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every interval and rank of the report equals the naive implementation's."""
+    document = report_of(records)
+    by_agent: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        by_agent.setdefault(record["agent_id"], []).append(record)
+    for agent in document["agents"]:
+        assert interval_parts(agent) == naive_agent(by_agent[agent["agent_id"]]), agent["agent_id"]
+    ranked = with_ranks(
+        [{k: v for k, v in a.items() if "rank" not in k} for a in document["agents"]]
+    )
+    assert document["agents"] == ranked
+    return document
+
+
+@SOME
+@given(seed=st.integers(0, 2**32), agents=st.integers(1, 4))
+def test_report_intervals_equal_the_naive_reference(seed: int, agents: int) -> None:
+    document = check_report_against_reference(random_log(seed, agents))
+    for agent in document["agents"]:
+        check_agent_properties(agent)
+
+
+def check_agent_properties(agent: dict[str, Any]) -> None:
+    """low ≤ estimate ≤ high, on the scale, null exactly with a reason, UB ≤ rank."""
+    c = agent["composite"]
+    pairs = [
+        (c["score"], c["interval"], 100),
+        (c["success_rate"], c["success_rate_interval"], 1),
+        (agent["radar"]["axes"]["correctness"], agent["radar"]["intervals"]["correctness"], 100),
+        *(
+            (
+                agent["repeatability"][f"pass^{k}"],
+                agent["repeatability"]["intervals"][f"pass^{k}"],
+                1,
+            )
+            for k in PASS_K_LEVELS
+        ),
+    ]
+    for estimate, interval, top in pairs:
+        if interval is not None:
+            assert 0 <= interval["low"] <= estimate <= interval["high"] <= top
+    assert (c["interval"] is None) == (c["interval_reason"] is not None)
+    assert (c["success_rate_interval"] is None) == (c["interval_reason"] is not None)
+    if agent["rank_upper_bound"] is not None:
+        assert 1 <= agent["rank_upper_bound"] <= agent["rank"]
+
+
+def test_the_corpus_report_keeps_the_properties() -> None:
+    from contracts.scoreboard import corpus_paths
+
+    for path in corpus_paths():
+        document = report_to_json(build_report(path.read_bytes().splitlines(keepends=True)))
+        with_interval = [a for a in document["agents"] if a["composite"]["interval"] is not None]
+        assert with_interval, f"{path.name}: no agent has an interval, the check checks nothing"
+        for agent in document["agents"]:
+            check_agent_properties(agent)
+
+
+# --- the pure functions -----------------------------------------------------------------------
+
+
+@st.composite
+def cohorts(draw: st.DrawFn, min_tasks: int = INTERVAL_MIN_TASKS) -> list[tuple[int, int]]:
+    """(runs, successes) per task, at least ``min_tasks`` tasks."""
+    found = []
+    for _ in range(draw(st.integers(min_tasks, 30))):
+        runs = draw(st.integers(1, 8))
+        found.append((runs, draw(st.integers(0, runs))))
+    return found
+
+
+def composite_cohorts() -> st.SearchStrategy[list[tuple[int, int, Fraction, Fraction]]]:
+    anchors_ms = [a.x for a in LATENCY_ANCHORS_MS]
+    anchors_usd = [a.x for a in COST_ANCHORS_USD]
+    latency = st.one_of(
+        st.sampled_from(anchors_ms).map(Fraction), st.fractions(0, 12000, max_denominator=100)
+    )
+    cost = st.one_of(
+        st.sampled_from(anchors_usd).map(Fraction),
+        st.fractions(0, Fraction(3, 10), max_denominator=10**4),
+    )
+    return cohorts().flatmap(
+        lambda tasks: st.tuples(*(st.tuples(latency, cost) for _ in tasks)).map(
+            lambda means: [
+                (n, c, n * ms, n * usd) for (n, c), (ms, usd) in zip(tasks, means, strict=True)
+            ]
+        )
+    )
+
+
+def _estimate(tasks: list[tuple[int, int, Fraction, Fraction]]) -> float:
+    n = sum(t[0] for t in tasks)
+    result = score_composite(
+        n, sum(t[1] for t in tasks), sum(t[2] for t in tasks) / n, sum(t[3] for t in tasks) / n
+    )
+    assert result.score is not None
+    return round_half_up(result.score, SCORE_DECIMALS)
+
+
+def _within(interval: Interval | None, estimate: float, top: int) -> None:
+    assert interval is not None
+    assert 0 <= interval.low <= Decimal(repr(estimate)) <= interval.high <= top
+
+
+@MANY
+@given(tasks=cohorts())
+def test_success_rate_interval_contains_the_rate_and_stays_on_the_scale(tasks) -> None:
+    n, c = sum(t[0] for t in tasks), sum(t[1] for t in tasks)
+    _within(success_rate_interval(tasks), round_half_up(Fraction(c, n), FRACTION_DECIMALS), 1)
+
+
+@MANY
+@given(tasks=composite_cohorts())
+def test_composite_interval_contains_the_score_and_stays_on_the_scale(tasks) -> None:
+    _within(composite_interval(tasks), _estimate(tasks), 100)
+
+
+@MANY
+@given(tasks=cohorts(), k=st.sampled_from(PASS_K_LEVELS))
+def test_pass_hat_k_interval_contains_the_mean(tasks, k) -> None:
+    outcomes = [(n + 2, c) for n, c in tasks]  # three outcomes or more: every task qualifies
+    mean = aggregate_pass_hat_k(outcomes, k)
+    assert mean is not None
+    _within(pass_hat_k_interval(outcomes, k), round_half_up(mean, FRACTION_DECIMALS), 1)
+
+
+@MANY
+@given(tasks=cohorts())
+def test_correctness_interval_contains_the_axis(tasks) -> None:
+    window = [(c, n) for n, c in tasks]
+    passes, known = sum(c for c, _ in window), sum(n for _, n in window)
+    axis = round_half_up(Fraction(100 * passes, known), SCORE_DECIMALS)
+    _within(correctness_interval(window), axis, 100)
+
+
+@MANY
+@given(tasks=cohorts(min_tasks=0).filter(lambda t: len(t) < INTERVAL_MIN_TASKS))
+def test_below_the_task_minimum_every_interval_is_null(tasks) -> None:
+    assert success_rate_interval(tasks) is None
+    assert composite_interval([(n, c, n * 1000, Fraction(n, 100)) for n, c in tasks]) is None
+    assert correctness_interval([(c, n) for n, c in tasks]) is None
+    assert all(
+        pass_hat_k_interval([(n + 2, c) for n, c in tasks], k) is None for k in PASS_K_LEVELS
+    )
+    assert (
+        interval_reason(len(tasks))
+        == f"fewer than {INTERVAL_MIN_TASKS} distinct tasks ({len(tasks)})"
+    )
+
+
+def _width(interval: Interval | None) -> Decimal:
+    assert interval is not None
+    return interval.high - interval.low
+
+
+@MANY
+@given(tasks=cohorts(), times=st.integers(2, 4))
+def test_width_shrinks_as_tasks_grow(tasks, times) -> None:
+    # The same tasks seen `times` times over: the same estimates, T grows, so V shrinks
+    # (by (T − 1)/(times·T − 1)) and the interval cannot widen.
+    more = tasks * times
+    assert _width(success_rate_interval(more)) <= _width(success_rate_interval(tasks))
+    window = [(c, n) for n, c in tasks]
+    assert _width(correctness_interval(window * times)) <= _width(correctness_interval(window))
+    outcomes = [(n + 2, c) for n, c in tasks]
+    for k in PASS_K_LEVELS:
+        assert _width(pass_hat_k_interval(outcomes * times, k)) <= _width(
+            pass_hat_k_interval(outcomes, k)
+        )
+
+
+@MANY
+@given(tasks=composite_cohorts(), times=st.integers(2, 4))
+def test_composite_width_shrinks_as_tasks_grow_when_a_run_succeeded(tasks, times) -> None:
+    # Under the zero-success floor the high bound is S at the success rate's high bound,
+    # and S falls with p near 0 when latency scores well: that edge may widen (reported).
+    if sum(t[1] for t in tasks) == 0:
+        return
+    assert _width(composite_interval(tasks * times)) <= _width(composite_interval(tasks))
+
+
+def test_a_cohort_on_more_tasks_is_narrower() -> None:
+    # 40 tasks against 10, each with two runs, one success: p = 1/2 in both.
+    assert _width(success_rate_interval([(2, 1)] * 40)) < _width(
+        success_rate_interval([(2, 1)] * 10)
+    )
+
+
+# --- rounding outwards, exactly -------------------------------------------------------------
+
+
+@MANY
+@given(
+    a=st.fractions(-3, 3, max_denominator=10**6),
+    b=st.fractions(-3, 3, max_denominator=10**6),
+    q=st.fractions(0, 10, max_denominator=10**6),
+    places=st.integers(0, 6),
+)
+def test_surd_floor_and_ceil_are_exact(a, b, q, places) -> None:
+    with localcontext() as context:
+        context.prec = 80
+        value = (
+            Decimal(a.numerator) / a.denominator
+            + Decimal(b.numerator) / b.denominator * (Decimal(q.numerator) / q.denominator).sqrt()
+        )
+        step = Decimal(1).scaleb(-places)
+        surd = Surd(a, b, q)
+        assert surd.floor(places) == value.quantize(step, rounding=ROUND_FLOOR)
+        assert surd.ceil(places) == value.quantize(step, rounding=ROUND_CEILING)
+        assert surd.sign() == (value > 0) - (value < 0)
+
+
+def test_bounds_on_the_grid_stay_and_others_move_outwards() -> None:
+    # √(1/4) = 1/2 exactly: 1/2 ± 1/2 is 0 and 1, which must not move.
+    low, high = Surd(Fraction(1, 2), -1, Fraction(1, 4)), Surd(Fraction(1, 2), 1, Fraction(1, 4))
+    assert (low.floor(4), high.ceil(4)) == (Decimal("0.0000"), Decimal("1.0000"))
+    # 1/3 lies between grid points: down to 0.3333 and up to 0.3334.
+    third = Surd(Fraction(1, 3))
+    assert (third.floor(4), third.ceil(4)) == (Decimal("0.3333"), Decimal("0.3334"))
+    # Within 10^-30 of a grid point the float cannot tell the side: the exact path does.
+    near = Surd(Fraction("0.1234") + Fraction(1, 10**30), Fraction(-1, 10**15), Fraction(1, 10**40))
+    assert (near.floor(4), near.ceil(4)) == (Decimal("0.1234"), Decimal("0.1235"))
+    assert Surd(Fraction("0.1234") - Fraction(1, 10**30)).floor(4) == Decimal("0.1233")
+    assert Surd(Fraction(1, 10**30), -1, Fraction(1, 10**61)).sign() == 1
+
+
+@MANY
+@given(tasks=cohorts())
+def test_published_bounds_are_the_exact_ones_rounded_outwards(tasks) -> None:
+    n, c = sum(t[0] for t in tasks), sum(t[1] for t in tasks)
+    low, high = unc._success_bounds(tasks)
+    interval = success_rate_interval(tasks)
+    assert interval is not None
+    step = Decimal("1e-4")
+    assert interval.low <= Decimal(float(low)) + Decimal("1e-12")
+    assert Decimal(float(low)) - interval.low < step + Decimal("1e-12")
+    assert interval.high >= Decimal(float(high)) - Decimal("1e-12")
+    assert interval.high - Decimal(float(high)) < step + Decimal("1e-12")
+    assert interval.low.as_tuple().exponent == -FRACTION_DECIMALS
+    assert 0 <= Fraction(c, n) <= 1
+
+
+# --- the two edges ----------------------------------------------------------------------------
+
+
+def test_zero_success_edge_by_hand() -> None:
+    # 10 tasks × 2 failed runs, 1000 ms and $0.01 each: p = 0, V = 0, n_eff = T = 10.
+    # p⁺ = (z²/10)/(1 + z²/10); S⁺ = 100·(0.4·p⁺ + 0.3·(1 − 2p⁺)²·L/100 + 0.3·C/100)
+    # with L(1000) = 100 − 20·500/1500 and C(0.01) = 80.
+    tasks = [(2, 0, 2000, Fraction(2, 100))] * 10
+    z2 = INTERVAL_Z**2
+    high_p = (z2 / 10) / (1 + z2 / 10)
+    latency = 100 - 20 * 500 / 1500
+    s_plus = 100 * (0.4 * high_p + 0.3 * (1 - 2 * high_p) ** 2 * latency / 100 + 0.3 * 80 / 100)
+    interval = composite_interval(tasks)
+    assert interval == Interval(Decimal("0.00"), Decimal(math.ceil(s_plus * 100)) / 100)
+    assert success_rate_interval([(2, 0)] * 10) == Interval(
+        Decimal("0.0000"), Decimal(math.ceil(high_p * 10**4)) / 10**4
+    )
+
+
+def test_all_success_edge_takes_the_lower_of_the_two_low_bounds() -> None:
+    # Every run succeeds; latency differs between tasks, so S − z·SE has spread too.
+    tasks = [(2, 2, 2 * ms, Fraction(2, 100)) for ms in (1000, 3000) * 5]
+    interval = composite_interval(tasks)
+    assert interval is not None
+    n = 20
+    z2 = Fraction(INTERVAL_Z) ** 2
+    low_p = unc.Surd(1 / (1 + z2 / 10))  # m = 1, V = 0: n_eff = T = 10; low = 1/(1 + z²/T)
+    mean_ms, mean_usd = Fraction(2000), Fraction(1, 100)
+    from scoring.curves import cost_score, latency_score
+
+    at_low = unc._weighted_at(low_p, n, latency_score(mean_ms), cost_score(mean_usd))
+    assert interval.low == min(at_low.floor(2), composite_interval_without_edge(tasks).low)
+    assert interval.high == composite_interval_without_edge(tasks).high
+
+
+def composite_interval_without_edge(tasks: list[tuple[int, int, Any, Any]]) -> Interval:
+    """S ± z·SE alone, as the delta method gives it (no edge rule)."""
+    n = sum(t[0] for t in tasks)
+    p = Fraction(sum(t[1] for t in tasks), n)
+    ms = sum(Fraction(t[2]) for t in tasks) / n
+    usd = sum(Fraction(t[3]) for t in tasks) / n
+    result = score_composite(n, sum(t[1] for t in tasks), ms, usd)
+    g = unc.composite_gradient(p, ms, usd, n)
+    sigma = clustered_covariance([(t[0], t[1:]) for t in tasks])
+    spread = sum(g[j] * sigma[j][k] * g[k] for j in range(3) for k in range(3))
+    z2 = Fraction(INTERVAL_Z) ** 2
+    assert result.score is not None
+    return unc.outwards(
+        Surd(result.score, -1, z2 * spread), Surd(result.score, 1, z2 * spread), 2, Fraction(100)
+    )
+
+
+# --- clustered variance, slopes, ranks, runs needed ---------------------------------------
+
+
+@MANY
+@given(
+    values=st.lists(
+        st.tuples(st.integers(0, 5), st.fractions(0, 1, max_denominator=1000)),
+        min_size=2,
+        max_size=40,
+    ).filter(lambda v: len({t for t, _ in v}) >= 2)
+)
+def test_clustered_variance_equals_the_definition_over_runs(values) -> None:
+    n = len(values)
+    mean = sum(v for _, v in values) / n
+    residual: dict[int, Fraction] = {}
+    for task, v in values:
+        residual[task] = residual.get(task, Fraction(0)) + v - mean
+    t = len(residual)
+    expected = Fraction(t, t - 1) * sum(r * r for r in residual.values()) / n**2
+    sums: dict[int, list[Any]] = {}
+    for task, v in values:
+        entry = sums.setdefault(task, [0, Fraction(0)])
+        entry[0] += 1
+        entry[1] += v
+    assert clustered_variance([(c, s) for c, s in sums.values()]) == expected
+    assert expected <= Fraction(1, 4)
+
+
+def test_clustered_covariance_is_symmetric_and_its_diagonal_is_the_variance() -> None:
+    tasks = [(3, (2, 4500, Fraction(3, 100))), (2, (0, 9000, Fraction(1, 10))), (1, (1, 700, 0))]
+    sigma = clustered_covariance(tasks)
+    assert all(sigma[j][k] == sigma[k][j] for j in range(3) for k in range(3))
+    for j in range(3):
+        assert sigma[j][j] == clustered_variance([(n, sums[j]) for n, sums in tasks])
+
+
+def test_curve_slope_at_and_between_the_anchors() -> None:
+    first, second, third = LATENCY_ANCHORS_MS[:3]
+    left = Fraction(second.score - first.score) / Fraction(second.x - first.x)
+    right = Fraction(third.score - second.score) / Fraction(third.x - second.x)
+    assert curve_slope(first.x - 1, LATENCY_ANCHORS_MS) == 0
+    assert curve_slope(first.x, LATENCY_ANCHORS_MS) == left  # steeper than the flat side
+    assert curve_slope((first.x + second.x) / 2, LATENCY_ANCHORS_MS) == left
+    steeper = left if abs(left) >= abs(right) else right
+    assert curve_slope(second.x, LATENCY_ANCHORS_MS) == steeper
+    assert curve_slope(LATENCY_ANCHORS_MS[-1].x + 1, LATENCY_ANCHORS_MS) == 0
+
+
+def test_ranks_share_ties_and_the_upper_bound_counts_intervals_entirely_above() -> None:
+    scores = [80.0, 70.0, 70.0, 60.0, None]
+    assert [competition_rank(s, scores) for s in scores] == [1, 2, 2, 4, None]
+    a = Interval(Decimal("75"), Decimal("85"))
+    b = Interval(Decimal("65"), Decimal("75"))  # touches a: not entirely below it
+    c = Interval(Decimal("50"), Decimal("64.99"))
+    assert [rank_upper_bound(x, [a, b, c, None]) for x in (a, b, c, None)] == [1, 1, 3, None]
+
+
+def test_runs_needed_matches_the_decisions_example_and_grows_with_clustering() -> None:
+    assert runs_needed(0.7, 0.1, 5, 0) == 354  # decisions.md, "Uncertainty"
+    z = INTERVAL_Z + INTERVAL_Z_POWER
+    by_hand = math.ceil(z**2 * (0.7 * 0.3 + 0.6 * 0.4) / 0.1**2 * (1 + 4 * 0.3))
+    assert runs_needed(0.7, 0.1, 5, 0.3) == by_hand
+    assert runs_needed(0.7, 0.05, 5, 0) > runs_needed(0.7, 0.1, 5, 0)
+    assert runs_needed(0.7, 0.1, 1, 0.9) == runs_needed(0.7, 0.1, 1, 0)  # K = 1: no clustering
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [(0, 0.1, 5, 0), (0.7, 0, 5, 0), (0.5, 0.6, 5, 0), (0.7, 0.1, 0, 0), (0.7, 0.1, 5, 1.5)],
+)
+def test_runs_needed_refuses_inputs_outside_its_domain(arguments) -> None:
+    with pytest.raises(ScoringError):
+        runs_needed(*arguments)
+
+
+def test_the_quantiles_are_derived_from_the_levels() -> None:
+    from statistics import NormalDist
+
+    assert NormalDist().inv_cdf((1 + float(INTERVAL_LEVEL)) / 2) == INTERVAL_Z
+    assert NormalDist().inv_cdf(float(INTERVAL_POWER)) == INTERVAL_Z_POWER
+    assert abs(INTERVAL_Z - 1.959963984540054) < 1e-14  # the decisions' value
+
+
+@MANY
+@given(runs=st.integers(0, 400), data=st.data())
+def test_success_interval_of_independent_runs(runs, data) -> None:
+    successes = data.draw(st.integers(0, runs))
+    interval = success_interval(runs, successes)
+    if runs < INTERVAL_MIN_TASKS:
+        assert interval is None
+        return
+    p = Fraction(successes, runs)
+    variance = p * (1 - p) / (runs - 1)  # one run per task: V = p(1 − p)/(n − 1)
+    assert interval == cluster_wilson_interval(p, variance, runs, runs)
+
+
+def test_success_interval_json_shape_for_the_calculator() -> None:
+    interval = success_interval(20, 10)
+    assert interval is not None
+    assert json.loads(json.dumps({"low": float(interval.low), "high": float(interval.high)})) == {
+        "low": 0.2949,
+        "high": 0.7051,
+    }
+
+
+# --- each check can fail ----------------------------------------------------------------------
+
+_FIXED_SEED_LOG = random_log(7, 3)
+
+
+def _inward(low: unc.Surd, high: unc.Surd, places: int, top: Fraction) -> Interval:
+    """Rounded inwards: the low bound up, the high bound down (wrong)."""
+    return Interval(max(low.ceil(places), Decimal(0)), min(high.floor(places), Decimal(int(top))))
+
+
+def _without_small_sample_factor(tasks):  # type: ignore[no-untyped-def]
+    """The covariance without T/(T − 1) (wrong)."""
+    matrix = ORIGINAL_COVARIANCE(tasks)
+    t = len(tasks)
+    return tuple(tuple(x * (t - 1) / t for x in row) for row in matrix)
+
+
+ORIGINAL_COVARIANCE = unc.clustered_covariance
+
+
+@pytest.mark.parametrize(
+    ("name", "replacement"),
+    [
+        ("outwards", _inward),
+        ("clustered_covariance", _without_small_sample_factor),
+        ("Z", Fraction(2)),  # a typed z instead of the quantile
+    ],
+)
+def test_the_reference_check_fails_on_a_broken_implementation(
+    monkeypatch: pytest.MonkeyPatch, name: str, replacement: Callable[..., Any] | Fraction
+) -> None:
+    check_report_against_reference(_FIXED_SEED_LOG)  # the real code passes
+    monkeypatch.setattr(unc, name, replacement)
+    with pytest.raises(AssertionError):
+        check_report_against_reference(_FIXED_SEED_LOG)
+
+
+def test_the_property_check_fails_on_an_interval_that_misses_its_estimate() -> None:
+    document = report_of(_FIXED_SEED_LOG)
+    agent = next(a for a in document["agents"] if a["composite"]["interval"] is not None)
+    check_agent_properties(agent)
+    shifted = json.loads(json.dumps(agent))
+    shifted["composite"]["interval"]["low"] = shifted["composite"]["score"] + 0.01
+    with pytest.raises(AssertionError):
+        check_agent_properties(shifted)
+    beyond = json.loads(json.dumps(agent))
+    beyond["rank_upper_bound"] = beyond["rank"] + 1
+    with pytest.raises(AssertionError):
+        check_agent_properties(beyond)
