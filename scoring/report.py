@@ -22,6 +22,7 @@ per agent and scores them.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import re
 from collections import Counter, defaultdict
@@ -70,8 +71,7 @@ from scoring.report_input import (
 from scoring.uncertainty import (
     NO_INTERVALS,
     AgentIntervals,
-    competition_rank,
-    rank_upper_bound,
+    Interval,
     score_intervals,
 )
 
@@ -396,14 +396,36 @@ def _ranked(agents: Sequence[AgentReport]) -> tuple[AgentReport, ...]:
         for a in agents
     ]
     intervals = [a.intervals.composite for a in agents]
+    ranks, bounds = ranks_of(scores, intervals)
     return tuple(
-        replace(
-            agent,
-            rank=competition_rank(score, scores),
-            rank_upper_bound=rank_upper_bound(agent.intervals.composite, intervals),
-        )
-        for agent, score in zip(agents, scores, strict=True)
+        replace(agent, rank=rank, rank_upper_bound=bound)
+        for agent, rank, bound in zip(agents, ranks, bounds, strict=True)
     )
+
+
+def ranks_of(
+    scores: Sequence[float | None], intervals: Sequence[Interval | None]
+) -> tuple[list[int | None], list[int | None]]:
+    """``competition_rank`` and ``rank_upper_bound`` of every agent, by sorting once.
+
+    Both formulas count the others above a value (1 + scores above a score, 1 + low bounds
+    above a high bound); counted by bisection in sorted lists, all agents take n log n
+    instead of n² (20,000 agents: 4·10^8 comparisons). tests/scoring/test_report_speed.py
+    checks both against the formulas, ties included.
+
+    >>> from decimal import Decimal as D
+    >>> ranks_of([80.0, 70.0, 70.0, None], [Interval(D(75), D(85)), None, None, None])
+    ([1, 2, 2, None], [1, None, None, None])
+    """
+    ordered = sorted(s for s in scores if s is not None)
+    lows = sorted(i.low for i in intervals if i is not None)
+    ranks = [
+        None if s is None else 1 + len(ordered) - bisect.bisect_right(ordered, s) for s in scores
+    ]
+    bounds = [
+        None if i is None else 1 + len(lows) - bisect.bisect_right(lows, i.high) for i in intervals
+    ]
+    return ranks, bounds
 
 
 def _score_agent(

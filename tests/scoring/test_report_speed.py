@@ -39,8 +39,10 @@ from scoring.models import RunRecord
 from scoring.numeric import as_written, decimal_half_up, half_up_units, round_half_up
 from scoring.radar import cost_axis, profile
 from scoring.repeatability import score_repeatability
+from scoring.report import ranks_of
 from scoring.report_input import chunk_rows, row_of
 from scoring.serialize import to_json_text
+from scoring.uncertainty import Interval, competition_rank, rank_upper_bound
 
 # --- rounding -------------------------------------------------------------------------------
 
@@ -332,3 +334,35 @@ def test_msgspec_refuses_the_bytes_the_model_refuses(raw: bytes) -> None:
     line = LINE.format(latency=1, cost=0.5, steps=3).encode().replace(b'"a"', b'"' + raw + b'"')
     assert chunk_rows([line]) is None
     assert pydantic_row(line) is None
+
+
+# --- ranks ----------------------------------------------------------------------------------
+
+published = st.one_of(st.none(), st.sampled_from([0.0, 50.0, 50.01, 71.23, 100.0]))
+
+
+@st.composite
+def published_intervals(draw: st.DrawFn) -> Interval | None:
+    if draw(st.booleans()):
+        return None
+    low, high = sorted(draw(st.lists(st.sampled_from(BOUNDS), min_size=2, max_size=2)))
+    return Interval(low, high)
+
+
+BOUNDS = [Decimal(v) for v in ("0", "49.99", "50", "50.01", "66.9", "75.51", "100")]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(published, published_intervals()), max_size=30))
+def test_ranks_by_sorting_are_the_formulas(agents: list[tuple[float | None, Any]]) -> None:
+    scores = [s for s, _ in agents]
+    intervals = [i for _, i in agents]
+    ranks, bounds = ranks_of(scores, intervals)
+    assert ranks == [competition_rank(s, scores) for s in scores]
+    assert bounds == [rank_upper_bound(i, intervals) for i in intervals]
+
+
+def test_the_rank_check_catches_counting_ties_as_above() -> None:
+    scores = [70.0, 70.0, 80.0]
+    ties_above = [1 + sum(1 for o in scores if o >= s) - 1 for s in scores]  # a wrong count
+    assert ranks_of(scores, [None] * 3)[0] == [2, 2, 1] != ties_above
