@@ -40,9 +40,11 @@ from typing import BinaryIO
 from scoring import fast_scores
 from scoring.composite import CompositeResult
 from scoring.constants import (
+    INTERVAL_MIN_TASKS,
     METHODOLOGY_VERSION,
     RADAR_DEFAULT_WEIGHTS,
     RADAR_WINDOW_RUNS,
+    REPEATABILITY_MIN_OUTCOMES,
     SCORE_DECIMALS,
     Axis,
 )
@@ -441,10 +443,30 @@ def _score_agent(
     radar = _radar(window, weights, exact_weights)
     outcomes = state.tasks()
     repeatability = fast_scores.repeatability(outcomes)
-    intervals = score_intervals(
-        state.cohort.tasks(), [(r.task_id, r.success) for r in window], outcomes
-    )
+    intervals = _intervals(state.cohort, [(r.task_id, r.success) for r in window], outcomes)
     return AgentReport(agent_id, composite, radar, repeatability, intervals)
+
+
+# The intervals of agents with fewer than INTERVAL_MIN_TASKS tasks everywhere, by those
+# counts: every interval is then null and only the reasons, which name the counts, differ.
+_FEW_TASKS: dict[tuple[int, int, int], AgentIntervals] = {}
+
+
+def _intervals(
+    cohort: CohortSums, window: list[tuple[str, bool | None]], outcomes: list[tuple[int, int]]
+) -> AgentIntervals:
+    """``score_intervals`` of an agent; remembered for agents below the minimum of tasks."""
+    counts = (
+        len(cohort),
+        len({task for task, success in window if success is not None}),
+        sum(1 for n, _ in outcomes if n >= REPEATABILITY_MIN_OUTCOMES),
+    )
+    if max(counts) >= INTERVAL_MIN_TASKS:
+        return score_intervals(cohort.tasks(), window, outcomes)
+    found = _FEW_TASKS.get(counts)
+    if found is None:
+        found = _FEW_TASKS[counts] = score_intervals(cohort.tasks(), window, outcomes)
+    return found
 
 
 def _exact_weights(weights: Mapping[Axis, Number] | None) -> dict[Axis, Fraction] | None:

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from scoring import fast_scores
+from scoring import report as report_module
 from scoring.composite import score_composite
 from scoring.constants import (
     COST_ANCHORS_USD,
@@ -40,9 +41,10 @@ from scoring.numeric import as_written, decimal_half_up, half_up_units, round_ha
 from scoring.radar import cost_axis, profile
 from scoring.repeatability import score_repeatability
 from scoring.report import ranks_of
+from scoring.report_cohort import CohortSums
 from scoring.report_input import chunk_rows, row_of
 from scoring.serialize import to_json_text
-from scoring.uncertainty import Interval, competition_rank, rank_upper_bound
+from scoring.uncertainty import Interval, competition_rank, rank_upper_bound, score_intervals
 
 # --- rounding -------------------------------------------------------------------------------
 
@@ -366,3 +368,26 @@ def test_the_rank_check_catches_counting_ties_as_above() -> None:
     scores = [70.0, 70.0, 80.0]
     ties_above = [1 + sum(1 for o in scores if o >= s) - 1 for s in scores]  # a wrong count
     assert ranks_of(scores, [None] * 3)[0] == [2, 2, 1] != ties_above
+
+
+# --- intervals of small agents --------------------------------------------------------------
+
+
+@settings(max_examples=100)
+@given(
+    st.lists(st.tuples(st.integers(0, 12), st.integers(1, 4), st.booleans()), max_size=40),
+)
+def test_remembered_intervals_of_small_agents_are_computed_ones(
+    runs: list[tuple[int, int, bool]],
+) -> None:
+    # One agent's completed runs over up to 13 tasks: below and at the minimum of tasks.
+    sums = CohortSums()
+    tasks = [f"t{task}" for task, _, _ in runs]
+    successes = [ok for _, _, ok in runs]
+    latencies = [float(1000 * k) for _, k, _ in runs]
+    sums.add(tasks, successes, latencies, [0.01] * len(runs))
+    window = list(zip(tasks, successes, strict=True))
+    outcomes = [(tasks.count(t), sum(o for u, o in window if u == t)) for t in dict.fromkeys(tasks)]
+    expected = score_intervals(sums.tasks(), window, outcomes)
+    assert report_module._intervals(sums, window, outcomes) == expected
+    assert report_module._intervals(sums, window, outcomes) == expected  # remembered
