@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from fractions import Fraction
 from itertools import pairwise
 
@@ -44,6 +43,7 @@ Ratio = tuple[int, int]
 def ratio(value: Number) -> Ratio:
     """``value`` as integers, exactly.
 
+    >>> from decimal import Decimal
     >>> ratio(Decimal("0.25")), ratio(3)
     ((1, 4), (3, 1))
     """
@@ -104,7 +104,7 @@ _NEUTRAL = ratio(NEUTRAL_CONSISTENCY)
 
 
 def composite(
-    completed: int, successes: int, latency_sum: Decimal, cost_sum: Decimal
+    completed: int, successes: int, latency_sum: Number, cost_sum: Number
 ) -> CompositeResult:
     """``scoring.composite.score_composite`` of a cohort's counts and exact sums.
 
@@ -112,6 +112,7 @@ def composite(
     ``scale·w_s·p + w_r·consistency·latency + w_c·cost``, the formula with its scale
     multiplied through (equal in exact arithmetic).
 
+    >>> from decimal import Decimal
     >>> from scoring.composite import score_composite
     >>> fast = composite(4, 3, Decimal(8000), Decimal("0.04"))
     >>> fast == score_composite(4, 3, 2000, Decimal("0.010"))

@@ -30,11 +30,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact, localcontext
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact
 from fractions import Fraction
-from functools import reduce
 from itertools import compress, repeat
-from operator import attrgetter, eq, ge, is_, is_not, mul, not_, sub, truediv
+from operator import attrgetter, ge, is_, is_not, sub
 from typing import BinaryIO
 
 from scoring import fast_scores
@@ -73,6 +72,7 @@ from scoring.report_input import (
 from scoring.uncertainty import (
     NO_INTERVALS,
     AgentIntervals,
+    CohortTask,
     Interval,
     score_intervals,
 )
@@ -91,11 +91,9 @@ _LATENCY = attrgetter("latency_ms")
 _COST = attrgetter("cost_usd")
 _FINISHED_AT = attrgetter("finished_at")
 
-# Sums of latency and cost are exact decimals of the numbers as written (see
-# ``as_written``). The context never rounds a sum of floats (their digits span under 700
-# places); Inexact is trapped all the same, so a rounded sum could never go unnoticed.
-_EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[Inexact])
-# Values buffered per agent before they are added to the exact sums in one C-level pass.
+# Completed runs buffered per agent before they are added to the per-task sums
+# (scoring.report_cohort: exact sums of the numbers as written, counted in C) in one call;
+# the composite's sums are those sums added up.
 _SUM_BATCH = 1024
 # Window candidates kept per agent before they are trimmed to the latest RADAR_WINDOW_RUNS.
 _WINDOW_TRIM = 4 * RADAR_WINDOW_RUNS
@@ -159,46 +157,22 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
-# Fixed point for the exact sums, so that most values need no decimal conversion: a float
-# x <= 2^22 and an integer n with n / 10^9 == x (Python divides integers correctly rounded)
-# give x as written = n·10^-9 exactly. Below 2^22 the reals that round to x span less than
-# 10^-9, so n·10^-9 is the only multiple of 10^-9 among them, and the shortest decimal
-# that rounds to x (``repr``) has no more decimals than it, so it is that multiple.
-_FIXED_DIGITS = 9
-_FIXED_SCALE = 10**_FIXED_DIGITS
-_FIXED_LIMIT = float(2**22)
-# Up to this many values, converting each (Decimal of its repr) costs less than setting up
-# the fixed-point pass.
-_FEW_VALUES = 8
+# A context that never rounds (and would say so if it had to): for _exact_sum's decimal.
+_EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[Inexact])
 
 
 def _exact_sum(total: Decimal, values: list[float]) -> Decimal:
-    """``total`` plus every value as written (``repr``), exactly.
+    """``total`` plus every value as written (``repr``), exactly, by the arithmetic the
+    report's sums are made with (:class:`scoring.report_cohort.CohortSums`).
 
     >>> _exact_sum(Decimal("0.1"), [0.2, 1e-10, 5e6, 1234.5])
     Decimal('5001234.8000000001')
-    >>> _exact_sum(Decimal("0.1"), [0.2])
-    Decimal('0.3')
     """
-    if len(values) <= _FEW_VALUES:
-        # Each as written, added by the exact context's own method: no fixed point to set up.
-        return reduce(_EXACT.add, map(Decimal, map(repr, values)), total)
-    # Clamped (so that a large value fails the check below) only when one is that large.
-    clamped = (
-        values
-        if max(values, default=0.0) <= _FIXED_LIMIT
-        else map(min, values, repeat(_FIXED_LIMIT))
-    )
-    # float.__round__, not round: the products are floats, and the direct call is cheaper.
-    scaled = list(map(float.__round__, map(mul, clamped, repeat(float(_FIXED_SCALE)))))
-    fits = list(map(eq, map(truediv, scaled, repeat(_FIXED_SCALE)), values))
-    if all(fits):
-        fixed, rest = sum(scaled), []
-    else:
-        fixed, rest = sum(compress(scaled, fits)), list(compress(values, map(not_, fits)))
-    with localcontext(_EXACT):
-        start = total + Decimal(fixed).scaleb(-_FIXED_DIGITS)
-        return sum(map(Decimal, map(repr, rest)), start)
+    sums = CohortSums()
+    sums.add([""] * len(values), [None] * len(values), values, values)
+    added = exact(sum((task[2] for task in sums.tasks()), Fraction(0)))
+    # A sum of decimals has a terminating decimal: the division is exact.
+    return _EXACT.add(total, _EXACT.divide(Decimal(added.numerator), Decimal(added.denominator)))
 
 
 def _median_as_written(values: Sequence[float]) -> Fraction:
@@ -232,11 +206,11 @@ class _StatusRuleError(Exception):
 class _AgentState:
     completed: int = 0
     successes: int = 0
-    latency_sum: Decimal = Decimal(0)
-    cost_sum: Decimal = Decimal(0)
-    # Values of completed runs not yet added to the exact sums.
-    latencies: list[float] = field(default_factory=list)
-    costs: list[float] = field(default_factory=list)
+    # Completed runs not yet added to the per-task sums (``cohort``), as columns: task,
+    # success, latency, cost. Their exact sums are the composite's sums too.
+    pending: tuple[list[str], list[bool | None], list[float], list[float]] = field(
+        default_factory=lambda: ([], [], [], [])
+    )
     # Window candidates, trimmed to the newest RADAR_WINDOW_RUNS when they reach
     # _WINDOW_TRIM; ``floor`` is then the oldest run kept: an older one can never enter
     # the window again.
@@ -264,15 +238,12 @@ class _AgentState:
                 raise _StatusRuleError  # RunRecord requires both on a completed run
             self.completed += completed.count(True)
             self.successes += list(compress(successes, completed)).count(True)
-            self.latencies += latencies
-            self.costs += costs
-            self.cohort.add(
-                list(compress(tasks, completed)),
-                list(compress(successes, completed)),
-                latencies,
-                costs,
-            )
-            if len(self.latencies) >= _SUM_BATCH:
+            pending = self.pending
+            pending[0].extend(compress(tasks, completed))
+            pending[1].extend(compress(successes, completed))
+            pending[2].extend(latencies)
+            pending[3].extend(costs)
+            if len(pending[2]) >= _SUM_BATCH:
                 self.flush_sums()
         # Counted in C, by task id (a string, whose hash Python keeps): compress keeps a
         # task where its success is true.
@@ -306,13 +277,12 @@ class _AgentState:
         return [(n, passed[task_id]) for task_id, n in self.known.items()]
 
     def flush_sums(self) -> None:
-        """Add the buffered latencies and costs to the exact sums."""
-        if not self.latencies:
-            return
-        self.latency_sum = _exact_sum(self.latency_sum, self.latencies)
-        self.cost_sum = _exact_sum(self.cost_sum, self.costs)
-        self.latencies.clear()
-        self.costs.clear()
+        """Add the pending completed runs to the per-task sums."""
+        pending = self.pending
+        if pending[0]:
+            self.cohort.add(*pending)
+            for column in pending:
+                column.clear()
 
     def latest(self) -> list[_Kept]:
         """The window: the newest RADAR_WINDOW_RUNS terminal runs, oldest first."""
@@ -438,12 +408,15 @@ def _score_agent(
 ) -> AgentReport:
     state.flush_sums()
     completed = state.completed
-    composite = fast_scores.composite(completed, state.successes, state.latency_sum, state.cost_sum)
+    cohort = state.cohort.tasks()
+    latency_sum = exact(sum((task[2] for task in cohort), Fraction(0)))
+    cost_sum = exact(sum((task[3] for task in cohort), Fraction(0)))
+    composite = fast_scores.composite(completed, state.successes, latency_sum, cost_sum)
     window = [kept[3] for kept in state.latest()]
     radar = _radar(window, weights, exact_weights)
     outcomes = state.tasks()
     repeatability = fast_scores.repeatability(outcomes)
-    intervals = _intervals(state.cohort, [(r.task_id, r.success) for r in window], outcomes)
+    intervals = _intervals(cohort, [(r.task_id, r.success) for r in window], outcomes)
     return AgentReport(agent_id, composite, radar, repeatability, intervals)
 
 
@@ -453,7 +426,9 @@ _FEW_TASKS: dict[tuple[int, int, int], AgentIntervals] = {}
 
 
 def _intervals(
-    cohort: CohortSums, window: list[tuple[str, bool | None]], outcomes: list[tuple[int, int]]
+    cohort: list[CohortTask],
+    window: list[tuple[str, bool | None]],
+    outcomes: list[tuple[int, int]],
 ) -> AgentIntervals:
     """``score_intervals`` of an agent; remembered for agents below the minimum of tasks."""
     counts = (
@@ -462,10 +437,10 @@ def _intervals(
         sum(1 for n, _ in outcomes if n >= REPEATABILITY_MIN_OUTCOMES),
     )
     if max(counts) >= INTERVAL_MIN_TASKS:
-        return score_intervals(cohort.tasks(), window, outcomes)
+        return score_intervals(cohort, window, outcomes)
     found = _FEW_TASKS.get(counts)
     if found is None:
-        found = _FEW_TASKS[counts] = score_intervals(cohort.tasks(), window, outcomes)
+        found = _FEW_TASKS[counts] = score_intervals(cohort, window, outcomes)
     return found
 
 

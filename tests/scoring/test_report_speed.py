@@ -389,5 +389,5 @@ def test_remembered_intervals_of_small_agents_are_computed_ones(
     window = list(zip(tasks, successes, strict=True))
     outcomes = [(tasks.count(t), sum(o for u, o in window if u == t)) for t in dict.fromkeys(tasks)]
     expected = score_intervals(sums.tasks(), window, outcomes)
-    assert report_module._intervals(sums, window, outcomes) == expected
-    assert report_module._intervals(sums, window, outcomes) == expected  # remembered
+    assert report_module._intervals(sums.tasks(), window, outcomes) == expected
+    assert report_module._intervals(sums.tasks(), window, outcomes) == expected  # remembered
