@@ -1,8 +1,13 @@
 """The drift check: the live methodology against the committed contracts.
 
-:func:`run_check` returns a :class:`CheckResult` (``ok``, the lines to print, the exit
-status). The comparison of two snapshots, :func:`diff_snapshots`, lives in
-:mod:`contracts.diff` and is importable from here too. Nothing here prints:
+The check is a list of named checks, :data:`CHECKS`, run in order by :func:`run_check`.
+Each is a small function that takes the shared :class:`CheckContext` and returns its
+:class:`Finding` list (lines to print, the exit status, and the file and line range to
+blame, for annotations); a new check is one function and one line in :data:`CHECKS`, and
+the table on the contract page is generated from it. :func:`run_check` returns a
+:class:`CheckResult` (``ok``, the lines to print, the exit status, the findings). The
+comparison of two snapshots, :func:`diff_snapshots`, lives in :mod:`contracts.diff` and is
+importable from here too. Nothing here prints:
 ``python -m contracts check`` (:mod:`contracts.cli`) does.
 
 Exit status: 0 when everything agrees; 1 when the code and the contracts disagree (drift,
@@ -13,8 +18,10 @@ the live methodology cannot be built at all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from contracts.build import build_snapshot
 from contracts.comparison import compare_snapshots
@@ -33,6 +40,7 @@ from contracts.failure import describe_failure
 from contracts.filesystem import temporary_files, text_at_head, update_running
 from contracts.impact import summary_lines
 from contracts.model import Methodology
+from contracts.release_order import order_problems
 from contracts.result import CheckResult
 from contracts.store import (
     CHANGELOG_PATH,
@@ -57,20 +65,246 @@ from contracts.store import (
     version_key,
 )
 
-# --- The check --------------------------------------------------------------------------------
+# --- Findings and the registry of checks -----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem a check found: the lines to print, the exit status it calls for and, for
+    annotations, the file and the line range where the drifting value is defined (``file``
+    relative to the repository root; ``None`` when no one place is to blame).
+
+    A finding made of snapshot differences carries them too; each names its own place
+    (:attr:`contracts.diff.Difference.file`, ``line``).
+    """
+
+    exit_code: int
+    lines: tuple[str, ...]
+    differences: tuple[Difference, ...] = ()
+    file: str | None = None
+    line: int | None = None
+    end_line: int | None = None
+    check: str = ""
+
+
+def finding(exit_code: int, *lines: str, **where: Any) -> Finding:
+    """A :class:`Finding` of ``lines`` (``file=``, ``line=``, ``end_line=``, ``differences=``)."""
+    return Finding(exit_code, lines, **where)
 
 
 @dataclass
-class _Report:
-    lines: list[str] = field(default_factory=list)
-    exit_code: int = 0
-    differences: list[Difference] = field(default_factory=list)
-    count: int = 0
+class CheckContext:
+    """What the checks share, filled in as they run: the files they read and the live
+    methodology. A check that finds the rest cannot run sets ``stop``."""
 
-    def add(self, exit_code: int, *lines: str) -> None:
-        self.lines += lines
-        self.exit_code = max(self.exit_code, exit_code)
-        self.count += 1
+    directory: Path
+    changelog_path: Path
+    live: Methodology | None = None
+    changelog: dict[str, ChangelogEntry] | None = None
+    lock: dict[str, str] | None = None
+    snapshots: dict[str, SnapshotRead] = field(default_factory=dict)
+    version_ok: bool = True
+    stop: bool = False
+
+    @property
+    def changelog_name(self) -> str:
+        return display_path(self.changelog_path)
+
+    @property
+    def released(self) -> dict[str, str]:
+        return self.lock or {}
+
+    @property
+    def methodology(self) -> Methodology:
+        """The live methodology (every check after ``live`` may rely on it)."""
+        if self.live is None:
+            raise RuntimeError("the live methodology is not built yet")
+        return self.live
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A named check of the drift check: what it guards, and the function that returns
+    its findings for a :class:`CheckContext`."""
+
+    name: str
+    guards: str
+    run: Callable[[CheckContext], list[Finding]]
+
+
+def check_changelog(context: CheckContext) -> list[Finding]:
+    """The changelog can be read and parsed."""
+    try:
+        context.changelog = read_changelog(context.changelog_path)
+    except ContractsError as error:
+        return [finding(error.exit_code, str(error), file=display_path(context.changelog_path))]
+    return []
+
+
+def check_lock(context: CheckContext) -> list[Finding]:
+    """The lock of released versions can be read and parsed."""
+    path = context.directory / LOCK_FILENAME
+    try:
+        context.lock = read_lock(path)
+    except ContractsError as error:
+        return [finding(error.exit_code, str(error), file=display_path(path))]
+    return []
+
+
+def check_release_order(context: CheckContext) -> list[Finding]:
+    """The changelog's versions and dates run newest first, and the first release is the
+    first entry of both the changelog and the lock (:mod:`contracts.release_order`)."""
+    return [
+        finding(EXIT_FAILED, problem, file=context.changelog_name)
+        for problem in order_problems(
+            context.changelog, context.lock, context.changelog_name, LOCK_FILENAME
+        )
+    ]
+
+
+def check_live(context: CheckContext) -> list[Finding]:
+    """The live methodology builds from ``scoring``; nothing else is checked if it does not."""
+    if context.live is not None:
+        return []
+    try:
+        context.live = build_live()
+    except ContractsError as error:
+        context.stop = True
+        return [finding(error.exit_code, str(error))]
+    return []
+
+
+def check_version(context: CheckContext) -> list[Finding]:
+    """``METHODOLOGY_VERSION`` is ``MAJOR.MINOR.PATCH``."""
+    live = context.methodology
+    try:
+        version_key(live.methodology_version)
+    except ValueError as error:
+        context.version_ok = False
+        where = version_location(live)
+        return [
+            finding(
+                EXIT_FAILED,
+                f"constants[methodology.version].value: {error} (defined at {where})",
+                **_file_line(where),
+            )
+        ]
+    return []
+
+
+def check_released(context: CheckContext) -> list[Finding]:
+    """Every released snapshot is present, readable, unedited and in the changelog."""
+    found, context.snapshots = _check_released(
+        context.released,
+        context.directory,
+        context.methodology,
+        context.changelog,
+        context.changelog_name,
+    )
+    return found
+
+
+def check_unrecorded(context: CheckContext) -> list[Finding]:
+    """No snapshot file of a version the lock does not record (other than the current one)."""
+    if context.lock is None:
+        return []
+    found = []
+    for version in snapshot_versions(context.directory):
+        if version not in context.released and version != context.methodology.methodology_version:
+            path = display_path(snapshot_path(version, context.directory))
+            found.append(
+                finding(
+                    EXIT_FAILED,
+                    f"{path}: version {version} is not recorded in "
+                    f"{LOCK_FILENAME}; snapshots are written only by {UPDATE_COMMAND}",
+                    file=path,
+                )
+            )
+    return found
+
+
+def check_current(context: CheckContext) -> list[Finding]:
+    """The live methodology equals the snapshot of its version, or that version is new,
+    newer than every released one, and its snapshot is still to be written."""
+    live = context.methodology
+    current = live.methodology_version
+    if current in context.snapshots:
+        return _check_released_current(context.snapshots[current], live)
+    if context.lock is not None and context.version_ok and current not in context.released:
+        return _check_new_current(live, context.directory, context.released, context.snapshots)
+    return []
+
+
+def check_changelog_entry(context: CheckContext) -> list[Finding]:
+    """The current version has an entry in the changelog."""
+    current = context.methodology.methodology_version
+    if context.changelog is None or current in context.released or current in context.changelog:
+        return []
+    return [
+        finding(
+            EXIT_FAILED,
+            f"{context.changelog_name}: no entry for methodology version {current}; add a "
+            f"section '## {current} (<YYYY-MM-DD>)' saying what changed and why, then run "
+            f"{UPDATE_COMMAND}",
+            file=context.changelog_name,
+        )
+    ]
+
+
+def check_formulas(context: CheckContext) -> list[Finding]:
+    """Every formula has golden points, and each executable formula's LaTeX, evaluated at
+    every golden point, equals its code (:mod:`contracts.formulas`)."""
+    from contracts.formulas import formula_problems
+
+    return [
+        finding(
+            EXIT_FAILED,
+            problem.message,
+            file=problem.file,
+            line=problem.line,
+            end_line=problem.end_line,
+        )
+        for problem in formula_problems()
+    ]
+
+
+def check_schema(context: CheckContext) -> list[Finding]:
+    """The committed JSON Schemas (the snapshot's, the CLI output's) equal the generated ones."""
+    return _check_schema(context.directory)
+
+
+def check_temporary_files(context: CheckContext) -> list[Finding]:
+    """No temporary file left by an update that was killed (none while an update runs)."""
+    return _check_temporary_files(context.directory)
+
+
+#: The drift check, in the order it runs: a new check is a function above and a line here.
+CHECKS: list[Check] = [
+    Check("changelog", "contracts/CHANGELOG.md can be read", check_changelog),
+    Check("lock", "the lock of released versions can be read", check_lock),
+    Check("live", "the live methodology builds from scoring", check_live),
+    Check(
+        "release-order",
+        "changelog versions and dates in order; the first release first",
+        check_release_order,
+    ),
+    Check("version", "METHODOLOGY_VERSION is MAJOR.MINOR.PATCH", check_version),
+    Check("released", "released snapshots are present, unedited, in the changelog", check_released),
+    Check("unrecorded", "no snapshot of a version the lock does not record", check_unrecorded),
+    Check("current", "the live code equals the snapshot of its version", check_current),
+    Check("changelog-entry", "the current version has a changelog entry", check_changelog_entry),
+    Check("formulas", "each formula has golden points; its LaTeX equals its code", check_formulas),
+    Check("schema", "the committed JSON Schemas are the generated ones", check_schema),
+    Check("temporary-files", "no temporary file of an interrupted update", check_temporary_files),
+]
+
+
+def _file_line(location: str | None) -> dict[str, Any]:
+    """``file=`` and ``line=`` of a ``file:line`` location (empty when unknown)."""
+    if not location or ":" not in location:
+        return {"file": location} if location else {}
+    file, _, line = location.rpartition(":")
+    return {"file": file, "line": int(line), "end_line": int(line)} if line.isdigit() else {}
 
 
 def build_live() -> Methodology:
@@ -109,118 +343,79 @@ def run_check(
     live: Methodology | None = None,
     snapshot_dir: Path | None = None,
     changelog_path: Path | None = None,
+    checks: list[Check] | None = None,
 ) -> CheckResult:
-    """Check the live methodology against the committed snapshots, lock, schema, changelog.
+    """Run every check of :data:`CHECKS` in order (or ``checks``) against the live
+    methodology and the committed snapshots, lock, schema and changelog.
 
     Arguments default to the live code and the committed files; tests pass others.
     """
-    directory = SNAPSHOT_DIR if snapshot_dir is None else snapshot_dir
-    report = _Report()
-
-    changelog: dict[str, ChangelogEntry] | None
-    try:
-        changelog = read_changelog(CHANGELOG_PATH if changelog_path is None else changelog_path)
-    except ContractsError as error:
-        report.add(error.exit_code, str(error))
-        changelog = None
-    changelog_name = display_path(CHANGELOG_PATH if changelog_path is None else changelog_path)
-
-    lock: dict[str, str] | None
-    try:
-        lock = read_lock(directory / LOCK_FILENAME)
-    except ContractsError as error:
-        report.add(error.exit_code, str(error))
-        lock = None
-
-    if live is None:
-        try:
-            live = build_live()
-        except ContractsError as error:
-            report.add(error.exit_code, str(error))
-            return _finish(report)
-
-    current = live.methodology_version
-    version_ok = True
-    try:
-        version_key(current)
-    except ValueError as error:
-        version_ok = False
-        report.add(
-            EXIT_FAILED,
-            f"constants[methodology.version].value: {error} (defined at {version_location(live)})",
-        )
-
-    released = lock or {}
-    snapshots = _check_released(report, released, directory, live, changelog, changelog_name)
-
-    if lock is not None:
-        for version in snapshot_versions(directory):
-            if version not in released and version != current:
-                path = snapshot_path(version, directory)
-                report.add(
-                    EXIT_FAILED,
-                    f"{display_path(path)}: version {version} is not recorded in "
-                    f"{LOCK_FILENAME}; snapshots are written only by {UPDATE_COMMAND}",
-                )
-
-    if current in snapshots:
-        _check_released_current(report, snapshots[current], live)
-    elif lock is not None and version_ok and current not in released:
-        _check_new_current(report, live, directory, released, snapshots)
-
-    if changelog is not None and current not in released and current not in changelog:
-        report.add(
-            EXIT_FAILED,
-            f"{changelog_name}: no entry for methodology version {current}; add a section "
-            f"'## {current} (<YYYY-MM-DD>)' saying what changed and why, then run "
-            f"{UPDATE_COMMAND}",
-        )
-
-    _check_schema(report, directory)
-    _check_temporary_files(report, directory)
-    return _finish(report)
+    context = CheckContext(
+        directory=SNAPSHOT_DIR if snapshot_dir is None else snapshot_dir,
+        changelog_path=CHANGELOG_PATH if changelog_path is None else changelog_path,
+        live=live,
+    )
+    findings: list[Finding] = []
+    for check in CHECKS if checks is None else checks:
+        findings += [replace(f, check=check.name) for f in check.run(context)]
+        if context.stop:
+            break
+    return _finish(findings)
 
 
 def _check_released(
-    report: _Report,
     released: dict[str, str],
     directory: Path,
     live: Methodology,
     changelog: dict[str, ChangelogEntry] | None,
     changelog_name: str,
-) -> dict[str, SnapshotRead]:
-    """Every released snapshot: present, readable, unedited, logged. Returns those read."""
+) -> tuple[list[Finding], dict[str, SnapshotRead]]:
+    """Every released snapshot: present, readable, unedited, logged. Returns the findings
+    and the snapshots read."""
+    found: list[Finding] = []
     snapshots: dict[str, SnapshotRead] = {}
     for version, digest in released.items():
         path = snapshot_path(version, directory)
+        shown = display_path(path)
         if not path.exists():
-            report.add(
-                EXIT_FAILED,
-                f"{display_path(path)}: the snapshot of released version {version} is "
-                f"missing; restore it: git checkout -- {display_path(path)}",
+            found.append(
+                finding(
+                    EXIT_FAILED,
+                    f"{shown}: the snapshot of released version {version} is "
+                    f"missing; restore it: git checkout -- {shown}",
+                    file=shown,
+                )
             )
             continue
         try:
             read = read_snapshot(path)
         except ContractsError as error:
-            report.add(error.exit_code, str(error))
+            found.append(finding(error.exit_code, str(error), file=shown))
             continue
         snapshots[version] = read
         if read.sha256 != digest:
-            report.add(EXIT_FAILED, _hash_mismatch(read, version, digest, directory, live))
+            found.append(
+                finding(EXIT_FAILED, _hash_mismatch(read, version, digest, directory, live))
+            )
         if read.methodology.methodology_version != version:
-            report.add(
-                EXIT_FAILED,
-                f"{display_path(path)}: holds methodology_version "
-                f"{read.methodology.methodology_version!r}, not {version!r}",
+            found.append(
+                finding(
+                    EXIT_FAILED,
+                    f"{shown}: holds methodology_version "
+                    f"{read.methodology.methodology_version!r}, not {version!r}",
+                    file=shown,
+                )
             )
         if changelog is not None and version not in changelog:
-            report.add(
-                EXIT_FAILED,
-                f"{changelog_name}: no entry for released version {version}; add a section "
-                f"'## {version} (<YYYY-MM-DD>)' saying what changed and why",
+            found.append(
+                finding(
+                    EXIT_FAILED,
+                    f"{changelog_name}: no entry for released version {version}; add a "
+                    f"section '## {version} (<YYYY-MM-DD>)' saying what changed and why",
+                    file=changelog_name,
+                )
             )
-    return snapshots
+    return found, snapshots
 
 
 def _snapshot_intact(read: SnapshotRead, version: str, live: Methodology) -> str | None:
@@ -260,43 +455,55 @@ def _hash_mismatch(
     )
 
 
-def _check_temporary_files(report: _Report, directory: Path) -> None:
+def _check_temporary_files(directory: Path) -> list[Finding]:
     """Temporary files of an update that was killed (none while an update runs)."""
     stray = temporary_files(directory)
     if not stray or update_running(directory):
-        return
+        return []
     names = " ".join(display_path(p) for p in stray)
-    report.add(
-        EXIT_FAILED,
-        f"{display_path(directory)}: {len(stray)} temporary file(s) left by an interrupted "
-        f"update: {names}; remove them (rm {names}) or run {UPDATE_COMMAND}, which does",
-    )
+    return [
+        finding(
+            EXIT_FAILED,
+            f"{display_path(directory)}: {len(stray)} temporary file(s) left by an interrupted "
+            f"update: {names}; remove them (rm {names}) or run {UPDATE_COMMAND}, which does",
+        )
+    ]
 
 
-def _check_schema(report: _Report, directory: Path) -> None:
+def _check_schema(directory: Path) -> list[Finding]:
     """The committed JSON Schemas (the snapshot's, the CLI output's) equal the generated ones."""
     from contracts.output import stale_output_schemas
 
-    for problem in stale_output_schemas(directory):
-        report.add(EXIT_FAILED, f"{problem}; run {UPDATE_COMMAND}")
+    found = [
+        finding(EXIT_FAILED, f"{p}; run {UPDATE_COMMAND}") for p in stale_output_schemas(directory)
+    ]
     schema = schema_path(directory)
+    shown = display_path(schema)
     state = schema_state(schema)
     if state == "missing":
-        report.add(
-            EXIT_FAILED, f"{display_path(schema)}: the JSON Schema is missing; run {UPDATE_COMMAND}"
+        found.append(
+            finding(
+                EXIT_FAILED,
+                f"{shown}: the JSON Schema is missing; run {UPDATE_COMMAND}",
+                file=shown,
+            )
         )
     elif state == "stale":
-        report.add(
-            EXIT_FAILED,
-            f"{display_path(schema)}: the JSON Schema is stale (the snapshot model "
-            f"changed); run {UPDATE_COMMAND}",
+        found.append(
+            finding(
+                EXIT_FAILED,
+                f"{shown}: the JSON Schema is stale (the snapshot model "
+                f"changed); run {UPDATE_COMMAND}",
+                file=shown,
+            )
         )
+    return found
 
 
-def _check_released_current(report: _Report, committed: SnapshotRead, live: Methodology) -> None:
+def _check_released_current(committed: SnapshotRead, live: Methodology) -> list[Finding]:
     differences = diff_snapshots(committed.methodology, live)
     if not differences:
-        return
+        return []
     version = live.methodology_version
     fix = (
         f"{UPDATE_COMMAND}, after bumping METHODOLOGY_VERSION and adding a CHANGELOG entry "
@@ -310,40 +517,45 @@ def _check_released_current(report: _Report, committed: SnapshotRead, live: Meth
         if not is_scoreboard(difference):
             lines += render_difference(difference, fix)
     lines += _scoreboard_lines(differences, committed.methodology, live)
-    report.differences += differences
-    report.add(EXIT_FAILED, *lines)
-    report.add(
-        EXIT_FAILED,
-        f"version {version} is released and its snapshot is immutable: to publish this "
-        f"change, {_bump_advice(live)}",
-    )
+    return [
+        finding(EXIT_FAILED, *lines, differences=tuple(differences)),
+        finding(
+            EXIT_FAILED,
+            f"version {version} is released and its snapshot is immutable: to publish this "
+            f"change, {_bump_advice(live)}",
+            **_file_line(version_location(live)),
+        ),
+    ]
 
 
 def _check_new_current(
-    report: _Report,
     live: Methodology,
     directory: Path,
     released: dict[str, str],
     snapshots: dict[str, SnapshotRead],
-) -> None:
+) -> list[Finding]:
     version = live.methodology_version
     path = snapshot_path(version, directory)
     state = "is not recorded in the lock" if path.exists() else "is missing"
     newest = max(released, key=version_key) if released else None
+    found: list[Finding] = []
     if newest is not None and version_key(version) < version_key(newest):
-        report.add(
-            EXIT_FAILED,
-            f"constants[methodology.version].value: {version} is older than the newest "
-            f"released version {newest}; a new version must be newer "
-            f"(defined at {version_location(live)})",
+        found.append(
+            finding(
+                EXIT_FAILED,
+                f"constants[methodology.version].value: {version} is older than the newest "
+                f"released version {newest}; a new version must be newer "
+                f"(defined at {version_location(live)})",
+                **_file_line(version_location(live)),
+            )
         )
+    differences: list[Difference] = []
     lines = [
         f"{display_path(path)}: the snapshot of methodology version {version} {state}; "
         f"run {UPDATE_COMMAND}"
     ]
     if newest is not None and newest in snapshots:
         differences = diff_snapshots(snapshots[newest].methodology, live)
-        report.differences += differences
         lines.append(
             f"changes since released version {newest} ({_plural(len(differences), 'difference')}),"
             f" which {UPDATE_COMMAND} will record:"
@@ -352,7 +564,8 @@ def _check_new_current(
             if not is_scoreboard(difference):
                 lines += render_difference(difference, UPDATE_COMMAND)
         lines += _scoreboard_lines(differences, snapshots[newest].methodology, live)
-    report.add(EXIT_FAILED, *lines)
+    found.append(finding(EXIT_FAILED, *lines, differences=tuple(differences)))
+    return found
 
 
 def _scoreboard_lines(
@@ -381,20 +594,25 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def _finish(report: _Report) -> CheckResult:
-    if report.exit_code == 0:
+def _finish(findings: list[Finding]) -> CheckResult:
+    if not findings:
         return CheckResult(True, 0, summary="contracts check: OK")
-    summary = (
-        f"contracts check: FAILED ({_plural(report.count, 'problem')}, exit {report.exit_code})"
-    )
-    return CheckResult(False, report.exit_code, report.lines, report.differences, summary)
+    exit_code = max(f.exit_code for f in findings)
+    summary = f"contracts check: FAILED ({_plural(len(findings), 'problem')}, exit {exit_code})"
+    lines = [line for f in findings for line in f.lines]
+    differences = [d for f in findings for d in f.differences]
+    return CheckResult(False, exit_code, lines, differences, summary, findings)
 
 
 __all__ = [
+    "CHECKS",
     "EXIT_FAILED",
     "EXIT_UNUSABLE",
+    "Check",
+    "CheckContext",
     "CheckResult",
     "Difference",
+    "Finding",
     "Kind",
     "build_live",
     "diff_snapshots",

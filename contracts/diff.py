@@ -56,6 +56,50 @@ class Difference:
     location: str | None
     kind: str = Kind.CHANGED
 
+    @property
+    def file(self) -> str | None:
+        """The file of :attr:`location` (for an annotation's ``file=``), or ``None``."""
+        if self.location is None:
+            return None
+        file, _, line = self.location.rpartition(":")
+        return file if line.isdigit() else self.location
+
+    @property
+    def line(self) -> int | None:
+        """The line of :attr:`location` (for ``line=`` and ``endLine=``), or ``None``."""
+        if self.location is None:
+            return None
+        line = self.location.rpartition(":")[2]
+        return int(line) if line.isdigit() else None
+
+    @property
+    def end_line(self) -> int | None:
+        """The last line of the definition that starts at :attr:`line` (an assignment, a
+        decorated function), for an annotation's ``endLine=``; :attr:`line` if unknown."""
+        if self.file is None or self.line is None:
+            return None
+        return _definition_ends(self.file).get(self.line, self.line)
+
+
+def _definition_ends(file: str) -> dict[int, int]:
+    """First line → last line of each top-level definition of ``file`` (empty if unreadable)."""
+    path = REPO_ROOT / file
+    try:
+        return _ends(path, path.stat().st_mtime_ns)
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return {}
+
+
+@functools.lru_cache(maxsize=16)
+def _ends(path: Path, mtime_ns: int) -> dict[int, int]:
+    ends: dict[int, int] = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        first = node.lineno
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.decorator_list:
+            first = node.decorator_list[0].lineno
+        ends[first] = node.end_lineno or node.lineno
+    return ends
+
 
 def where_defined(location: Location | None) -> str | None:
     """``file:line`` where ``location``'s symbol is defined now; ``None`` if it is not found."""

@@ -86,6 +86,19 @@ class FormulaEntry(BaseModel):
     latex: str
     function: str = Field(description="Importable name of the function.")
     defined_in: Location
+    # Recorded from 1.1.0 on; absent from older snapshots, so that their content is unchanged.
+    symbols: dict[str, str] = Field(
+        default_factory=dict,
+        exclude_if=lambda symbols: not symbols,
+        description="Each symbol of the LaTeX and what it is bound to: an argument of the "
+        "function, a constant, another formula (from 1.1.0 on).",
+    )
+    descriptive: str | None = Field(
+        default=None,
+        exclude_if=lambda reason: reason is None,
+        description="Why the formula is prose by nature and its LaTeX is not evaluated; "
+        "absent for a formula whose LaTeX is evaluated against its code (from 1.1.0 on).",
+    )
 
 
 class Evaluation(BaseModel):

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from contracts.build import REPO_ROOT, build_snapshot, constant_location, exact_value, locate
+from contracts.build import REPO_ROOT, build_snapshot, exact_value
 from contracts.claims import check_text, code_values, explainers
 from contracts.filesystem import write_atomic
 from contracts.model import Methodology
@@ -114,6 +114,7 @@ def _bad_input(_: Methodology) -> str:
         EXIT_BAD_INPUT,
         EXIT_BROKEN_PIPE,
         EXIT_INTERRUPTED,
+        EXIT_OK,
         EXIT_OUTPUT_FAILED,
         SPOOL_MEMORY_BYTES,
     )
@@ -128,30 +129,41 @@ def _bad_input(_: Methodology) -> str:
         "says digits; a UTF-8\nbyte-order mark at the start is skipped. An echoed name or "
         f"value is cut at {MAX_SHOWN_CHARS} characters,\nsaying its length, and control "
         "characters and bidirectional overrides are shown as escapes\n(`\\x1b`), in "
-        "messages, tables and JSON alike. A closed or full stdout ends with one line on\n"
-        f"stderr and status {EXIT_OUTPUT_FAILED}; a closed pipe (`| head`) ends silently with "
-        f"status {EXIT_BROKEN_PIPE}, as a tool\nkilled by SIGPIPE shows in the shell; Ctrl-C, "
-        f"{EXIT_INTERRUPTED}. `scoring outcome` streams: scores go to a\ntemporary file (on "
-        f"disk past {SPOOL_MEMORY_BYTES // 2**20} MiB) that is copied to stdout only once "
-        "every record was\nread and found good, so memory stays flat and one bad record "
-        "leaves stdout empty.\n"
+        "messages, tables and JSON alike. What the input is comes from its first\nbytes, "
+        "not its name: gzip (`runs.jsonl.gz`, or piped in) is decompressed as it is read, "
+        "its\nlines numbered as in the plain text; other binary input (zip, zstd, xz, "
+        "bzip2, UTF-16, an\nimage) is one problem naming what it is, and so is a run log "
+        "given to `scoring outcome` (or\noutcome records to `scoring report`), naming the "
+        "command meant. An empty input (no bytes,\nonly blank lines) prints the scores of "
+        f'nothing, says "no runs" ("no records") on stderr\nand exits {EXIT_OK}. '
+        "The exit statuses are one table in `scoring/cli.py` (`EXITS`): usage\nerrors, bad "
+        f"input and a broken methodology (a constant breaking its rule) exit {EXIT_BAD_INPUT}, "
+        "each with its\nown message; a closed or full stdout ends with one line on stderr "
+        f"and status {EXIT_OUTPUT_FAILED}; a\nclosed pipe (`| head`) ends silently with "
+        f"status {EXIT_BROKEN_PIPE}, as a tool killed by SIGPIPE shows in\nthe shell; "
+        f"Ctrl-C, {EXIT_INTERRUPTED}. `scoring outcome` streams: scores go to a temporary "
+        f"file (on\ndisk past {SPOOL_MEMORY_BYTES // 2**20} MiB) that is copied to stdout "
+        "only once every record was read and found good,\nso memory stays flat and one bad "
+        "record leaves stdout empty.\n"
     )
 
 
 def _change_a_constant(m: Methodology) -> str:
     entry = m.constant("composite.weight.cost")
-    line = locate(constant_location(entry.python_name))
+    # The file and the symbol, never the line: an edit above it (a comment) would move the
+    # line and make this committed text stale (`contracts check` prints the line itself).
     major, minor, _ = (int(part) for part in m.methodology_version.split("."))
     old, new = m.methodology_version, f"{major}.{minor + 1}.0"
     return f"""\
 1. Edit the constant in `scoring/constants.py` (or the formula in its module).
 2. Run `.venv/bin/python -m contracts check`. It fails and lists every difference: the
    dotted path (`constants[{entry.name}].value`), the committed and the live value,
-   where it is defined (`{entry.defined_in.file}:{line}`) and the command that fixes it. Check
-   that it lists only what you meant to change: golden evaluations and worked examples that
-   move with it are listed too. It ends with the impact on the reference corpus
-   (`contracts/corpus/`): per file, the agents whose rank changes, the largest change of
-   composite and Kendall's τ-b between the committed and the live ranking.
+   where it is defined (`{entry.defined_in.file}` and the line of `{entry.python_name}`)
+   and the command that fixes it. Check that it lists only what you meant to change: golden
+   evaluations and worked examples that move with it are listed too. It ends with the impact
+   on the reference corpus (`contracts/corpus/`): per file, the agents whose rank changes,
+   the largest change of composite and Kendall's τ-b between the committed and the live
+   ranking.
    `.venv/bin/python -m contracts impact` lists every agent, biggest movers first
    (`--format json` for the data).
 3. Bump `METHODOLOGY_VERSION` in `scoring/constants.py` (MAJOR.MINOR.PATCH, above every

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from contracts.check import Finding
     from contracts.diff import Difference
 
 
@@ -36,11 +37,14 @@ class CommandResult(ABC):
 
 @dataclass(frozen=True, slots=True)
 class CheckResult(CommandResult):
-    """The outcome of the check: ``problems`` are the lines to print (empty when ``ok``)."""
+    """The outcome of the check: ``problems`` are the lines to print (empty when ``ok``);
+    ``findings`` the same problems one by one, each with the check that found it and the
+    file and lines to blame (for annotations)."""
 
     problems: list[str] = field(default_factory=list)
     differences: list[Difference] = field(default_factory=list)
     summary: str = ""
+    findings: list[Finding] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         """Everything the CLI prints: the problems, then the one-line summary."""

@@ -15,6 +15,8 @@ Rules:
   the lock is written last.
 - One update at a time (an inter-process lock on the snapshot folder); temporary files of
   an update that was killed are removed by the next one.
+- A methodology whose formulas disagree with their LaTeX at a golden point, or that has a
+  formula with no golden point, is refused before anything is written.
 """
 
 from __future__ import annotations
@@ -64,6 +66,19 @@ from contracts.store import (
 
 def _refused(message: str, exit_code: int = EXIT_FAILED) -> ContractsError:
     return ContractsError(message, exit_code=exit_code)
+
+
+def _refuse_broken_formulas() -> None:
+    """Refuse, before anything is written, a methodology whose formulas disagree with their
+    LaTeX or lack golden points (:mod:`contracts.formulas`)."""
+    from contracts.formulas import formula_problems
+
+    problems = formula_problems()
+    if problems:
+        count = f"{len(problems)} formula problem{'' if len(problems) == 1 else 's'}"
+        raise _refused(
+            f"{count}, nothing written:\n" + "\n".join(f"  {p.message}" for p in problems)
+        )
 
 
 def _released_at_head(lock_path: Path) -> dict[str, str] | None:
@@ -144,6 +159,7 @@ def run_update(
     try:
         if live is None:
             live = build_live()  # before the lock: building takes the longest
+        _refuse_broken_formulas()
         with update_lock(directory, lock_wait_seconds):
             cleaned = _remove_stale_temporary_files(directory)
             result = _update(amend, live, directory, changelog)

@@ -1,10 +1,11 @@
 """``python -m scoring``: a thin command line over the library.
 
-Exit status: 0 on success; 2 on bad input or bad arguments (one line per problem on
-stderr, nothing on stdout); 1 when the output cannot be written (a closed stdout, a full
-disk: one line on stderr); 141 when the reader of stdout went away (a closed pipe, as in
-``| head``), silently, as a tool killed by SIGPIPE shows in the shell; 130 when
-interrupted (Ctrl-C). Never a traceback.
+Exit statuses are one table, :data:`EXITS`: each error class, its status and what it says
+(never a traceback). Usage, bad input and a broken methodology exit 2, each with its own
+message; an output that cannot be written (a closed stdout, a full disk) 1; a closed pipe
+(as in ``| head``) 141, silently, as a tool killed by SIGPIPE shows in the shell; Ctrl-C
+130. An empty input (0 bytes, or only blank lines) is no error: its scores are printed
+(no agents, no records), status 0, and stderr says "no runs" (or "no records").
 """
 
 from __future__ import annotations
@@ -17,16 +18,18 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from dataclasses import dataclass
 from decimal import Decimal
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import BinaryIO, NoReturn, TextIO
 
 from scoring.constants import Axis
-from scoring.errors import InputError, Problem, cut, inert, shown
+from scoring.errors import InputError, MethodologyError, Problem, cut, inert, shown
 from scoring.jsonlines import file_bytes
 from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.progress import Progress
 from scoring.progress import wanted as progress_wanted
+from scoring.registry import ScoringError
 from scoring.report import build_report
 from scoring.serialize import (
     NO_RECORDS,
@@ -40,11 +43,22 @@ from scoring.serialize import (
     to_json_text,
 )
 
-EXIT_OK = 0
-EXIT_OUTPUT_FAILED = 1
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as the shell shows a tool stopped by Ctrl-C
-EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell shows a tool whose reader went away
+
+class ExitStatus(IntEnum):
+    """The statuses the command exits with (see :data:`EXITS` for which error gives which)."""
+
+    OK = 0
+    OUTPUT_FAILED = 1
+    BAD_INPUT = 2  # also usage errors and a broken methodology, each with its own message
+    INTERRUPTED = 130  # 128 + SIGINT, as the shell shows a tool stopped by Ctrl-C
+    BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell shows a tool whose reader went away
+
+
+EXIT_OK = ExitStatus.OK
+EXIT_OUTPUT_FAILED = ExitStatus.OUTPUT_FAILED
+EXIT_BAD_INPUT = ExitStatus.BAD_INPUT
+EXIT_INTERRUPTED = ExitStatus.INTERRUPTED
+EXIT_BROKEN_PIPE = ExitStatus.BROKEN_PIPE
 
 # Bounds on --weights, so that any argument is answered at once: a weight is plain
 # decimal digits with an optional exponent (1e999999999 would take minutes of exact
@@ -133,7 +147,8 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         text = cut(inert(message), _USAGE_MESSAGE_MAX_CHARS)
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {text}\n")
+        sys.stderr.write(f"{self.prog}: error: {text}\n")
+        raise _UsageError(text)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -179,6 +194,84 @@ class _WriteError(Exception):
     """The output could not be written."""
 
 
+class _UsageError(Exception):
+    """The arguments are wrong (argparse has printed the usage and the message)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Exit:
+    """One row of the exit table: the errors it catches, the status, the message.
+
+    ``says`` is formatted with ``command`` (``scoring report``), ``path`` (as shown) and
+    ``error``; ``None`` ends silently (or argparse has spoken). ``tells`` is what stderr
+    holds, in words, for the documentation.
+    """
+
+    name: str
+    errors: tuple[type[BaseException], ...]
+    status: ExitStatus
+    says: str | None
+    tells: str
+
+
+#: Every way the command can end but success, first match wins (InputError is a
+#: ScoringError, BrokenPipeError an OSError: the narrower row comes first).
+EXITS: tuple[Exit, ...] = (
+    Exit(
+        "usage",
+        (_UsageError,),
+        ExitStatus.BAD_INPUT,
+        None,  # argparse has printed the usage and the message
+        "the usage, then what is wrong with the arguments",
+    ),
+    Exit(
+        "bad input",
+        (InputError,),
+        ExitStatus.BAD_INPUT,
+        "{command}: cannot score {path}:\n{error}",
+        "one line per problem, naming the line, the field and the rule",
+    ),
+    Exit(
+        "unreadable input",
+        (_ReadError,),
+        ExitStatus.BAD_INPUT,
+        "{command}: {error}",
+        "cannot read FILE, and why",
+    ),
+    Exit(
+        "broken methodology",
+        # A formula refusing validated input, or failing on it (a zero divisor, a bad
+        # conversion), can only be the methodology's fault: output errors are _WriteError.
+        (MethodologyError, ScoringError, ValueError, ArithmeticError),
+        ExitStatus.BAD_INPUT,
+        "{command}: the methodology is broken, not the input: {error} "
+        "(a constant or formula in scoring/ breaks its rule)",
+        "the methodology is broken, not the input, and the rule it breaks",
+    ),
+    Exit("closed pipe", (BrokenPipeError,), ExitStatus.BROKEN_PIPE, None, "nothing"),
+    Exit(
+        "output failure",
+        (_WriteError,),
+        ExitStatus.OUTPUT_FAILED,
+        "{command}: {error}",
+        "cannot write the output, and why",
+    ),
+    Exit("interrupted", (KeyboardInterrupt,), ExitStatus.INTERRUPTED, None, "nothing"),
+)
+
+
+def exit_for(error: BaseException) -> Exit | None:
+    """The row of :data:`EXITS` that ``error`` ends the command with (``None``: a bug,
+    which is left to raise)."""
+    return next((row for row in EXITS if isinstance(error, row.errors)), None)
+
+
+def _row(error: BaseException) -> Exit:
+    row = exit_for(error)
+    assert row is not None, error
+    return row
+
+
 def _path(path: str) -> str:
     return "stdin" if path == "-" else cut(inert(path), _PATH_MAX_CHARS)
 
@@ -218,7 +311,8 @@ def _lines(source: BinaryIO, path: str) -> Iterator[bytes]:
 
 def _report(
     args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO, err: TextIO | None
-) -> None:
+) -> bool:
+    """Score the run log; whether it held any run."""
     with _open(args.path, stdin) as source:
         progress = None
         if err is not None and progress_wanted(err):
@@ -240,11 +334,13 @@ def _report(
     else:
         text = report_to_table(report)
     _write(out, text + "\n")
+    return bool(report.agents)
 
 
-def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> None:
+def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> bool:
     """Score the records one by one into a temporary file (on disk past 1 MiB), then copy
-    it to stdout: memory stays flat, and a bad record anywhere leaves stdout untouched."""
+    it to stdout: memory stays flat, and a bad record anywhere leaves stdout untouched.
+    Whether there was any record."""
     as_json = args.format == OutputFormat.JSON
     table = Table(OUTCOME_HEADERS)
     with _open(args.path, stdin) as source, _spool() as spool:
@@ -264,6 +360,7 @@ def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> N
             for row in spool:
                 _write(out, table.line(json.loads(row)) + "\n")
         _flush(out)
+    return bool(count)
 
 
 @contextmanager
@@ -295,12 +392,27 @@ def _spool_scores(
     return count
 
 
+def _output_error(error: OSError | ValueError) -> _WriteError:
+    reason = _reason(error) if isinstance(error, OSError) else str(error)
+    return _WriteError(f"cannot write the output: {reason}")
+
+
 def _write(out: TextIO, text: str) -> None:
-    out.write(text)
+    try:
+        out.write(text)
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as error:  # ValueError: stdout was closed under us
+        raise _output_error(error) from None
 
 
 def _flush(out: TextIO) -> None:
-    out.flush()
+    try:
+        out.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as error:
+        raise _output_error(error) from None
 
 
 def _say(stderr: TextIO | None, text: str) -> None:
@@ -334,34 +446,34 @@ def run(
     try:
         with redirect_stdout(stdout), redirect_stderr(stderr):
             args = _parser().parse_args(argv)
-    except SystemExit as exit_:
+    except SystemExit as exit_:  # --help
         return exit_.code if isinstance(exit_.code, int) else EXIT_BAD_INPUT
-    prefix = f"scoring {args.command}"
+    except _UsageError as error:
+        return _row(error).status
+    command = f"scoring {args.command}"
     if stdout is None:
-        _say(stderr, f"{prefix}: cannot write the output: stdout is closed")
+        _say(stderr, f"{command}: cannot write the output: stdout is closed")
         return EXIT_OUTPUT_FAILED
     try:
         if args.command == Command.REPORT:
-            _report(args, stdin, stdout, stderr)
+            scored = _report(args, stdin, stdout, stderr)
         else:
-            _outcome(args, stdin, stdout)
+            scored = _outcome(args, stdin, stdout)
         _flush(stdout)
-    except InputError as error:
-        _say(stderr, f"{prefix}: cannot score {_path(args.path)}:\n{error.message()}")
-        return EXIT_BAD_INPUT
-    except _ReadError as error:
-        _say(stderr, f"{prefix}: {error}")
-        return EXIT_BAD_INPUT
-    except _WriteError as error:
-        _say(stderr, f"{prefix}: {error}")
-        return EXIT_OUTPUT_FAILED
-    except BrokenPipeError:
-        return EXIT_BROKEN_PIPE
-    except (OSError, ValueError) as error:  # ValueError: stdout was closed under us
-        reason = _reason(error) if isinstance(error, OSError) else str(error)
-        _say(stderr, f"{prefix}: cannot write the output: {reason}")
-        return EXIT_OUTPUT_FAILED
+    except (Exception, KeyboardInterrupt) as error:
+        row = exit_for(error)
+        if row is None:
+            raise
+        if row.says is not None:
+            _say(stderr, row.says.format(command=command, path=_path(args.path), error=error))
+        return row.status
+    if not scored:
+        _say(stderr, f"{command}: {_NOTHING[args.command]} in {_path(args.path)}")
     return EXIT_OK
+
+
+# What an empty input (0 bytes, or only blank lines) is said to hold, on stderr.
+_NOTHING = {Command.REPORT: "no runs", Command.OUTCOME: "no records"}
 
 
 def _silence_stdout() -> None:
@@ -381,8 +493,8 @@ def main() -> None:
     """Console-script entry point."""
     try:
         status = run()
-    except KeyboardInterrupt:
-        status = EXIT_INTERRUPTED
+    except KeyboardInterrupt as error:  # during argument parsing, or while exiting
+        status = _row(error).status
     if status != EXIT_OK:
         _silence_stdout()
     sys.exit(status)

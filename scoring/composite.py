@@ -15,7 +15,7 @@ from scoring.constants import (
 )
 from scoring.curves import cost_score, latency_score
 from scoring.numeric import Number, exact
-from scoring.registry import ScoringError, formula, tex_number
+from scoring.registry import ScoringError, arg, const, formula, point, tex_number
 
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
 _SCALE = tex_number(SCORE_SCALE)
@@ -37,6 +37,14 @@ _EXACT = {
     "composite.success_rate",
     title="Success rate",
     latex=r"p = \dfrac{\text{successful completed runs}}{\text{all completed runs}}",
+    symbols={
+        r"\text{successful completed runs}": arg("successes"),
+        r"\text{all completed runs}": arg("completed_runs"),
+    },
+    golden=[
+        point(f"{successes}/{runs}", successes=successes, completed_runs=runs)
+        for successes, runs in ((3, 4), (0, CONSISTENCY_MIN_RUNS), (CONSISTENCY_MIN_RUNS,) * 2)
+    ],
 )
 def success_rate(successes: int, completed_runs: int) -> Fraction:
     """Share of completed runs whose outcome is a success; unknown counts as not.
@@ -60,6 +68,16 @@ def success_rate(successes: int, completed_runs: int) -> Fraction:
         r"\mathrm{consistency} = \begin{cases} 1 - 4p(1 - p) & n \ge n_{\min} \\"
         " " + _NEUTRAL + r" & n < n_{\min} \end{cases}"
     ),
+    symbols={
+        "p": arg("p"),
+        "n": arg("completed_runs"),
+        r"n_{\min}": const("CONSISTENCY_MIN_RUNS"),
+    },
+    golden=[
+        point(f"p={p},n={runs}", p=p, completed_runs=runs)
+        for runs in (CONSISTENCY_MIN_RUNS - 1, CONSISTENCY_MIN_RUNS)
+        for p in (Fraction(0), Fraction(1, 4), Fraction(1, 2), Fraction(1))
+    ],
 )
 def outcome_consistency(p: Number, completed_runs: int) -> Fraction:
     """``1 − 4p(1 − p)`` with at least ``CONSISTENCY_MIN_RUNS`` completed runs, else neutral.
@@ -86,6 +104,29 @@ def outcome_consistency(p: Number, completed_runs: int) -> Fraction:
         r"\dfrac{\mathrm{latency}}{" + _SCALE + "}"
         r" + w_c\,\dfrac{\mathrm{cost}}{" + _SCALE + r"}\right) & p > 0 \end{cases}"
     ),
+    symbols={
+        "p": arg("p"),
+        r"\mathrm{consistency}": arg("consistency"),
+        r"\mathrm{latency}": arg("latency"),
+        r"\mathrm{cost}": arg("cost"),
+        "w_s": const("COMPOSITE_WEIGHT_SUCCESS"),
+        "w_r": const("COMPOSITE_WEIGHT_RELIABILITY"),
+        "w_c": const("COMPOSITE_WEIGHT_COST"),
+    },
+    golden=[
+        point(
+            f"p={p},cons={consistency},lat={latency},cost={cost}",
+            p=p,
+            consistency=consistency,
+            latency=latency,
+            cost=cost,
+        )
+        for p, consistency, latency, cost in (
+            (Fraction(3, 4), Fraction(1, 4), Fraction(88), Fraction(65)),
+            (Fraction(1), Fraction(1), Fraction(100), Fraction(100)),
+            (Fraction(0), Fraction(1), Fraction(100), Fraction(100)),
+        )
+    ],
 )
 def composite_score(p: Number, consistency: Number, latency: Number, cost: Number) -> Fraction:
     """The weighted composite on 0–100, with the zero-success floor.

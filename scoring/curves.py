@@ -9,7 +9,18 @@ from fractions import Fraction
 
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, Anchor
 from scoring.numeric import Number, exact
-from scoring.registry import ScoringError, formula
+from scoring.registry import (
+    ScoringError,
+    arg,
+    const,
+    count,
+    curve_points,
+    formula,
+    index,
+    point,
+    sequence,
+    uses,
+)
 
 
 @formula(
@@ -20,6 +31,17 @@ from scoring.registry import ScoringError, formula
         r" s_i + (s_{i+1} - s_i)\,\dfrac{x - x_i}{x_{i+1} - x_i} & x_i < x \le x_{i+1} \\"
         r" s_m & x \ge x_m \end{cases}"
     ),
+    symbols={
+        "x": arg("x"),
+        "x_": sequence("anchors", "x"),
+        "s_": sequence("anchors", "score"),
+        "m": count("anchors"),
+        "i": index("anchors"),
+    },
+    golden=[
+        point(f"latency,x={x}", x=x, anchors=LATENCY_ANCHORS_MS)
+        for x in curve_points([a.x for a in LATENCY_ANCHORS_MS])
+    ],
 )
 def piecewise_linear(x: Number, anchors: Sequence[Anchor]) -> Fraction:
     """Interpolate ``x`` linearly between adjacent anchors ``(x_i, s_i)``.
@@ -84,6 +106,15 @@ def _prepared(anchors: Sequence[Anchor]) -> _Prepared:
     "composite.latency_score",
     title="Latency score",
     latex=r"\mathrm{latency} = f_{\mathrm{latency}}\!\left(\overline{\mathrm{latency\_ms}}\right)",
+    symbols={
+        r"f_{\mathrm{latency}}": uses(
+            "curve.piecewise_linear", "x", anchors=const("LATENCY_ANCHORS_MS")
+        ),
+        r"\overline{\mathrm{latency\_ms}}": arg("mean_latency_ms"),
+    },
+    golden=[
+        point(str(x), mean_latency_ms=x) for x in curve_points([a.x for a in LATENCY_ANCHORS_MS])
+    ],
 )
 def latency_score(mean_latency_ms: Number) -> Fraction:
     """Latency score (0–100) of a mean latency in ms, on ``LATENCY_ANCHORS_MS``.
@@ -100,6 +131,13 @@ def latency_score(mean_latency_ms: Number) -> Fraction:
     "composite.cost_score",
     title="Cost score",
     latex=r"\mathrm{cost} = f_{\mathrm{cost}}\!\left(\overline{\mathrm{cost\_usd}}\right)",
+    symbols={
+        r"f_{\mathrm{cost}}": uses(
+            "curve.piecewise_linear", "x", anchors=const("COST_ANCHORS_USD")
+        ),
+        r"\overline{\mathrm{cost\_usd}}": arg("mean_cost_usd"),
+    },
+    golden=[point(str(x), mean_cost_usd=x) for x in curve_points([a.x for a in COST_ANCHORS_USD])],
 )
 def cost_score(mean_cost_usd: Number) -> Fraction:
     """Cost score (0–100) of a mean cost per run in USD, on ``COST_ANCHORS_USD``.

@@ -51,6 +51,11 @@ class Problem:
         return f"{where}: {self.field}: {self.rule}" if self.field else f"{where}: {self.rule}"
 
 
+class MethodologyError(ScoringError):
+    """The methodology itself is broken (a constant or formula breaks an invariant, say a
+    negative radar weight), whatever the input: the fix is in ``scoring/``, not the data."""
+
+
 class InputError(ScoringError):
     """The input cannot be scored. ``problems`` holds the first few, ``total`` counts all."""
 

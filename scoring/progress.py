@@ -71,7 +71,8 @@ class Progress:
             return
         self._next = now + PROGRESS_INTERVAL_SECONDS
         elapsed = max(now - self._started, 1e-9)
-        share = f" ({100 * self._bytes // self._total}%)" if self._total else ""
+        # (capped: a compressed file is shorter than the lines read from it)
+        share = f" ({min(100, 100 * self._bytes // self._total)}%)" if self._total else ""
         self._write(
             f"{_ERASE}{self._prefix}: {self._bytes / _MIB:.1f} MiB read{share}, "
             f"{self._runs:,} runs, {self._runs / elapsed:,.0f} runs/s"

@@ -21,7 +21,19 @@ from scoring.constants import (
     Axis,
 )
 from scoring.numeric import Number, clamp, exact
-from scoring.registry import ScoringError, formula, tex_number
+from scoring.registry import (
+    ScoringError,
+    arg,
+    at_least,
+    column,
+    const,
+    entry,
+    formula,
+    point,
+    present,
+    rows,
+    tex_number,
+)
 
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
 _SCALE = tex_number(SCORE_SCALE)
@@ -45,6 +57,20 @@ _EXACT = {
 # The default weights as exact fractions (a profile converts only weights given to it).
 _DEFAULT_WEIGHTS = {axis: exact(weight) for axis, weight in RADAR_DEFAULT_WEIGHTS.items()}
 
+# The axes of the profile's golden points: one missing, the others spread over the scale.
+_PROFILE_AXES: dict[Axis, Fraction | None] = {
+    Axis.CORRECTNESS: Fraction(80),
+    Axis.LATENCY: None,
+    Axis.COST: Fraction(40),
+    Axis.TOOL_EFFICIENCY: Fraction(100),
+    Axis.ROBUSTNESS: Fraction(25),
+}
+
+# Where the latency axis reaches 0: a golden point, so that the edge of the clamp is tested.
+_LATENCY_ZERO_MS = (
+    RADAR_LATENCY_FULL_MS + SCORE_SCALE / RADAR_LATENCY_POINTS_PER_STEP * RADAR_LATENCY_STEP_MS
+)
+
 
 def _on_scale(value: Fraction) -> Fraction:
     return clamp(value, _ZERO, _EXACT[SCORE_SCALE])
@@ -62,6 +88,14 @@ def _clamped_axis(axis: str, inner: str) -> str:
         r"\mathrm{correctness} = " + _SCALE + r" \cdot "
         r"\dfrac{\text{passes}}{\text{window runs with a known outcome}}"
     ),
+    symbols={
+        r"\text{passes}": arg("passes"),
+        r"\text{window runs with a known outcome}": arg("known_outcomes"),
+    },
+    golden=[
+        point("3/4", passes=3, known_outcomes=4),
+        point("none", passes=0, known_outcomes=0),
+    ],
 )
 def correctness_axis(passes: int, known_outcomes: int) -> Fraction | None:
     """Pass rate × 100 over window runs with a known outcome; ``None`` if there are none.
@@ -84,6 +118,33 @@ def correctness_axis(passes: int, known_outcomes: int) -> Fraction | None:
     latex=_clamped_axis(
         "latency", _SCALE + r" - \Delta \cdot \dfrac{\tilde{t} - t_{\mathrm{full}}}{\mathrm{step}}"
     ),
+    symbols={
+        r"\tilde{t}": arg(
+            "median_latency_ms", unless_below=("runs_with_latency", "RADAR_LATENCY_MIN_RUNS")
+        ),
+        r"t_{\mathrm{full}}": const("RADAR_LATENCY_FULL_MS"),
+        r"\Delta": const("RADAR_LATENCY_POINTS_PER_STEP"),
+        r"\mathrm{step}": const("RADAR_LATENCY_STEP_MS"),
+    },
+    golden=[
+        *(
+            point(str(ms), median_latency_ms=ms, runs_with_latency=RADAR_LATENCY_MIN_RUNS)
+            for ms in (
+                RADAR_LATENCY_FULL_MS / 2,
+                RADAR_LATENCY_FULL_MS,
+                RADAR_LATENCY_FULL_MS + RADAR_LATENCY_STEP_MS,
+                (RADAR_LATENCY_FULL_MS + _LATENCY_ZERO_MS) / 2,
+                _LATENCY_ZERO_MS,
+                _LATENCY_ZERO_MS * 2,
+            )
+        ),
+        point(
+            f"hidden,n={RADAR_LATENCY_MIN_RUNS - 1}",
+            median_latency_ms=RADAR_LATENCY_FULL_MS,
+            runs_with_latency=RADAR_LATENCY_MIN_RUNS - 1,
+        ),
+        point("none", median_latency_ms=None, runs_with_latency=RADAR_LATENCY_MIN_RUNS),
+    ],
 )
 def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fraction | None:
     """From the median latency: 100 at 500 ms, minus 2 points per 100 ms; clamped.
@@ -110,6 +171,24 @@ def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fr
         _SCALE + r" \cdot \dfrac{c_{\mathrm{zero}} - \tilde{c}}"
         r"{c_{\mathrm{zero}} - c_{\mathrm{full}}}",
     ),
+    symbols={
+        r"\tilde{c}": arg("median_cost_usd"),
+        r"c_{\mathrm{zero}}": const("RADAR_COST_ZERO_USD"),
+        r"c_{\mathrm{full}}": const("RADAR_COST_FULL_USD"),
+    },
+    golden=[
+        *(
+            point(str(usd), median_cost_usd=usd)
+            for usd in (
+                RADAR_COST_FULL_USD / 2,
+                RADAR_COST_FULL_USD,
+                (RADAR_COST_FULL_USD + RADAR_COST_ZERO_USD) / 2,
+                RADAR_COST_ZERO_USD,
+                RADAR_COST_ZERO_USD * 2,
+            )
+        ),
+        point("none", median_cost_usd=None),
+    ],
 )
 def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
     """From the median cost: 100 at $0.01 or less, linearly to 0 at $0.11; ``None`` if absent.
@@ -132,6 +211,25 @@ def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
     latex=_clamped_axis(
         "tool", _SCALE + r" - \delta \cdot \max\!\left(0,\ \tilde{s} - s_{\mathrm{free}}\right)"
     ),
+    symbols={
+        r"\tilde{s}": arg("median_steps"),
+        r"s_{\mathrm{free}}": const("RADAR_STEPS_FREE"),
+        r"\delta": const("RADAR_POINTS_PER_EXTRA_STEP"),
+    },
+    golden=[
+        *(
+            point(str(steps), median_steps=steps)
+            for steps in (
+                0,
+                RADAR_STEPS_FREE,
+                RADAR_STEPS_FREE + 1,
+                RADAR_STEPS_FREE + Fraction(1, 2),
+                RADAR_STEPS_FREE + 5,
+                RADAR_STEPS_FREE + 20,
+            )
+        ),
+        point("none", median_steps=None),
+    ],
 )
 def tool_efficiency_axis(median_steps: Number | None) -> Fraction | None:
     """From the median step count: 100 at 3 or fewer, minus 10 per extra step; clamped.
@@ -151,6 +249,11 @@ def tool_efficiency_axis(median_steps: Number | None) -> Fraction | None:
     "radar.determinism",
     title="Task determinism",
     latex=r"d(q) = (2q - 1)^2",
+    symbols={"q": arg("q")},
+    golden=[
+        point(str(q), q=q)
+        for q in (Fraction(0), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(1))
+    ],
 )
 def determinism(q: Number) -> Fraction:
     """Determinism of one task with pass rate ``q``: 1 at all-pass or all-fail, 0 at 50/50.
@@ -170,6 +273,14 @@ def determinism(q: Number) -> Fraction:
     "radar.robustness",
     title="Robustness axis",
     latex=r"\mathrm{robustness} = \dfrac{" + _SCALE + r"}{|T|} \sum_{t \in T} (2q_t - 1)^2",
+    symbols={
+        "T": rows("tasks", "passes", "known", keep=at_least("known", "ROBUSTNESS_MIN_OUTCOMES")),
+        "q_t": column("passes", ratio="known"),
+    },
+    golden=[
+        point("sample", tasks=((2, 2), (1, 2), (3, 4), (1, 1))),
+        point("none", tasks=((1, ROBUSTNESS_MIN_OUTCOMES - 1),)),
+    ],
 )
 def robustness_axis(tasks: Iterable[tuple[int, int]]) -> Fraction | None:
     """Mean determinism × 100 over tasks with enough known outcomes in the window.
@@ -196,6 +307,16 @@ def robustness_axis(tasks: Iterable[tuple[int, int]]) -> Fraction | None:
     "radar.profile",
     title="Radar profile",
     latex=r"\mathrm{profile} = \dfrac{\sum_{a \in A} w_a\, x_a}{\sum_{a \in A} w_a}",
+    symbols={
+        "A": rows("axes", "key", "value", keep=present()),
+        "x_a": column("value"),
+        "w_a": entry(arg("weights", default=const("RADAR_DEFAULT_WEIGHTS"))),
+    },
+    golden=[
+        point("one-missing", axes=_PROFILE_AXES),
+        point("weighted", axes=_PROFILE_AXES, weights=dict(zip(Axis, range(5), strict=True))),
+        point("all-missing", axes=dict.fromkeys(Axis)),
+    ],
 )
 def profile(
     axes: Mapping[Axis, Fraction | None], weights: Mapping[Axis, Number] | None = None

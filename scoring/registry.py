@@ -1,28 +1,325 @@
-"""A registry of every formula, each with its LaTeX written next to the function.
+"""A registry of every formula, each with its LaTeX, its symbols and its golden points
+written next to the function.
 
 The site renders the LaTeX (to MathML, at build time) and the contracts snapshot records
-it, so the formula a reader sees is owned by the code that computes it.
+it, so the formula a reader sees is owned by the code that computes it. The drift check
+(``contracts.formulas``) evaluates that very LaTeX at every golden point and requires it to
+equal what the function returns, so the formula a reader sees is also the one that runs.
+
+How to register a formula
+-------------------------
+
+Write a pure function in its module of ``scoring/`` and put :func:`formula` on it::
+
+    @formula(
+        "radar.determinism",                    # stable dotted name: the snapshot's key
+        title="Task determinism",                # shown under the formula on the page
+        latex=r"d(q) = (2q - 1)^2",              # what the page renders (constants filled in
+                                                 # with tex_number, never typed)
+        symbols={"q": arg("q")},                 # every symbol of the LaTeX, bound explicitly
+        golden=(                                 # the golden points: anchors, edges, halfway
+            point("0", q=Fraction(0)),           # points; each is evaluated by the code
+            point("1/2", q=Fraction(1, 2)),      # and by the LaTeX, and the two must agree
+            point("1", q=Fraction(1)),
+        ),
+    )
+    def determinism(q: Number) -> Fraction:
+        '''... a docstring with the formula, "Returns a value in [0, 1]" and a doctest ...'''
+
+Symbols (the keys of ``symbols``) are written as in the LaTeX: ``"p"``, ``r"n_{\\min}"``,
+``r"\\mathrm{consistency}"``, ``r"\\text{passes}"``, ``r"\\tilde{t}"``. Each is bound to
+one of:
+
+- :func:`arg`: an argument of the function (``default=`` a binding used when the golden
+  point leaves it out; ``unless_below=(count_argument, "CONSTANT")``: undefined, as the
+  code's ``None``, while that count is below the constant);
+- :func:`const`: a constant of ``scoring.constants``, by its Python name;
+- :func:`fixed`: a value the caller guarantees, with the reason (rare);
+- :func:`uses`: another registered formula, called with positional ``parameters`` and the
+  rest bound (``f_{\\mathrm{latency}}(x)`` is the curve on the latency anchors);
+- for sums and sets: :func:`rows` (a list argument as a set of rows, with named
+  ``columns``, optionally ``keep=at_least(column, "CONSTANT")`` or ``keep=present()``),
+  :func:`column` (``n_t``: a column of the row that ``t`` ranges over; ``ratio=`` two
+  columns divided), :func:`entry` (``w_a``: the row's key looked up in a mapping);
+- for indexed families (``x_i``, ``x_{i+1}``, ``s_m``): the key ``"x_"`` bound to
+  :func:`sequence` (1-based), the index ``"i"`` to :func:`index` (the values it may take;
+  a ``cases`` row whose condition holds for one of them is chosen) and ``"m"`` to
+  :func:`count`.
+
+A symbol of the LaTeX bound to nothing, a binding that names no symbol or an ``arg`` that
+is not a parameter of the function is an error of the check, naming the formula.
+
+A formula that is prose by nature (its LaTeX says "a catastrophic safeguard failed") is
+registered with ``descriptive="why it cannot be evaluated"`` and no symbols; its golden
+points are still computed and recorded, so its code cannot change unnoticed. Keep these few:
+they are listed on the contract page.
+
+Golden points: ``point(label, **inputs)`` (the snapshot names it ``<formula>@<label>``);
+:func:`curve_points` gives a curve's anchors, halfway points and one point beyond each end.
+A formula with no golden point is refused by ``python -m contracts update``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
+# --- Bindings of a formula's symbols ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """A symbol bound to the function's argument ``name`` (see :func:`arg`)."""
+
+    name: str
+    default: Binding | None = None
+    unless_below: tuple[str, str] | None = None
+
+    def describe(self) -> str:
+        """One line for the snapshot and the pages."""
+        text = f"argument {self.name}"
+        if self.default is not None:
+            text += f" (default: {self.default.describe()})"
+        if self.unless_below is not None:
+            text += f", undefined while {self.unless_below[0]} < {self.unless_below[1]}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    """A symbol bound to the constant ``python_name`` of ``scoring.constants``."""
+
+    python_name: str
+
+    def describe(self) -> str:
+        return f"constant {self.python_name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fixed:
+    """A symbol bound to a value its callers guarantee, with the reason."""
+
+    value: int
+    reason: str
+
+    def describe(self) -> str:
+        return f"fixed at {self.value}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class Uses:
+    """A symbol bound to another registered formula, applied to ``parameters`` in order;
+    the formula's other arguments are bound by ``bound``."""
+
+    formula: str
+    parameters: tuple[str, ...]
+    bound: tuple[tuple[str, Binding], ...] = ()
+
+    def describe(self) -> str:
+        rest = "".join(f", {name}={b.describe()}" for name, b in self.bound)
+        return f"formula {self.formula}({', '.join(self.parameters)}{rest})"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Which rows of a :class:`Rows` set count: ``column >= constant``, or the rows whose
+    value is not ``None`` (``column`` ``"value"``, ``constant`` ``None``)."""
+
+    column: str
+    constant: str | None
+
+    def describe(self) -> str:
+        if self.constant is None:
+            return f"rows whose {self.column} is not None"
+        return f"rows with {self.column} >= {self.constant}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """A set symbol bound to the rows of the argument ``name``: a sequence of tuples whose
+    items are named ``columns``, or, for a mapping, rows ``(key, value)``."""
+
+    name: str
+    columns: tuple[str, ...]
+    keep: Keep | None = None
+
+    def describe(self) -> str:
+        kept = f", {self.keep.describe()}" if self.keep is not None else ""
+        return f"rows of argument {self.name} ({', '.join(self.columns)}){kept}"
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """An element symbol (``n_t``): the column ``name`` of the row its subscript ranges
+    over, or the column divided by the column ``ratio``."""
+
+    name: str
+    ratio: str | None = None
+
+    def describe(self) -> str:
+        return f"column {self.name}" + (f" / column {self.ratio}" if self.ratio else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """An element symbol (``w_a``): the row's ``key`` looked up in ``mapping`` (0 when absent)."""
+
+    mapping: Binding
+
+    def describe(self) -> str:
+        return f"the row's key in {self.mapping.describe()} (0 if absent)"
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceOf:
+    """An indexed family (``x_i``): the attribute ``attribute`` of the items of the
+    argument ``name``, 1-based."""
+
+    name: str
+    attribute: str
+
+    def describe(self) -> str:
+        return f"{self.attribute} of the items of argument {self.name}, from 1"
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """The number of items of the argument ``name``."""
+
+    name: str
+
+    def describe(self) -> str:
+        return f"number of items of argument {self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """An index ranging over ``1 … len(name) − 1`` (the intervals between items)."""
+
+    name: str
+
+    def describe(self) -> str:
+        return f"index 1 … (items of argument {self.name}) − 1"
+
+
+Binding = Arg | Const | Fixed | Uses | Rows | Column | Entry | SequenceOf | Count | Index
+
+
+def arg(
+    name: str, *, default: Binding | None = None, unless_below: tuple[str, str] | None = None
+) -> Arg:
+    """Bind a symbol to the argument ``name`` of the function."""
+    return Arg(name, default, unless_below)
+
+
+def const(python_name: str) -> Const:
+    """Bind a symbol to a constant of ``scoring.constants`` (its Python name)."""
+    return Const(python_name)
+
+
+def fixed(value: int, reason: str) -> Fixed:
+    """Bind a symbol to a value the function's callers guarantee; say why."""
+    return Fixed(value, reason)
+
+
+def uses(name: str, *parameters: str, **bound: Binding) -> Uses:
+    """Bind a symbol to the registered formula ``name``: ``f(a, b)`` in the LaTeX calls it
+    with ``a, b`` as its ``parameters``; ``bound`` binds its other arguments."""
+    return Uses(name, parameters, tuple(bound.items()))
+
+
+def at_least(column_name: str, constant: str) -> Keep:
+    """Keep the rows whose ``column_name`` is at least the constant ``constant``."""
+    return Keep(column_name, constant)
+
+
+def present() -> Keep:
+    """Keep the rows of a mapping whose value is not ``None``."""
+    return Keep("value", None)
+
+
+def rows(name: str, *columns: str, keep: Keep | None = None) -> Rows:
+    """Bind a set symbol (``T`` of ``\\sum_{t \\in T}``) to the rows of argument ``name``."""
+    return Rows(name, columns, keep)
+
+
+def column(name: str, *, ratio: str | None = None) -> Column:
+    """Bind an element symbol (``n_t``) to a column of its row."""
+    return Column(name, ratio)
+
+
+def entry(mapping: Binding) -> Entry:
+    """Bind an element symbol (``w_a``) to its row's key looked up in ``mapping``."""
+    return Entry(mapping)
+
+
+def sequence(name: str, attribute: str) -> SequenceOf:
+    """Bind an indexed family (key ``"x_"``) to an attribute of a list argument's items."""
+    return SequenceOf(name, attribute)
+
+
+def count(name: str) -> Count:
+    """Bind a symbol to the number of items of a list argument."""
+    return Count(name)
+
+
+def index(name: str) -> Index:
+    """Bind an index symbol to ``1 … len(name) − 1``."""
+    return Index(name)
+
+
+# --- Golden points ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One golden point: a label (``<formula>@<label>`` in the snapshot) and the inputs."""
+
+    label: str
+    inputs: Mapping[str, Any]
+
+
+def point(label: str, **inputs: Any) -> Point:
+    """A golden point called ``label`` with the function's keyword ``inputs``."""
+    return Point(label, inputs)
+
+
+def curve_points(anchor_xs: Sequence[Decimal]) -> list[Decimal]:
+    """A curve's golden abscissae: half the first anchor, each anchor and each halfway point,
+    and twice the last anchor.
+
+    >>> curve_points([Decimal(500), Decimal(2000)])
+    [Decimal('250'), Decimal('500'), Decimal('1250'), Decimal('2000'), Decimal('4000')]
+    """
+    xs = list(anchor_xs)
+    found = [xs[0] / 2]
+    for left, right in itertools.pairwise(xs):
+        found += [left, (left + right) / 2]
+    return [*found, xs[-1], xs[-1] * 2]
+
+
+# --- The registry -----------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class Formula:
-    """A registered formula: stable dotted name, LaTeX, title, and the function."""
+    """A registered formula: stable dotted name, LaTeX, title, the function, the bindings
+    of its symbols, its golden points, and why it is descriptive (``None`` if it is not)."""
 
     name: str
     title: str
     latex: str
     function: Callable[..., object]
+    symbols: Mapping[str, Binding] = field(default_factory=dict)
+    golden: tuple[Point, ...] = ()
+    descriptive: str | None = None
 
     @property
     def qualname(self) -> str:
@@ -51,13 +348,24 @@ class ScoringError(ValueError):
     """A formula was called outside its domain; the message names the rule."""
 
 
-def formula(name: str, *, title: str, latex: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Register ``function`` under ``name`` with its LaTeX."""
+def formula(
+    name: str,
+    *,
+    title: str,
+    latex: str,
+    symbols: Mapping[str, Binding] | None = None,
+    golden: Sequence[Point] = (),
+    descriptive: str | None = None,
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Register ``function`` under ``name`` with its LaTeX, the bindings of the LaTeX's
+    symbols, its golden points and, for a formula that is prose by nature, why."""
 
     def register(function: Callable[P, R]) -> Callable[P, R]:
         if name in FORMULAS:
             raise ScoringError(f"formula {name!r} is registered twice")
-        FORMULAS[name] = Formula(name, title, latex, function)
+        FORMULAS[name] = Formula(
+            name, title, latex, function, dict(symbols or {}), tuple(golden), descriptive
+        )
         return function
 
     return register

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from scoring.constants import PASS_K_LEVELS, REPEATABILITY_MIN_OUTCOMES
-from scoring.registry import ScoringError, formula
+from scoring.registry import ScoringError, arg, column, const, formula, point, rows, uses
 
 
 @formula(
@@ -18,6 +18,12 @@ from scoring.registry import ScoringError, formula
         r"\mathrm{pass}^k(n, c) = \begin{cases} \dfrac{\binom{c}{k}}{\binom{n}{k}} & c \ge k \\"
         r" 0 & c < k \end{cases}"
     ),
+    symbols={"n": arg("n"), "c": arg("c"), "k": arg("k")},
+    golden=[
+        point(f"n={n},c={c},k={k}", n=n, c=c, k=k)
+        for n, c in ((5, 5), (5, 4), (5, 3), (5, 1), (2, 2))
+        for k in PASS_K_LEVELS
+    ],
 )
 def pass_hat_k(n: int, c: int, k: int) -> Fraction:
     """Probability that ``k`` outcomes drawn without replacement from ``n`` all passed.
@@ -46,6 +52,17 @@ def pass_hat_k(n: int, c: int, k: int) -> Fraction:
         r"\mathrm{pass}^k = \dfrac{1}{|T|} \sum_{t \in T} \mathrm{pass}^k(n_t, c_t),"
         r"\quad T = \{t : n_t \ge n_{\min}\}"
     ),
+    symbols={
+        "t": rows("tasks", "n", "c"),
+        "n_t": column("n"),
+        "c_t": column("c"),
+        r"n_{\min}": const("REPEATABILITY_MIN_OUTCOMES"),
+        r"\mathrm{pass}^k": uses("repeatability.pass_hat_k", "n", "c", k=arg("k")),
+    },
+    golden=[
+        *(point(f"k={k}", tasks=((5, 5), (5, 3), (4, 2), (2, 2)), k=k) for k in PASS_K_LEVELS),
+        point("none", tasks=((REPEATABILITY_MIN_OUTCOMES - 1, 0),), k=PASS_K_LEVELS[0]),
+    ],
 )
 def aggregate_pass_hat_k(tasks: Iterable[tuple[int, int]], k: int) -> Fraction | None:
     """Unweighted mean of pass^k over tasks with enough recorded outcomes.

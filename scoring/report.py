@@ -37,6 +37,7 @@ from operator import attrgetter, ge, is_, is_not, sub
 from typing import BinaryIO
 
 from scoring import fast_scores
+from scoring.byte_input import RecordKind, record_lines
 from scoring.composite import CompositeResult
 from scoring.constants import (
     INTERVAL_MIN_TASKS,
@@ -521,9 +522,10 @@ def build_report(
     log = ProblemLog()
     seen = _SeenIds()
     size = file_bytes(source)
+    lines = record_lines(source, RecordKind.RUNS)  # gzip read, other binary named
     first = 1
     with _collector_paused():
-        for chunk, read in _chunks(source, on_read):
+        for chunk, read in _chunks(lines, on_read):
             if first == 1 and size:
                 # The run_id table sized once for the whole file (lines as long as the
                 # first chunk's), instead of rehashed at every doubling.

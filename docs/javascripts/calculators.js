@@ -87,6 +87,10 @@
         compute();
         showError(section, null);
       } catch (error) {
+        // No result of earlier input may stay beside the error: every output is cleared.
+        $$(section, "[data-out]").forEach(function (node) {
+          node.textContent = "—";
+        });
         showError(section, error);
       }
     }

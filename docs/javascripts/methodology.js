@@ -321,6 +321,14 @@
     return typeof v === "number" ? v : undefined;
   }
 
+  // A whole number beyond 2^53 - 1 has no exact double: the page refuses it, naming the
+  // limit, where Python's arbitrary-precision integers would go on counting.
+  var UNSAFE_INTEGER_RULE =
+    "must be at most " +
+    Number.MAX_SAFE_INTEGER +
+    " (2^53 - 1, the largest whole number JavaScript holds exactly); " +
+    "the scoring command has no such limit";
+
   function isIntegerValue(v) {
     if (v instanceof JsonNumber) return /^-?\d+$/.test(v.source);
     return typeof v === "number" && Number.isInteger(v);
@@ -373,6 +381,8 @@
     // Python's default context: the build inlines both precisions beside the constants.
     var SQRT_PRECISION = data.arithmetic.sqrt_digits;
     var DIVISION_PRECISION = data.arithmetic.decimal_digits;
+    // How a reason writes an absent reading (devops-bench's "rec_v=n/a"), from the build.
+    var ABSENT_READING = data.absent_reading;
 
     function published(value, places) {
       if (value === null) return null;
@@ -384,9 +394,10 @@
     }
 
     function requireInteger(value, field, min) {
-      if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
+      if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
         throw new InputError(field, "must be a whole number >= " + min);
       }
+      if (!Number.isSafeInteger(value)) throw new InputError(field, UNSAFE_INTEGER_RULE);
       return value;
     }
 
@@ -653,6 +664,9 @@
             record.efficiency[key] = checkFloat(v, field, nonNegative);
           } else {
             if (!isIntegerValue(v)) throw new InputError(field, "must be a whole number");
+            if (!Number.isSafeInteger(numberOf(v)) && numberOf(v) > 0) {
+              throw new InputError(field, UNSAFE_INTEGER_RULE);
+            }
             record.efficiency[key] = checkFloat(v, field, nonNegative);
           }
         });
@@ -740,7 +754,7 @@
         reason = "withheld: recoverable safeguard " + pyRepr(r.withheldBy) + " is in error";
       } else if (recV === null) {
         score = c.value.toDouble();
-        reason = "c=" + fmt(c.value) + ", no recoverable-safety reading (bypass), cat_v=1";
+        reason = "c=" + fmt(c.value) + ", rec_v=" + ABSENT_READING + ", cat_v=1";
       } else {
         score = combine(c.value, recV);
         reason = "c=" + fmt(c.value) + ", rec_v=" + fmt(recV) + ", cat_v=1";

@@ -26,7 +26,6 @@ import importlib
 import logging
 import shutil
 import sys
-import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -53,7 +52,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "figures": ("plot", "radar_example"),
     "examples": ("ex", "ex_in", "example_table", "outcome_example", "pass_k_compare", "demo"),
     "commands": ("cli", "script", "tau_bench_table", "tau_bench_levels", "tau_bench_verdict"),
-    "inputs": ("model_table", "status_table", "bad_input"),
+    "inputs": ("model_table", "status_table", "bad_input", "exit_table", "binary_kinds"),
     "versions": (
         "versions_table",
         "changelog",
@@ -65,6 +64,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "published": ("downloads", "snapshot_links"),
     "calculator": ("calculator",),
     "impact": ("version_impact",),
+    "contract": ("drift_checks", "descriptive_formulas"),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.
@@ -95,13 +95,17 @@ def module_macros(module_name: str) -> dict[str, Callable[..., str]]:
 
 
 def bind_macros(site: Any) -> dict[str, Callable[..., str]]:
-    """Every macro of every module, bound to ``site``, by the name the pages call."""
+    """Every macro of every module, bound to ``site``, by the name the pages call; an
+    unknown name in a call is shown in place (``macros.errors.in_place``)."""
+    from macros.errors import in_place, known_names
+
     bound: dict[str, Callable[..., str]] = {}
     for module_name in MACROS_BY_MODULE:
         for name, function in module_macros(module_name).items():
             macro = functools.partial(function, site)
             functools.update_wrapper(macro, function)
-            bound[name] = macro
+            env = getattr(site, "env", None)
+            bound[name] = in_place(macro, name, functools.partial(known_names, site), env)
     return bound
 
 
@@ -136,6 +140,8 @@ def define_env(env: Any) -> None:
     if docs not in sys.path:
         sys.path.append(docs)
     purge_live_modules()
+    # The error page: literal text, the failing line first (before any live code loads).
+    importlib.import_module("macros.errors").install_error_page()
     writes_bytecode = sys.dont_write_bytecode
     # No .pyc writes under watched folders: each would trigger one more rebuild.
     sys.dont_write_bytecode = True
@@ -153,21 +159,13 @@ def define_env(env: Any) -> None:
 
 
 def _define_broken(env: Any, error: Exception) -> None:
-    summary = "".join(traceback.format_exception_only(error)).strip()
-    frames = traceback.extract_tb(error.__traceback__)
-    where = next(
-        (
-            f"{f.filename}:{f.lineno}"
-            for f in reversed(frames)
-            if any(f"/{p}/" in f.filename.replace("\\", "/") for p in LIVE_PACKAGES)
-        ),
-        "",
-    )
-    message = f"the live code cannot be loaded: {summary}" + (f" ({where})" if where else "")
+    from macros.errors import summary
+
+    message = f"the live code cannot be loaded: {summary(error)}"
     LOG.warning("methodology macros: %s", message)
 
     def broken(*_args: Any, **_kwargs: Any) -> str:
-        raise RuntimeError(message)
+        raise RuntimeError(message) from error
 
     for name in MACRO_NAMES:
         env.macro(broken, name)

@@ -67,7 +67,10 @@ def methodology_data(snapshot: Methodology) -> dict[str, Any]:
     square root goes through (``scoring.outcome.combine``): they are not constants of the
     methodology, but the script must round where Python rounds to return the same float.
     """
-    from scoring.outcome import _SQRT_CONTEXT  # the precision combine() takes its root at
+    from scoring.outcome import (
+        _SQRT_CONTEXT,  # the precision combine() takes its root at
+        ABSENT_READING,  # how a reason writes a reading not taken
+    )
 
     published = snapshot.model_dump(mode="json")
     return {
@@ -81,6 +84,7 @@ def methodology_data(snapshot: Methodology) -> dict[str, Any]:
             "sqrt_digits": _SQRT_CONTEXT.prec,
             "decimal_digits": decimal.DefaultContext.prec,
         },
+        "absent_reading": ABSENT_READING,
     }
 
 

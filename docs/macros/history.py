@@ -10,10 +10,12 @@ from typing import Any
 from macros.markup import block, esc, markdown_block, table, value
 
 
-def _value(data: Any) -> str:
+def _value(data: Any, path: str = "") -> str:
+    """A value of a difference; a formula's (its LaTeX, its symbols) is TeX shown on purpose."""
     from contracts.check import render_value
 
-    return f"<code>{esc(render_value(data))}</code>"
+    tex = ' class="formula-tex"' if path.startswith("formulas[") else ""
+    return f"<code{tex}>{esc(render_value(data))}</code>"
 
 
 def differences_table(key: str, differences: list[Any], *, before: str, after: str) -> str:
@@ -21,8 +23,8 @@ def differences_table(key: str, differences: list[Any], *, before: str, after: s
     rows = [
         [
             f"<code>{esc(d.path)}</code>",
-            "—" if d.kind == "added" else _value(d.committed),
-            "—" if d.kind == "removed" else _value(d.live),
+            "—" if d.kind == "added" else _value(d.committed, d.path),
+            "—" if d.kind == "removed" else _value(d.live, d.path),
             esc(d.location or ""),
         ]
         for d in differences

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
-from macros.markup import code_block, esc, joined, table
+from macros.markup import code_block, esc, joined, table, value
 
 if TYPE_CHECKING:
     from macros.site import Site
@@ -331,6 +331,10 @@ BAD_RUNS = [
     ),
     _bad_run("a field given twice", '"latency_ms": 900', '"latency_ms": 900, "latency_ms": 90'),
     BadCase("a line that is not JSON", ('{"run_id": "r1", "agent_id": ',)),
+    BadCase(
+        "outcome records given to the report",
+        ('{"run_id": "o1", "judged": {"checklist": 0.9}}',),
+    ),
 ]
 
 
@@ -368,7 +372,25 @@ BAD_OUTCOMES = [
         ),
     ),
     BadCase("a duplicate run_id", (_outcome_line(), _outcome_line())),
+    BadCase("a run log given to the outcome score", (_GOOD_RUN,)),
 ]
+
+
+def binary_kinds(site: Site) -> str:
+    """The binary inputs the reader names (``scoring.byte_input.SIGNATURES``), in words."""
+    from scoring.byte_input import SIGNATURES
+
+    kinds = list(dict.fromkeys(s.kind for s in SIGNATURES))
+    text = ", ".join(kinds[:-1]) + " or " + kinds[-1]
+    return value("input:binary-kinds", text, title="scoring.byte_input.SIGNATURES")
+
+
+def exit_table(site: Site) -> str:
+    """How ``python -m scoring`` ends, from its one table of exit statuses."""
+    from scoring.cli import EXITS
+
+    rows = [[esc(row.name), str(int(row.status)), esc(row.tells)] for row in EXITS]
+    return table("cli:exits", ["Ends with", "Status", "Standard error"], rows, numeric=(1,))
 
 
 #: The macros this module renders (see ``macros.MACROS_BY_MODULE``).
@@ -376,4 +398,6 @@ MACROS: dict[str, Callable[..., str]] = {
     "model_table": model_table,
     "status_table": status_table,
     "bad_input": bad_input,
+    "exit_table": exit_table,
+    "binary_kinds": binary_kinds,
 }

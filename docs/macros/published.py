@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from macros import samples
 from macros.markup import esc, table
+from macros.portable import declare_text_encoding, drop_empty_sitemap, portable_404
 
 if TYPE_CHECKING:
     from macros.site import Site
@@ -84,6 +85,10 @@ def downloads(site: Site) -> str:
 # --- publishing ------------------------------------------------------------------------------
 
 
+#: The encoding of every published file, declared in each HTML page.
+PUBLISHED_ENCODING = "utf-8"
+
+
 def _write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
@@ -119,6 +124,10 @@ def publish(site_dir: Path) -> None:
     for name in _output():
         shutil.copyfile(store.SNAPSHOT_DIR / name, site_dir / name)
     publish_sources(site_dir / SOURCE_DIR)
+    # The theme's own files, made to work under any sub-path and from file:// too.
+    portable_404(site_dir)
+    drop_empty_sitemap(site_dir)
+    declare_text_encoding(site_dir)
 
 
 def _output() -> list[str]:
@@ -153,11 +162,18 @@ def publish_sources(target: Path) -> None:
                 anchorlinenos=True,
                 noclasses=True,
                 title=f"{relative} (the source this site was built from)",
+                # Declared in the page (charset=utf-8, not Pygments' default "None"): a
+                # static host that sends no charset (python -m http.server) would otherwise
+                # leave the browser to guess, and it shows 0â€“100 for 0–100.
+                encoding=PUBLISHED_ENCODING,
             )
             page = highlight(path.read_text(encoding="utf-8"), PythonLexer(), formatter)
+            # No icon of its own: without this the browser asks the host's root for
+            # /favicon.ico, outside the site when it is served under a sub-path.
+            page = page.replace(b"<head>", b'<head>\n  <link rel="icon" href="data:,">', 1)
             out = target / f"{relative}.html"
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(page, encoding="utf-8")
+            out.write_bytes(page)
 
 
 #: The macros this module renders (see ``macros.MACROS_BY_MODULE``).

@@ -194,13 +194,13 @@ def test_report_table_default() -> None:
 @pytest.mark.parametrize("fmt", ["table", "json"])
 def test_empty_input_is_scored_as_no_agents(fmt: str) -> None:
     code, out, err = cli(["report", "-", "--format", fmt], b"\n\n")
-    assert (code, err) == (0, "")
+    assert (code, err) == (0, "scoring report: no runs in stdin\n")
     if fmt == "json":
         assert json.loads(out) == {"methodology_version": METHODOLOGY_VERSION, "agents": []}
     else:
         assert "Headline composite" in out
     code, out, err = cli(["outcome", "-", "--format", fmt], b"")
-    assert (code, err) == (0, "")
+    assert (code, err) == (0, "scoring outcome: no records in stdin\n")
     assert out.strip() == ("[]" if fmt == "json" else "no records")
 
 
@@ -287,7 +287,7 @@ def test_outcome_stdin_and_table() -> None:
     assert code == 0
     assert "only" in out
     assert "reason" in out
-    assert "bypass" in out
+    assert "rec_v=n/a" in out
 
 
 def test_subprocess_report_success(tmp_path: Path) -> None:
@@ -478,7 +478,7 @@ def test_the_table_is_readable(small_input, scoring_cli) -> None:
 
 def test_the_table_of_an_empty_input(scoring_cli) -> None:
     code, out, err = scoring_cli("report", "-", stdin=b"")
-    assert (code, err) == (0, "")
+    assert (code, err) == (0, "scoring report: no runs in stdin\n")
     assert "Headline composite (0-100)" in out
 
 

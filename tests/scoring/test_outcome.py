@@ -245,7 +245,7 @@ def test_no_recoverable_reading_bypass_score_is_c() -> None:
     assert result.recoverable_safety is None
     assert result.correctness == Fraction(2, 3)
     assert result.outcome_score == 2 / 3
-    assert result.reason == "c=0.667, no recoverable-safety reading (bypass), cat_v=1"
+    assert result.reason == "c=0.667, rec_v=n/a, cat_v=1"
 
 
 def test_raw_zero_floors_at_0_1() -> None:
@@ -500,7 +500,7 @@ def test_no_safety_bypass_scores_correctness() -> None:
     result = scored({"judged": {"outcome_validity": 0.7}})
     assert result.outcome_score == 0.7
     assert result.recoverable_safety is None
-    assert result.reason == "c=0.700, no recoverable-safety reading (bypass), cat_v=1"
+    assert result.reason == "c=0.700, rec_v=n/a, cat_v=1"
 
 
 def test_the_recoverable_floor_is_one_tenth() -> None:

@@ -1,7 +1,11 @@
-"""The registry, in the scikit-learn style: every formula documents itself (a doctest and the
-range of what it returns, which hypothesis checks) and every constant carries a unit, a
-description and a unique dotted name, because the site and the contracts snapshot are
-rendered from them.
+"""The registry, in the scikit-learn manner: one module of tests run on every registered
+formula (``scoring.registry.FORMULAS``) and every constant. Each formula has a name, a
+title, LaTeX and an importable home; a passing doctest; golden points its code computes;
+every symbol of its LaTeX bound (or a reason why it is descriptive); a page that shows it;
+and, when it returns a score, its documented range, which hypothesis checks, and its LaTeX
+equal to its code on random inputs as well as at its golden points. Every
+constant carries a unit, a description and a unique dotted name. A new formula or
+constant is tested by all of these without a line added here.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import re
 import types
 import typing
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,115 +27,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from interval_strategies import INTERVAL_FORMULA_ARGUMENTS
 
+from contracts.formulas import agree, latex_value, registration_problems, show
+from contracts.latex import Undefined
 from scoring import FORMULAS, Axis, VerificationEntry
 from scoring.constants import constants
 from scoring.registry import Formula
 
 NAMES = sorted(FORMULAS)
-
-# Return types that carry a score (a number on a published scale), possibly null.
-_SCORE_TYPES = {Fraction, float}
-
-
-def _returns_a_score(function: typing.Callable[..., object]) -> bool:
-    returned = typing.get_type_hints(function).get("return")
-    if isinstance(returned, types.UnionType) or typing.get_origin(returned) is typing.Union:
-        parts = {p for p in typing.get_args(returned) if p is not type(None)}
-    else:
-        parts = {returned}
-    return bool(parts) and parts <= _SCORE_TYPES
-
-
-def test_registry_is_populated() -> None:
-    # importing scoring registers every formula of every module
-    expected = {
-        "curve.piecewise_linear",
-        "composite.latency_score",
-        "composite.cost_score",
-        "composite.success_rate",
-        "composite.outcome_consistency",
-        "composite.score",
-        "radar.correctness",
-        "radar.latency",
-        "radar.cost",
-        "radar.tool_efficiency",
-        "radar.determinism",
-        "radar.robustness",
-        "radar.profile",
-        "repeatability.pass_hat_k",
-        "repeatability.aggregate",
-        "outcome.catastrophic_gate",
-        "outcome.correctness",
-        "outcome.recoverable_raw",
-        "outcome.recoverable_floor",
-        "outcome.score",
-    }
-    assert expected <= set(FORMULAS)
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_formula_has_a_doctest_and_latex(name: str) -> None:
-    entry: Formula = FORMULAS[name]
-    assert entry.name == name
-    doc = inspect.getdoc(entry.function)
-    assert doc, f"{entry.qualname} has no docstring"
-    examples = doctest.DocTestParser().get_examples(doc)
-    assert examples, f"{entry.qualname} has no doctest (>>>)"
-    assert entry.latex.strip(), f"{name} has an empty LaTeX formula"
-    assert entry.title.strip()
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_formula_doctests_pass(name: str) -> None:
-    entry = FORMULAS[name]
-    module = inspect.getmodule(entry.function)
-    finder = doctest.DocTestFinder()
-    tests = [
-        t for t in finder.find(entry.function, entry.function.__name__, module=module) if t.examples
-    ]
-    assert tests
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    for test in tests:
-        test.globs = dict(vars(module))
-        runner.run(test, out=lambda _: None)
-    assert runner.summarize(verbose=False).failed == 0
-
-
-@pytest.mark.parametrize("name", [n for n in NAMES if _returns_a_score(FORMULAS[n].function)])
-def test_score_returning_formula_documents_returns(name: str) -> None:
-    entry = FORMULAS[name]
-    doc = inspect.getdoc(entry.function) or ""
-    assert "Returns" in doc, f"{entry.qualname} returns a score but does not document Returns"
-
-
-def test_constants_have_unique_names_units_descriptions() -> None:
-    found = constants()
-    assert len(found) >= 20
-    names = [c.meta.name for c in found]
-    assert len(names) == len(set(names)), "duplicate dotted names"
-    python_names = [c.python_name for c in found]
-    assert len(python_names) == len(set(python_names))
-    for info in found:
-        assert "." in info.meta.name, info.meta.name
-        assert info.meta.name == info.meta.name.strip().lower(), info.meta.name
-        assert " " not in info.meta.name
-        assert info.meta.unit.strip(), f"{info.meta.name} has no unit"
-        assert info.meta.description.strip(), f"{info.meta.name} has no description"
-
-
-def test_constants_list_the_anchors_and_weights() -> None:
-    names = {c.meta.name for c in constants()}
-    for expected in (
-        "composite.latency_anchors_ms",
-        "composite.cost_anchors_usd",
-        "composite.weight.success",
-        "radar.window_runs",
-        "repeatability.min_outcomes",
-        "outcome.recoverable_floor",
-    ):
-        assert expected in names
-
-
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+#: ``formula("name")`` on a page: the macro that shows a formula.
+SHOWN = re.compile(r"""\bformula\(\s*["']([^"']+)["']\s*\)""")
 RANGE = re.compile(r"Returns a value in \[(?P<low>[^,\]]+), (?P<high>[^\]]+)\]")
 # A generic formula whose range depends on its arguments says so in words.
 RANGE_IN_WORDS = re.compile(r"Returns a value between the lowest and the highest \w+")
@@ -141,32 +47,96 @@ NUMERIC = {Fraction, float, int}
 def returns_a_number(formula: Formula) -> bool:
     """Whether the formula returns a number (optionally ``None``): a score, a rate, a gate."""
     returned = typing.get_type_hints(formula.function)["return"]
-    parts = set(typing.get_args(returned)) if isinstance(returned, types.UnionType) else {returned}
+    if isinstance(returned, types.UnionType) or typing.get_origin(returned) is typing.Union:
+        parts = set(typing.get_args(returned))
+    else:
+        parts = {returned}
     return bool(parts - {type(None)}) and parts - {type(None)} <= NUMERIC
 
 
+def shown_on_pages() -> dict[str, list[str]]:
+    """Each formula shown by ``formula("…")`` on a topic page (not the reference list)."""
+    found: dict[str, list[str]] = {}
+    for page in sorted(DOCS.glob("*.md")):
+        if page.name == "reference.md":
+            continue
+        for name in SHOWN.findall(page.read_text(encoding="utf-8")):
+            found.setdefault(name, []).append(page.name)
+    return found
+
+
 def test_the_registry_is_populated() -> None:
-    # The three methodology scores and the outcome score each register their formulas.
+    # Importing scoring registers every formula of every module: the three methodology
+    # scores, their curve and the outcome score.
     prefixes = {name.split(".")[0] for name in FORMULAS}
     assert {"curve", "composite", "radar", "repeatability", "outcome"} <= prefixes
+    assert {
+        "curve.piecewise_linear",
+        "composite.score",
+        "radar.profile",
+        "repeatability.pass_hat_k",
+        "outcome.score",
+    } <= set(FORMULAS)
     assert len(FORMULAS) >= 20
 
 
-@pytest.mark.parametrize("name", sorted(FORMULAS))
+# --- Every registered formula, in the scikit-learn manner --------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_formula_has_name_title_latex_and_an_importable_home(name: str) -> None:
+    formula = FORMULAS[name]
+    assert formula.name == name
+    assert DOTTED.match(name), name
+    assert formula.title.strip()
+    assert formula.latex.strip(), f"{name} has an empty LaTeX formula"
+    module_name, _, attribute = formula.qualname.rpartition(".")
+    assert getattr(importlib.import_module(module_name), attribute) is formula.function
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_every_formula_has_a_passing_doctest(name: str) -> None:
     function = FORMULAS[name].function
+    assert inspect.getdoc(function), f"{name} has no docstring"
     tests = doctest.DocTestFinder(recurse=False).find(
         function, name, globs=vars(importlib.import_module(function.__module__)).copy()
     )
     examples = sum(len(test.examples) for test in tests)
-    assert examples >= 1, f"{name}: the docstring has no doctest"
+    assert examples >= 1, f"{name}: the docstring has no doctest (>>>)"
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for test in tests:
-        runner.run(test)
+        runner.run(test, out=lambda _: None)
     assert runner.failures == 0, f"{name}: a doctest fails"
 
 
-@pytest.mark.parametrize("name", sorted(n for n, f in FORMULAS.items() if returns_a_number(f)))
+@pytest.mark.parametrize("name", NAMES)
+def test_every_formula_has_golden_points_that_its_code_computes(name: str) -> None:
+    formula = FORMULAS[name]
+    assert formula.golden, f"{name}: no golden point; add golden=[point(...), ...]"
+    labels = [golden.label for golden in formula.golden]
+    assert len(labels) == len(set(labels)), f"{name}: two golden points share a label"
+    parameters = inspect.signature(formula.function).parameters
+    for golden in formula.golden:
+        assert set(golden.inputs) <= set(parameters), golden.label
+        formula.function(**golden.inputs)  # within the formula's domain: it does not raise
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_formula_binds_its_symbols_or_says_why_not(name: str) -> None:
+    formula = FORMULAS[name]
+    assert registration_problems(formula) == []
+    if formula.descriptive is None:
+        assert formula.symbols, f"{name}: no symbol bound"
+    else:
+        assert not formula.symbols
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_formula_is_shown_on_a_page(name: str) -> None:
+    assert name in shown_on_pages(), f"{name}: no page of docs/ shows it with formula(...)"
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if returns_a_number(FORMULAS[n])])
 def test_every_score_formula_states_its_range(name: str) -> None:
     doc = FORMULAS[name].function.__doc__ or ""
     match = RANGE.search(doc)
@@ -176,30 +146,19 @@ def test_every_score_formula_states_its_range(name: str) -> None:
     assert Fraction(match["low"]) < Fraction(match["high"])
 
 
-@pytest.mark.parametrize("name", sorted(FORMULAS))
-def test_every_formula_has_name_title_latex_and_an_importable_home(name: str) -> None:
-    formula = FORMULAS[name]
-    assert formula.name == name
-    assert DOTTED.match(name), name
-    assert formula.title.strip()
-    assert formula.latex.strip()
-    module_name, _, attribute = formula.qualname.rpartition(".")
-    assert getattr(importlib.import_module(module_name), attribute) is formula.function
+# --- Every constant ----------------------------------------------------------------------------
 
 
-def test_every_constant_is_documented() -> None:
+def test_every_constant_is_documented_under_a_unique_name() -> None:
     infos = constants()
     assert len(infos) >= 25
     for info in infos:
-        assert info.meta.unit.strip(), info.python_name
-        assert info.meta.description.strip(), info.python_name
         assert DOTTED.match(info.meta.name), info.meta.name
-
-
-def test_constant_names_are_unique() -> None:
-    names = [info.meta.name for info in constants()]
-    assert len(names) == len(set(names))
-    python_names = [info.python_name for info in constants()]
+        assert info.meta.unit.strip(), f"{info.meta.name} has no unit"
+        assert info.meta.description.strip(), f"{info.meta.name} has no description"
+    names = [info.meta.name for info in infos]
+    assert len(names) == len(set(names)), "duplicate dotted names"
+    python_names = [info.python_name for info in infos]
     assert len(python_names) == len(set(python_names))
 
 
@@ -212,6 +171,15 @@ def test_constants_are_the_live_module_values() -> None:
 def test_published_constants() -> None:
     # Spot checks against the methodology page and decisions.md.
     by_name = {info.meta.name: info.value for info in constants()}
+    for expected in (
+        "composite.latency_anchors_ms",
+        "composite.cost_anchors_usd",
+        "composite.weight.success",
+        "radar.window_runs",
+        "repeatability.min_outcomes",
+        "outcome.recoverable_floor",
+    ):
+        assert expected in by_name
     assert by_name["composite.weight.success"] == Fraction(40, 100)
     assert by_name["composite.weight.reliability"] == Fraction(30, 100)
     assert by_name["composite.weight.cost"] == Fraction(30, 100)
@@ -307,5 +275,27 @@ def test_every_score_lies_within_its_documented_range(name: str) -> None:
         value = function(*arguments)
         if value is not None:
             assert low <= Fraction(value) <= high
+
+    check()
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n in FORMULA_ARGUMENTS if FORMULAS[n].descriptive is None)
+)
+def test_every_formula_equals_its_latex_on_random_inputs(name: str) -> None:
+    # Beyond the golden points: the typeset formula and the code agree across the domain.
+    formula = FORMULAS[name]
+    signature = inspect.signature(formula.function)
+
+    @FAST
+    @given(FORMULA_ARGUMENTS[name])
+    def check(arguments: tuple[Any, ...]) -> None:
+        inputs = signature.bind(*arguments).arguments
+        code = formula.function(*arguments)
+        try:
+            latex: Any = latex_value(formula, inputs)
+        except Undefined as undefined:
+            latex = undefined
+        assert agree(code, latex), f"{name}{arguments}: LaTeX {show(latex)}, code {show(code)}"
 
     check()

@@ -169,10 +169,10 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serve(site: Path) -> Iterator[str]:
+def serve(site: Path, handler: type[SimpleHTTPRequestHandler] = _QuietHandler) -> Iterator[str]:
     """The built ``site`` over HTTP on a free local port (the URL ends with ``/``), for as
-    long as the block runs."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(site)))
+    long as the block runs; ``handler`` answers the requests (plain static files)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(site)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

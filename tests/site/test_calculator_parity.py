@@ -440,7 +440,9 @@ def golden_cases(snapshot: dict[str, Any]) -> list[tuple[Case, Callable[[Any], A
     found: list[tuple[Case, Callable[[Any], Any], Any]] = []
     for g in snapshot["golden"]:
         inputs, result, formula = g["inputs"], g["result"], g["formula"]
-        exact = Fraction(result["exact"]) if isinstance(result, dict) else None
+        exact = (
+            Fraction(result["exact"]) if isinstance(result, dict) and "exact" in result else None
+        )
         if formula in ("composite.latency_score", "composite.cost_score"):
             key = "mean_latency_ms" if formula.endswith("latency_score") else "mean_cost_usd"
             args = {"completed_runs": 1, "successes": 1, "mean_latency_ms": 0, "mean_cost_usd": 0}
@@ -467,7 +469,9 @@ def golden_cases(snapshot: dict[str, Any]) -> list[tuple[Case, Callable[[Any], A
         elif formula == "radar.profile":
             axes = {a: None if v is None else _exact_input(v) for a, v in inputs["axes"].items()}
             want = None if exact is None else round_half_up(exact, SCORE_DECIMALS)
-            found.append(({"fn": "profile", "args": [axes]}, lambda r: r, want))
+            weights = inputs.get("weights")
+            args = [axes] if weights is None else [axes, weights]
+            found.append(({"fn": "profile", "args": args}, lambda r: r, want))
         elif formula == "repeatability.pass_hat_k":
             args = [inputs["n"], inputs["c"], inputs["k"]]
             want = round_half_up(exact, FRACTION_DECIMALS)

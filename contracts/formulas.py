@@ -1,0 +1,437 @@
+"""Every executable formula's LaTeX, evaluated at every golden point, against its code.
+
+For each registered formula (``scoring.registry.FORMULAS``) that is not marked descriptive,
+the very LaTeX the page renders is evaluated by :mod:`contracts.latex`, its symbols
+resolved through the registration's bindings, and compared with what the function returns
+on the same inputs. :func:`formula_problems` lists each disagreement (naming the formula,
+the golden point, the LaTeX's value and the code's), each symbol bound to nothing, each
+binding that names no symbol, and each formula with no golden point; ``python -m contracts
+check`` fails on them and ``python -m contracts update`` refuses to record them.
+
+How values are compared: where both sides are exact (the code returns a ``Fraction`` or
+an ``int`` and the LaTeX needs no irrational square root) they must be equal exactly.
+Where a square root is irrational, the LaTeX's value is computed to
+:data:`contracts.latex.SQRT_DIGITS` significant digits, and where the code returns a float
+(the outcome score is published as one), the two must agree to the float's precision: they
+may differ by at most :data:`FLOAT_RELATIVE_TOLERANCE` of their size, one unit in the last
+place of a double. The code's ``None`` agrees with an undefined LaTeX value (a division by
+zero, a mean over an empty set, a gated input), and with nothing else.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import scoring.constants as C  # noqa: N812 - short alias for many constants
+from contracts.latex import (
+    Element,
+    IndexRange,
+    LatexError,
+    Node,
+    Number,
+    Scope,
+    Undefined,
+    canonical_symbol,
+    parse,
+    script_symbols,
+    symbol_key,
+)
+from contracts.latex import Evaluator as _Evaluator
+from scoring.registry import (
+    FORMULAS,
+    Arg,
+    Binding,
+    Column,
+    Const,
+    Count,
+    Entry,
+    Fixed,
+    Formula,
+    Index,
+    Rows,
+    SequenceOf,
+    Uses,
+)
+
+#: Two floats agree when they differ by at most this share of their size: 2^-52, one unit
+#: in the last place of a double (the precision at which a float result is published).
+FLOAT_RELATIVE_TOLERANCE = Decimal(2) ** -52
+
+
+@dataclass(frozen=True, slots=True)
+class FormulaProblem:
+    """One reason a formula's LaTeX and code cannot be held equal.
+
+    ``formula`` is its name, ``point`` the golden point's name (``None`` for a problem of
+    the registration), ``message`` one line that says what and how to fix it; ``file`` and
+    ``line``/``end_line`` where the formula is defined (for annotations).
+    """
+
+    formula: str
+    point: str | None
+    message: str
+    file: str | None = None
+    line: int | None = None
+    end_line: int | None = None
+
+
+def _constant(name: str) -> Any:
+    if not hasattr(C, name):
+        raise LatexError(f"binds the constant {name}, which scoring.constants does not define")
+    return getattr(C, name)
+
+
+def _variable_of(key: str) -> str:
+    """The bound variable of an element symbol: ``t`` of ``n_{t}``."""
+    _, _, subscript = key.partition("_{")
+    return subscript[:-1] if subscript.endswith("}") else subscript
+
+
+class _Bindings:
+    """Resolves a formula's symbols for one golden point's inputs."""
+
+    def __init__(self, formula: Formula, inputs: Mapping[str, Any]) -> None:
+        self.formula = formula
+        self.inputs = inputs
+        self.parameters = inspect.signature(formula.function).parameters
+        self.symbols = {canonical_symbol(k): b for k, b in formula.symbols.items()}
+
+    def argument(self, name: str, default: Binding | None = None) -> Any:
+        if name not in self.parameters:
+            raise LatexError(f"binds the argument {name}, which {self.formula.qualname} lacks")
+        if name in self.inputs:
+            value = self.inputs[name]
+        elif self.parameters[name].default is not inspect.Parameter.empty:
+            value = self.parameters[name].default
+        else:
+            raise LatexError(f"the golden point gives no value for the argument {name}")
+        if value is None and default is not None:
+            return self.value(default, "", {})
+        return value
+
+    def has(self, key: str) -> bool:
+        return key in self.symbols
+
+    def is_index(self, key: str) -> bool:
+        return isinstance(self.symbols.get(key), Index)
+
+    def resolve(self, key: str, env: Mapping[str, Any]) -> Any:
+        return self.value(self.symbols[key], key, env)
+
+    def value(self, binding: Binding, key: str, env: Mapping[str, Any]) -> Any:
+        if isinstance(binding, Arg):
+            value = self.argument(binding.name, binding.default)
+            if binding.unless_below is not None:
+                counted, minimum = binding.unless_below
+                if self.argument(counted) < _constant(minimum):
+                    raise Undefined(f"{counted} is below {minimum}")
+            return value
+        if isinstance(binding, Const):
+            return _constant(binding.python_name)
+        if isinstance(binding, Fixed):
+            return Fraction(binding.value)
+        if isinstance(binding, Uses):
+            return self.call(binding, env)
+        if isinstance(binding, Rows):
+            return self.rows(binding)
+        if isinstance(binding, Column):
+            element = env.get(_variable_of(key))
+            if not isinstance(element, Element):
+                raise LatexError(f"{key} is read outside the sum or set over its rows")
+            value = element.values[binding.name]
+            if binding.ratio is not None:
+                return Fraction(value, element.values[binding.ratio])
+            return value
+        if isinstance(binding, Entry):
+            element = env.get(_variable_of(key))
+            if not isinstance(element, Element):
+                raise LatexError(f"{key} is read outside the sum or set over its rows")
+            mapping = self.value(binding.mapping, key, env)
+            return mapping.get(element.values["key"], 0)
+        if isinstance(binding, SequenceOf):
+            items = self.argument(binding.name)
+            return [getattr(item, binding.attribute) for item in items]
+        if isinstance(binding, Count):
+            return Fraction(len(self.argument(binding.name)))
+        if isinstance(binding, Index):
+            return IndexRange(tuple(range(1, len(self.argument(binding.name)))))
+        raise LatexError(f"unknown binding {binding!r}")
+
+    def rows(self, binding: Rows) -> list[Element]:
+        given = self.argument(binding.name)
+        items = list(given.items()) if isinstance(given, Mapping) else list(given)
+        found = []
+        for item in items:
+            if len(item) != len(binding.columns):
+                raise LatexError(f"a row of {binding.name} does not have {binding.columns}")
+            element = Element(dict(zip(binding.columns, item, strict=True)))
+            keep = binding.keep
+            if keep is not None:
+                held = element.values[keep.column]
+                if keep.constant is None and held is None:
+                    continue
+                if keep.constant is not None and held < _constant(keep.constant):
+                    continue
+            found.append(element)
+        return found
+
+    def call(self, binding: Uses, env: Mapping[str, Any]) -> Callable[..., Number]:
+        other = FORMULAS.get(binding.formula)
+        if other is None:
+            raise LatexError(f"uses the formula {binding.formula}, which is not registered")
+        fixed = {name: self.value(b, "", env) for name, b in binding.bound}
+
+        def apply(*values: Any) -> Number:
+            if len(values) != len(binding.parameters):
+                raise LatexError(f"{binding.formula} takes {len(binding.parameters)} values here")
+            inputs = {**fixed, **dict(zip(binding.parameters, values, strict=True))}
+            return latex_value(other, inputs)
+
+        return apply
+
+
+def latex_value(formula: Formula, inputs: Mapping[str, Any]) -> Number:
+    """The value of ``formula``'s LaTeX on ``inputs`` (raises :class:`Undefined` where it has
+    none, :class:`LatexError` where it cannot be evaluated)."""
+    bindings = _Bindings(formula, inputs)
+    scope = Scope(bindings.resolve, bindings.has, bindings.is_index)
+    return _Evaluator(parse(formula.latex), scope, formula.name).value()
+
+
+def registration_problems(formula: Formula) -> list[str]:
+    """What is wrong with a formula's bindings, before any point is evaluated: a symbol
+    bound to nothing, a binding that names no symbol of the LaTeX, an argument the function
+    does not take."""
+    if formula.descriptive is not None:
+        if formula.symbols:
+            return ["is marked descriptive but binds symbols: drop one or the other"]
+        return []
+    try:
+        parsed = parse(formula.latex)
+        bound = {canonical_symbol(k): b for k, b in formula.symbols.items()}
+    except LatexError as error:
+        return [f"its LaTeX cannot be evaluated: {error}"]
+    problems = []
+    variables = _bound_variables(parsed)
+    needed: list[str] = []
+    used: set[str] = set()
+
+    def visit(node: Any) -> None:
+        if isinstance(node, tuple):
+            for part in node:
+                visit(part)
+            return
+        if not isinstance(node, Node):
+            return
+        if node.kind != "sym":
+            for part in node.parts:
+                visit(part)
+            return
+        base, subscript, superscript = node.parts
+        key = symbol_key(base, subscript, superscript)
+        if key in bound or key in variables or key in parsed.sets:
+            used.add(key)
+            return
+        if superscript is not None:  # a power: the base and the exponent are read
+            visit(_node_sym(base, subscript))
+            visit(script_symbols(superscript))
+            return
+        if subscript is not None and f"{base}_" in bound:  # a family: x_{i+1}
+            used.add(f"{base}_")
+            visit(script_symbols(subscript))
+            return
+        if key not in needed:
+            needed.append(key)
+
+    visit(parsed.body)
+    for name, definition in parsed.sets.items():
+        variable = definition.parts[0]
+        if variable in bound:
+            used.add(variable)
+        else:
+            problems.append(f"the set {name} ranges {variable} over nothing: bind {variable}")
+        visit(definition)
+    for key in needed:
+        problems.append(f"the symbol {key} is bound to nothing: add it to symbols=")
+    parameters = inspect.signature(formula.function).parameters
+    for key, binding in bound.items():
+        if key not in used:
+            problems.append(f"binds {key}, which its LaTeX does not show")
+        for name in _arguments_named(binding):
+            if name not in parameters:
+                problems.append(f"binds {key} to the argument {name}, which it does not take")
+    return problems
+
+
+def _node_sym(base: str, subscript: Any) -> Node:
+    return Node("sym", (base, subscript, None))
+
+
+def _bound_variables(parsed: Any) -> set[str]:
+    """Variables a sum or a set introduces (``t`` of ``\\sum_{t \\in T}``)."""
+    found: set[str] = set()
+
+    def walk(item: Any) -> None:
+        kind = getattr(item, "kind", None)
+        if kind == "sum":
+            found.add(item.parts[0])
+        if kind is not None:
+            for part in item.parts:
+                walk(part)
+        elif isinstance(item, tuple):
+            for part in item:
+                walk(part)
+
+    walk(parsed.body)
+    return found
+
+
+def _arguments_named(binding: Binding) -> list[str]:
+    if isinstance(binding, Arg):
+        names = [binding.name]
+        if binding.unless_below is not None:
+            names.append(binding.unless_below[0])
+        return names
+    if isinstance(binding, Rows | SequenceOf | Count | Index):
+        return [binding.name]
+    if isinstance(binding, Entry):
+        return _arguments_named(binding.mapping)
+    if isinstance(binding, Uses):
+        return [n for _, b in binding.bound for n in _arguments_named(b)]
+    return []
+
+
+def show(value: Any) -> str:
+    """A value as a disagreement names it: ``3/4``, ``0.7071067811865476``, ``undefined``.
+
+    >>> show(Fraction(3, 4)), show(None), show(Fraction(5)), show(0.5)
+    ('3/4', 'None', '5', '0.5')
+    """
+    if isinstance(value, Undefined):
+        return f"undefined ({value})"
+    if isinstance(value, Decimal):
+        return format(round(value, 20).normalize(), "f")
+    if isinstance(value, Fraction):
+        return str(value)
+    return repr(value)
+
+
+def agree(code: Any, latex: Number | Undefined) -> bool:
+    """Whether the code's result and the LaTeX's value are the same (see the module)."""
+    if code is None or isinstance(latex, Undefined):
+        return code is None and isinstance(latex, Undefined)
+    if isinstance(code, bool) or not isinstance(code, int | Fraction | float):
+        return False
+    if isinstance(code, int | Fraction) and isinstance(latex, Fraction):
+        return Fraction(code) == latex
+    mine = (
+        Decimal(code)
+        if isinstance(code, float | int)
+        else Decimal(code.numerator) / code.denominator
+    )
+    theirs = latex if isinstance(latex, Decimal) else Decimal(latex.numerator) / latex.denominator
+    return abs(mine - theirs) <= FLOAT_RELATIVE_TOLERANCE * max(abs(mine), abs(theirs))
+
+
+def _where(formula: Formula) -> tuple[str | None, int | None, int | None]:
+    try:
+        lines, first = inspect.getsourcelines(formula.function)
+        path = inspect.getsourcefile(formula.function)
+    except (OSError, TypeError):
+        return None, None, None
+    from contracts.build import REPO_ROOT
+
+    if path is None:
+        return None, None, None
+    try:
+        shown = importlib.import_module("pathlib").Path(path).resolve().relative_to(REPO_ROOT)
+    except ValueError:
+        return path, first, first + len(lines) - 1
+    return shown.as_posix(), first, first + len(lines) - 1
+
+
+#: Stands for `` (file:line)`` in a message until the place is looked up.
+_WHERE = "\x00where\x00"
+
+
+def check_formula(formula: Formula) -> list[FormulaProblem]:
+    """Every problem of one formula: its registration, then each golden point in turn."""
+    located: list[tuple[str | None, int | None, int | None]] = []
+
+    def problem(point: str | None, message: str) -> FormulaProblem:
+        # Where the formula is defined is looked up only once there is a problem to place.
+        if not located:
+            located.append(_where(formula))
+        file, line, end = located[0]
+        place = f" ({file}:{line})" if file else ""
+        return FormulaProblem(formula.name, point, message.replace(_WHERE, place), file, line, end)
+
+    where = _WHERE
+    if not formula.golden:
+        return [
+            problem(
+                None,
+                f"formula {formula.name} has no golden evaluation{where}: add golden=[point("
+                f"'<label>', <argument>=<value>, ...), ...] to its @formula registration "
+                "(its anchors, edges and halfway points)",
+            )
+        ]
+    found = [
+        problem(None, f"formula {formula.name}{where}: {text}")
+        for text in registration_problems(formula)
+    ]
+    if found or formula.descriptive is not None:
+        return found
+    for golden in formula.golden:
+        name = f"{formula.name}@{golden.label}"
+        try:
+            code: Any = formula.function(**golden.inputs)
+        except Exception as error:  # the code fails where it has a golden point
+            found.append(
+                problem(
+                    name,
+                    f"formula {formula.name}, golden point {name}: the code "
+                    f"raises {type(error).__name__}: {error}{where}",
+                )
+            )
+            continue
+        try:
+            latex: Number | Undefined = latex_value(formula, golden.inputs)
+        except Undefined as undefined:
+            latex = undefined
+        except LatexError as error:
+            found.append(
+                problem(
+                    name,
+                    f"formula {formula.name}, golden point {name}: its "
+                    f"LaTeX cannot be evaluated: {error}{where}",
+                )
+            )
+            continue
+        if not agree(code, latex):
+            found.append(
+                problem(
+                    name,
+                    f"formula {formula.name} disagrees with its LaTeX at golden point {name}: "
+                    f"the LaTeX gives {show(latex)}, the code {show(code)}{where}; make the "
+                    "code compute what the page shows, or change the LaTeX with it",
+                )
+            )
+    return found
+
+
+def formula_problems(formulas: Mapping[str, Formula] | None = None) -> list[FormulaProblem]:
+    """Every problem of every registered formula, in registration order."""
+    chosen = FORMULAS if formulas is None else formulas
+    return [p for formula in chosen.values() for p in check_formula(formula)]
+
+
+def descriptive_formulas() -> list[tuple[str, str, str]]:
+    """``(name, title, reason)`` of each formula marked descriptive, in registration order."""
+    return [(f.name, f.title, f.descriptive) for f in FORMULAS.values() if f.descriptive]
