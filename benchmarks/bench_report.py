@@ -56,8 +56,9 @@ with open(sys.argv[1], "rb") as lines:
 _OFFSETS = ("Z", "+00:00", "+02:00", "-05:30", "+09:00")
 
 
-# The report with the intervals left out: their per-task sums and their computation are
-# replaced by nothing (the scores are the same; the intervals are all null).
+# (d): the report with the intervals left out, in that subprocess only: their per-task
+# sums and their computation replaced by nothing (a timing, not a report: the intervals
+# are all null and the composite reads sums of zero).
 _WITHOUT_INTERVALS = """
 import sys
 from scoring import report, report_cohort

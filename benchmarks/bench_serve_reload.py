@@ -1,4 +1,5 @@
-"""How long until an edited constant shows on a page served by ``mkdocs serve``.
+"""How long until an edited constant shows on a page served by ``mkdocs serve`` (or, with
+``--generator zensical``, by ``zensical serve``).
 
 Copies what the site is built from (mkdocs.yml, docs/, scoring/, contracts/) to a
 temporary folder, starts ``mkdocs serve`` there on 127.0.0.1 (a free port), edits the
@@ -7,7 +8,7 @@ until the new value appears. Prints one figure per edit and the median, in secon
 the moment the file is saved to the moment the page shows the value. The repository itself
 is never edited.
 
-    python benchmarks/bench_serve_reload.py [--edits N]
+    python benchmarks/bench_serve_reload.py [--edits N] [--generator mkdocs|zensical]
 """
 
 from __future__ import annotations
@@ -19,12 +20,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from serving import SETTLE_S, copy_project, serve
+from serving import GENERATORS, SETTLE_S, copy_project, serve
 
 PAGE = "composite.html"
 CONSTANT = "COMPOSITE_WEIGHT_SUCCESS"
+#: Takes from (or gives to) the cost weight what the success weight gains, so that the
+#: composite weights still sum to 1 (scoring/invariants.py) and the page shows numbers.
+PARTNER = "COMPOSITE_WEIGHT_COST"
 KEY = "constant:composite.weight.success"
-VALUES = ("0.45", "0.35", "0.40")
+VALUES = (("0.45", "0.25"), ("0.35", "0.35"), ("0.40", "0.30"))
 TIMEOUT_S = 60.0
 
 
@@ -33,25 +37,28 @@ def _shows(value: str) -> str:
     return rf'data-mv="{re.escape(KEY)}"[^>]*>{re.escape(value)}<'
 
 
-def _set_constant(path: Path, value: str) -> None:
+def _set_constants(path: Path, values: tuple[str, str]) -> None:
+    """Set the constant and its partner in one save."""
     text = path.read_text(encoding="utf-8")
-    pattern = re.compile(rf'({CONSTANT}: Annotated\[.*?\] = Decimal\(")([^"]+)("\))', re.DOTALL)
-    new, count = pattern.subn(rf"\g<1>{value}\g<3>", text)
-    if count != 1:
-        raise RuntimeError(f"{CONSTANT} not found in {path}")
-    path.write_text(new, encoding="utf-8")
+    for name, value in zip((CONSTANT, PARTNER), values, strict=True):
+        pattern = re.compile(rf'({name}: Annotated\[.*?\] = Decimal\(")([^"]+)("\))', re.DOTALL)
+        text, count = pattern.subn(rf"\g<1>{value}\g<3>", text)
+        if count != 1:
+            raise RuntimeError(f"{name} not found in {path}")
+    path.write_text(text, encoding="utf-8")
 
 
-def measure(edits: int) -> list[float]:
+def measure(edits: int, generator: str = "mkdocs") -> list[float]:
     """Seconds from each edit to the served page showing it."""
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as tmp:
         project = copy_project(Path(tmp) / "project")
-        with serve(project, PAGE, rf'data-mv="{re.escape(KEY)}"', TIMEOUT_S) as server:
+        ready = rf'data-mv="{re.escape(KEY)}"'
+        with serve(project, PAGE, ready, TIMEOUT_S, generator) as server:
             timings = []
-            for value in (VALUES * edits)[:edits]:
-                _set_constant(project / "scoring" / "constants.py", value)
+            for values in (VALUES * edits)[:edits]:
+                _set_constants(project / "scoring" / "constants.py", values)
                 # wait_for starts its clock here, right after the save.
-                timings.append(server.wait_for(PAGE, _shows(value), TIMEOUT_S))
+                timings.append(server.wait_for(PAGE, _shows(values[0]), TIMEOUT_S))
                 time.sleep(SETTLE_S)
             return timings
 
@@ -59,12 +66,14 @@ def measure(edits: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=3, help="how many edits to time")
+    parser.add_argument("--generator", choices=GENERATORS, default="mkdocs")
     args = parser.parse_args()
-    timings = measure(args.edits)
+    timings = measure(args.edits, args.generator)
     for number, seconds in enumerate(timings, start=1):
         print(f"edit {number}: {seconds:.2f} s")
     print(
-        f"serve reload, edit to page: {statistics.median(timings):.2f} s (median of {len(timings)})"
+        f"{args.generator} serve reload, edit to page: {statistics.median(timings):.2f} s "
+        f"(median of {len(timings)})"
     )
 
 

@@ -1,4 +1,5 @@
-"""``mkdocs serve`` on a scratch copy of the project, and polling its pages.
+"""``mkdocs serve`` (or ``zensical serve``) on a scratch copy of the project, and polling its
+pages.
 
 Shared by ``benchmarks/bench_serve_reload.py`` (which times an edit until the page shows it)
 and ``tests/site/test_serve.py`` (which checks that the page does show it, and that serve
@@ -35,7 +36,7 @@ SETTLE_S = 1.0
 
 
 class ServeError(RuntimeError):
-    """``mkdocs serve`` exited, or a page did not show what was awaited in time."""
+    """``serve`` exited, or a page did not show what was awaited in time."""
 
 
 def copy_project(dest: Path, parts: Sequence[str] = ("mkdocs.yml", *PROJECT_FOLDERS)) -> Path:
@@ -62,7 +63,7 @@ def free_port() -> int:
 
 @dataclass
 class Served:
-    """A running ``mkdocs serve`` of ``project`` at ``base`` (ends with a slash)."""
+    """A running ``serve`` of ``project`` at ``base`` (ends with a slash)."""
 
     project: Path
     process: subprocess.Popen[bytes]
@@ -87,21 +88,34 @@ class Served:
             if html is not None and re.search(pattern, html):
                 return time.monotonic() - start
             if self.process.poll() is not None:
-                raise ServeError(f"mkdocs serve exited while waiting for {pattern!r} on {page}")
+                raise ServeError(f"serve exited while waiting for {pattern!r} on {page}")
             time.sleep(POLL_INTERVAL_S)
         raise ServeError(f"{pattern!r} did not show on {page} within {limit_s} s")
 
 
+#: The generators that can serve the site from the same mkdocs.yml.
+GENERATORS = ("mkdocs", "zensical")
+
+
 @contextmanager
-def serve(project: Path, ready_page: str, ready_pattern: str, limit_s: float) -> Iterator[Served]:
-    """Run ``mkdocs serve`` in ``project`` until the block ends; its log is ``serve.log``.
+def serve(
+    project: Path,
+    ready_page: str,
+    ready_pattern: str,
+    limit_s: float,
+    generator: str = "mkdocs",
+) -> Iterator[Served]:
+    """Run ``mkdocs serve`` (or ``zensical serve``) in ``project`` until the block ends; its
+    log is ``serve.log``.
 
     Yields once ``ready_pattern`` shows on ``ready_page`` and the watcher has settled.
     """
+    if generator not in GENERATORS:
+        raise ValueError(f"generator must be one of {GENERATORS}, not {generator!r}")
     port = free_port()
     with (project / "serve.log").open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+            [sys.executable, "-m", generator, "serve", "-a", f"127.0.0.1:{port}"],
             cwd=project,
             stdout=log,
             stderr=subprocess.STDOUT,

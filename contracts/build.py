@@ -3,20 +3,16 @@ the committed snapshots and the drift check all start from."""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import functools
 import inspect
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-import scoring
 import scoring.constants as C  # noqa: N812 - short alias for many constants
 from contracts.model import (
     ConstantEntry,
@@ -27,37 +23,24 @@ from contracts.model import (
     Location,
     Methodology,
 )
+from contracts.scoreboard import build_scoreboard
+from contracts.source import REPO_ROOT, locate, repo_relative
 from scoring import FORMULAS, Anchor
 from scoring.examples import EXAMPLES
+from scoring.numeric import number_text
+from scoring.uncertainty import Interval
 
-REPO_ROOT = Path(scoring.__file__).resolve().parent.parent
+__all__ = ["REPO_ROOT", "build_snapshot", "exact_value", "locate", "to_json_value"]
 
 
 def exact_value(value: Fraction) -> ExactValue:
-    """An exact rational as a terminating decimal when it is one, else ``p/q``.
+    """An exact rational as a terminating decimal when it is one, else ``p/q`` (the data
+    form of :func:`scoring.numeric.number_text`: no grouping).
 
     >>> exact_value(Fraction(1, 8)).exact, exact_value(Fraction(2, 3)).exact
     ('0.125', '2/3')
     """
-    denominator = value.denominator
-    twos = fives = 0
-    while denominator % 2 == 0:
-        denominator //= 2
-        twos += 1
-    while denominator % 5 == 0:
-        denominator //= 5
-        fives += 1
-    if denominator == 1:
-        places = max(twos, fives)
-        text = str(
-            (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
-                Decimal(1).scaleb(-places)
-            )
-        )
-        if "." in text:
-            text = text.rstrip("0").rstrip(".")
-        return ExactValue(exact=text, approx=float(value))
-    return ExactValue(exact=f"{value.numerator}/{value.denominator}", approx=float(value))
+    return ExactValue(exact=number_text(value), approx=float(value))
 
 
 def to_json_value(value: Any) -> Any:
@@ -77,6 +60,8 @@ def to_json_value(value: Any) -> Any:
         return exact_value(value).model_dump()
     if isinstance(value, float):
         return value
+    if isinstance(value, Interval):
+        return {"low": to_json_value(value.low), "high": to_json_value(value.high)}
     if isinstance(value, Anchor):
         return {"x": to_json_value(value.x), "score": to_json_value(value.score)}
     if isinstance(value, BaseModel):  # an input record: as its JSON line reads
@@ -90,55 +75,16 @@ def to_json_value(value: Any) -> Any:
     raise TypeError(f"no JSON form for {type(value).__name__}")
 
 
-def _relative(path: str | None) -> str:
-    if path is None:
-        raise ValueError("source file unknown")
-    return Path(path).resolve().relative_to(REPO_ROOT).as_posix()
-
-
 def constant_location(python_name: str) -> Location:
     """Where a constant of ``scoring.constants`` is defined."""
-    return Location(file=_relative(C.__file__), symbol=python_name)
+    return Location(file=repo_relative(C.__file__), symbol=python_name)
 
 
 def formula_location(function: Callable[..., object]) -> Location:
     """Where a formula's function is defined."""
-    return Location(file=_relative(inspect.getsourcefile(function)), symbol=function.__qualname__)
-
-
-@functools.lru_cache(maxsize=64)
-def _assignment_lines(path: Path, mtime_ns: int) -> dict[str, int]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    lines: dict[str, int] = {}
-    for node in tree.body:
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            lines[node.target.id] = node.lineno
-        elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    lines[target.id] = node.lineno
-        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
-            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-            lines[node.name] = first
-    return lines
-
-
-def locate(location: Location) -> int:
-    """The line where ``location``'s symbol is defined now (1-based); 0 if not found.
-
-    Only a regular file inside the repository is read (a symbolic link out of it is not);
-    a file that cannot be read or parsed has no line.
-    """
-    path = (REPO_ROOT / location.file).resolve()
-    if not path.is_relative_to(REPO_ROOT):
-        return 0
-    try:
-        if not path.is_file():
-            return 0
-        lines = _assignment_lines(path, path.stat().st_mtime_ns)
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError, RecursionError):
-        return 0
-    return lines.get(location.symbol.split(".")[0], 0)
+    return Location(
+        file=repo_relative(inspect.getsourcefile(function)), symbol=function.__qualname__
+    )
 
 
 def _constants() -> list[ConstantEntry]:
@@ -204,8 +150,6 @@ def _examples() -> list[ExampleEntry]:
 def build_snapshot() -> Methodology:
     """The methodology as the live code defines it now, with the scoreboard of the
     reference corpus (``contracts/corpus/``) under it."""
-    from contracts.scoreboard import build_scoreboard  # local: it imports contracts.store
-
     return Methodology(
         methodology_version=C.METHODOLOGY_VERSION,
         zero_success_policy=C.ZERO_SUCCESS_POLICY_ID,

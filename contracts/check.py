@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from contracts.build import build_snapshot
-from contracts.comparison import compare_snapshots
+from contracts.comparison import Impact, compare_snapshots
 from contracts.diff import (
     SCOREBOARD_KEY,
     Difference,
@@ -38,10 +38,13 @@ from contracts.diff import (
 )
 from contracts.failure import describe_failure
 from contracts.filesystem import temporary_files, text_at_head, update_running
+from contracts.findings import Finding, finding
 from contracts.impact import summary_lines
+from contracts.invariants import invariant_lines
 from contracts.model import Methodology
 from contracts.release_order import order_problems
 from contracts.result import CheckResult
+from contracts.source import display_path
 from contracts.store import (
     CHANGELOG_PATH,
     EXIT_FAILED,
@@ -51,45 +54,22 @@ from contracts.store import (
     UPDATE_COMMAND,
     ChangelogEntry,
     ContractsError,
+    LockEntry,
     SnapshotRead,
-    content_hash_of_text,
-    display_path,
+    file_hash,
+    lock_entry,
     read_changelog,
-    read_lock,
+    read_lock_entries,
     read_snapshot,
     schema_path,
     schema_state,
-    snapshot_hash,
     snapshot_path,
+    snapshot_text,
     snapshot_versions,
     version_key,
 )
 
 # --- Findings and the registry of checks -----------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One problem a check found: the lines to print, the exit status it calls for and, for
-    annotations, the file and the line range where the drifting value is defined (``file``
-    relative to the repository root; ``None`` when no one place is to blame).
-
-    A finding made of snapshot differences carries them too; each names its own place
-    (:attr:`contracts.diff.Difference.file`, ``line``).
-    """
-
-    exit_code: int
-    lines: tuple[str, ...]
-    differences: tuple[Difference, ...] = ()
-    file: str | None = None
-    line: int | None = None
-    end_line: int | None = None
-    check: str = ""
-
-
-def finding(exit_code: int, *lines: str, **where: Any) -> Finding:
-    """A :class:`Finding` of ``lines`` (``file=``, ``line=``, ``end_line=``, ``differences=``)."""
-    return Finding(exit_code, lines, **where)
 
 
 @dataclass
@@ -101,7 +81,7 @@ class CheckContext:
     changelog_path: Path
     live: Methodology | None = None
     changelog: dict[str, ChangelogEntry] | None = None
-    lock: dict[str, str] | None = None
+    lock: dict[str, LockEntry] | None = None
     snapshots: dict[str, SnapshotRead] = field(default_factory=dict)
     version_ok: bool = True
     stop: bool = False
@@ -111,7 +91,7 @@ class CheckContext:
         return display_path(self.changelog_path)
 
     @property
-    def released(self) -> dict[str, str]:
+    def released(self) -> dict[str, LockEntry]:
         return self.lock or {}
 
     @property
@@ -145,10 +125,16 @@ def check_lock(context: CheckContext) -> list[Finding]:
     """The lock of released versions can be read and parsed."""
     path = context.directory / LOCK_FILENAME
     try:
-        context.lock = read_lock(path)
+        context.lock = read_lock_entries(path)
     except ContractsError as error:
         return [finding(error.exit_code, str(error), file=display_path(path))]
     return []
+
+
+def check_invariants(context: CheckContext) -> list[Finding]:
+    """The live constants keep the methodology's invariants (:mod:`scoring.invariants`)."""
+    lines = invariant_lines()
+    return [finding(EXIT_FAILED, *lines, file="scoring/constants.py")] if lines else []
 
 
 def check_release_order(context: CheckContext) -> list[Finding]:
@@ -282,6 +268,7 @@ def check_temporary_files(context: CheckContext) -> list[Finding]:
 CHECKS: list[Check] = [
     Check("changelog", "contracts/CHANGELOG.md can be read", check_changelog),
     Check("lock", "the lock of released versions can be read", check_lock),
+    Check("invariants", "the constants keep the methodology's invariants", check_invariants),
     Check("live", "the live methodology builds from scoring", check_live),
     Check(
         "release-order",
@@ -364,7 +351,7 @@ def run_check(
 
 
 def _check_released(
-    released: dict[str, str],
+    released: dict[str, LockEntry],
     directory: Path,
     live: Methodology,
     changelog: dict[str, ChangelogEntry] | None,
@@ -374,7 +361,7 @@ def _check_released(
     and the snapshots read."""
     found: list[Finding] = []
     snapshots: dict[str, SnapshotRead] = {}
-    for version, digest in released.items():
+    for version, entry in released.items():
         path = snapshot_path(version, directory)
         shown = display_path(path)
         if not path.exists():
@@ -393,9 +380,21 @@ def _check_released(
             found.append(finding(error.exit_code, str(error), file=shown))
             continue
         snapshots[version] = read
-        if read.sha256 != digest:
+        if read.file_sha256 != entry.sha256:
             found.append(
-                finding(EXIT_FAILED, _hash_mismatch(read, version, digest, directory, live))
+                finding(EXIT_FAILED, _hash_mismatch(read, version, entry, directory, live))
+            )
+        elif read.sha256 != entry.content_sha256:
+            lock_path = display_path(directory / LOCK_FILENAME)
+            found.append(
+                finding(
+                    EXIT_FAILED,
+                    f"{lock_path}: the content hash of released version {version} was "
+                    f"changed: the snapshot's bytes match the lock, its content hash is "
+                    f"{read.sha256[:12]}…, the lock says {entry.content_sha256[:12]}…; "
+                    f"restore it: git checkout -- {lock_path}",
+                    file=lock_path,
+                )
             )
         if read.methodology.methodology_version != version:
             found.append(
@@ -418,40 +417,54 @@ def _check_released(
     return found, snapshots
 
 
-def _snapshot_intact(read: SnapshotRead, version: str, live: Methodology) -> str | None:
-    """Why the snapshot file can be trusted, if it can: it is the one committed at git
-    HEAD, or it is what the live code builds for the current version."""
+def _snapshot_intact(
+    read: SnapshotRead, version: str, live: Methodology, entry: LockEntry
+) -> str | None:
+    """Why the snapshot file can be trusted, if it can: it holds the released content (the
+    lock's content hash) written exactly as the update writes it, its bytes are the ones
+    committed at git HEAD, or what the live code writes for the current version."""
+    if read.sha256 == entry.content_sha256 and read.file_sha256 == file_hash(
+        snapshot_text(read.methodology).encode("utf-8")
+    ):
+        return "the released content in the form the update writes"
     committed = text_at_head(read.path)
     if committed is not None:
-        same = content_hash_of_text(committed) == read.sha256
+        same = file_hash(committed.encode("utf-8")) == read.file_sha256
         return "as committed at git HEAD" if same else None
-    if version == live.methodology_version and snapshot_hash(live) == read.sha256:
-        return "what the live code builds"
+    if version == live.methodology_version and lock_entry(live).sha256 == read.file_sha256:
+        return "what the live code writes"
     return None
 
 
 def _hash_mismatch(
-    read: SnapshotRead, version: str, digest: str, directory: Path, live: Methodology
+    read: SnapshotRead, version: str, entry: LockEntry, directory: Path, live: Methodology
 ) -> str:
-    """A released snapshot whose content hash differs from the lock's: say which file is
-    wrong when it can be told, the lock or the snapshot."""
+    """A released snapshot whose bytes differ from the lock's hash: say which file is
+    wrong when it can be told, the lock or the snapshot, and whether the snapshot was only
+    re-formatted (the same content in other bytes)."""
     path, lock_path = display_path(read.path), display_path(directory / LOCK_FILENAME)
-    hashes = f"{read.sha256[:12]}… (the snapshot's content) vs {digest[:12]}… (recorded in "
-    intact = _snapshot_intact(read, version, live)
+    hashes = f"{read.file_sha256[:12]}… (sha256 of the snapshot file) vs {entry.sha256[:12]}… "
+    intact = _snapshot_intact(read, version, live, entry)
     if intact is not None:
         return (
             f"{lock_path}: hash mismatch in the lock for released version {version}: "
-            f"{hashes}the lock); the snapshot {path} is {intact}, so the lock's hash was "
-            f"changed: restore it: git checkout -- {lock_path}"
+            f"{hashes}(recorded in the lock); the snapshot {path} is {intact}, so the lock's "
+            f"hash was changed: restore it: git checkout -- {lock_path}"
         )
     restore = f"git checkout -- {path}"
     if version == live.methodology_version:
         restore += f" (or, if the live code is unchanged, {UPDATE_COMMAND})"
+    if read.sha256 == entry.content_sha256:
+        return (
+            f"{path}: released snapshot was re-formatted: same content, different bytes "
+            f"({hashes}recorded in {LOCK_FILENAME}); a released snapshot is immutable byte "
+            f"for byte, restore it: {restore}"
+        )
     return (
-        f"{path}: released snapshot was edited: its content hash {read.sha256[:12]}… "
-        f"differs from {digest[:12]}… recorded in {LOCK_FILENAME}; released snapshots are "
-        f"immutable, restore it: {restore} (if the snapshot is right and the lock was "
-        f"edited instead: git checkout -- {lock_path})"
+        f"{path}: released snapshot was edited: its sha256 {read.file_sha256[:12]}… "
+        f"differs from {entry.sha256[:12]}… recorded in {LOCK_FILENAME}, and so does its "
+        f"content; released snapshots are immutable, restore it: {restore} (if the "
+        f"snapshot is right and the lock was edited instead: git checkout -- {lock_path})"
     )
 
 
@@ -517,8 +530,9 @@ def _check_released_current(committed: SnapshotRead, live: Methodology) -> list[
         if not is_scoreboard(difference):
             lines += render_difference(difference, fix)
     lines += _scoreboard_lines(differences, committed.methodology, live)
+    impact = compare_snapshots(committed.methodology, live)
     return [
-        finding(EXIT_FAILED, *lines, differences=tuple(differences)),
+        finding(EXIT_FAILED, *lines, differences=tuple(differences), impact=impact),
         finding(
             EXIT_FAILED,
             f"version {version} is released and its snapshot is immutable: to publish this "
@@ -531,7 +545,7 @@ def _check_released_current(committed: SnapshotRead, live: Methodology) -> list[
 def _check_new_current(
     live: Methodology,
     directory: Path,
-    released: dict[str, str],
+    released: dict[str, LockEntry],
     snapshots: dict[str, SnapshotRead],
 ) -> list[Finding]:
     version = live.methodology_version
@@ -550,12 +564,14 @@ def _check_new_current(
             )
         )
     differences: list[Difference] = []
+    impact: Impact | None = None
     lines = [
         f"{display_path(path)}: the snapshot of methodology version {version} {state}; "
         f"run {UPDATE_COMMAND}"
     ]
     if newest is not None and newest in snapshots:
         differences = diff_snapshots(snapshots[newest].methodology, live)
+        impact = compare_snapshots(snapshots[newest].methodology, live)
         lines.append(
             f"changes since released version {newest} ({_plural(len(differences), 'difference')}),"
             f" which {UPDATE_COMMAND} will record:"
@@ -564,7 +580,9 @@ def _check_new_current(
             if not is_scoreboard(difference):
                 lines += render_difference(difference, UPDATE_COMMAND)
         lines += _scoreboard_lines(differences, snapshots[newest].methodology, live)
-    found.append(finding(EXIT_FAILED, *lines, differences=tuple(differences)))
+    found.append(
+        finding(EXIT_FAILED, *lines, differences=tuple(differences), blocking=False, impact=impact)
+    )
     return found
 
 

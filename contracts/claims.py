@@ -26,6 +26,7 @@ from typing import Any
 
 from contracts.model import Methodology
 from contracts.words import COUNTED, MODIFIERS, Claim, find_claims
+from scoring.numeric import number_text
 
 #: Units whose head is not a counted noun of the prose.
 _UNIT_HEADS = {"fraction": "share", "k": "level", "ms": "ms", "usd": "usd", "weight": "weight"}
@@ -55,9 +56,7 @@ class Explainer:
         >>> Explainer("radar.window_runs", Fraction(100), "run", frozenset(), "constant").show()
         'radar.window_runs = 100'
         """
-        value = self.value
-        text = str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
-        return f"{self.name} = {text}"
+        return f"{self.name} = {number_text(self.value)}"
 
 
 def vocabulary(*texts: str) -> frozenset[str]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -38,12 +39,19 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
-from contracts.failure import describe_failure
-from contracts.result import CommandResult
+from contracts.failure import describe_failure, failure_location
+from contracts.result import CheckResult, CommandResult, ReadmeResult
 
 # The live code that cannot be imported exits as an unusable contracts file does (store
 # imports nothing of scoring, so it loads when scoring is broken).
 from contracts.store import EXIT_UNUSABLE
+from contracts.workflow_commands import (
+    Annotation,
+    Level,
+    OutputStyle,
+    append_summary,
+    output_style,
+)
 
 #: Exit status of an interrupted update (128 + SIGINT, as the shell shows Ctrl-C).
 EXIT_INTERRUPTED = 130
@@ -94,6 +102,15 @@ def _parser() -> argparse.ArgumentParser:
             mode = sub.add_mutually_exclusive_group(required=True)
             mode.add_argument("--check", action="store_true", help="exit 1 if anything is stale")
             mode.add_argument("--update", action="store_true", help="rewrite stale blocks")
+        if command in (Command.CHECK, Command.README):
+            sub.add_argument(
+                "--format",
+                choices=["text", "github"],
+                default=None,
+                help="text (the default), or github: text, then a workflow command per "
+                "finding and, with GITHUB_STEP_SUMMARY set, a Markdown step summary "
+                "(the default when GITHUB_ACTIONS is true)",
+            )
         if command is Command.VERIFY:
             sub.add_argument("file", metavar="FILE", help="a snapshot, e.g. methodology.json")
             sub.add_argument("--lock", metavar="LOCK", help="released.json (default: committed)")
@@ -148,6 +165,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{describe_failure(error)}"
         )
         _say([message], sys.stderr)
+        if command in (Command.CHECK, Command.README) and _github(args):
+            file, _, line = (failure_location(error) or "").rpartition(":")
+            located = bool(file) and line.isdigit()
+            annotation = Annotation(
+                Level.ERROR,
+                f"contracts {command.value}",
+                message,
+                file if located else None,
+                int(line) if located else None,
+            )
+            _say([annotation.command()], sys.stdout)
         return EXIT_UNUSABLE
 
 
@@ -171,11 +199,11 @@ def _run(command: Command, args: argparse.Namespace) -> int:
     except Exception as error:
         raise _ImportFailedError from error
     if command is Command.README:
-        return _print(run_readme(update=args.update))
+        return _annotated(run_readme(update=args.update), args)
     if command is Command.VERIFY:
         return _print(verify_file(Path(args.file), Path(args.lock) if args.lock else None))
     if command is Command.CHECK:
-        return _print(run_check())
+        return _annotated(run_check(), args)
     if command is Command.IMPACT:
         return _print(run_impact(OutputFormat(args.format)))
     try:
@@ -184,6 +212,26 @@ def _run(command: Command, args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         _say(["contracts update: interrupted; its temporary files were removed"], sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _annotated(result: CheckResult | ReadmeResult, args: argparse.Namespace) -> int:
+    """Print the result; in the github style, its workflow commands after it on stdout and
+    its step summary appended to ``GITHUB_STEP_SUMMARY`` (see :mod:`contracts.annotations`)."""
+    from contracts import annotations
+
+    code = _print(result)
+    if _github(args):
+        lines = annotations.github_lines(result)
+        problem = append_summary(annotations.summary_text(result), os.environ)
+        _say([*lines, *([problem] if problem else [])], sys.stdout)
+    return code
+
+
+def _github(args: argparse.Namespace) -> bool:
+    """Whether ``check`` or ``readme`` prints workflow commands too (``--format github``,
+    or inside a GitHub Actions run without ``--format``)."""
+    requested = getattr(args, "format", None)
+    return output_style(requested, os.environ) is OutputStyle.GITHUB
 
 
 def _print(result: CommandResult) -> int:

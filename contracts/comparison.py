@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
 
 from contracts.model import CorpusScoreboard, Methodology
+from contracts.noise import within_noise
 from contracts.store import (
     LOCK_PATH,
     SNAPSHOT_DIR,
@@ -89,6 +90,9 @@ class Standing:
 
     composite: float | None
     rank: int | None
+    #: The composite's published interval (from 1.1.0); not part of equality, so that a
+    #: release that only adds intervals leaves every standing unchanged.
+    interval: tuple[float, float] | None = field(default=None, compare=False)
 
 
 def composite_of(standing: Standing | None) -> float | None:
@@ -110,6 +114,9 @@ class AgentImpact:
     agent_id: str
     committed: Standing | None
     live: Standing | None
+    #: Whether the rank change is within the noise (``contracts.noise``); ``None`` when the
+    #: rank did not change or an interval is unknown.
+    within_noise: bool | None = None
 
     @property
     def delta(self) -> Decimal | None:
@@ -164,7 +171,12 @@ class Impact:
 def _standings(board: CorpusScoreboard | None) -> dict[str, Standing]:
     if board is None:
         return {}
-    return {a.agent_id: Standing(a.composite, a.rank) for a in board.agents}
+    return {
+        a.agent_id: Standing(
+            a.composite, a.rank, None if a.interval is None else (a.interval.low, a.interval.high)
+        )
+        for a in board.agents
+    }
 
 
 def _tau(agents: list[AgentImpact]) -> float | None:
@@ -192,7 +204,7 @@ def compare(
     for path in paths:
         before, after = _standings(old.get(path)), _standings(new.get(path))
         order = [*after, *(a for a in before if a not in after)]
-        mine = [AgentImpact(path, a, before.get(a), after.get(a)) for a in order]
+        mine = with_noise([AgentImpact(path, a, before.get(a), after.get(a)) for a in order])
         agents += mine
         taus[path] = _tau(mine)
     changed = [
@@ -229,3 +241,9 @@ def impact_since_release(live: Methodology, directory: Path | None = None) -> Im
     except ContractsError:
         return None
     return compare_snapshots(committed, live)
+
+
+def with_noise(agents: Sequence[AgentImpact]) -> list[AgentImpact]:
+    """``agents`` (one corpus file) with :attr:`AgentImpact.within_noise` filled in
+    (:func:`contracts.noise.within_noise`)."""
+    return [replace(agent, within_noise=within_noise(agent, agents)) for agent in agents]

@@ -8,16 +8,13 @@ drift check (:mod:`contracts.check`) prints. The versions page uses the same com
 
 from __future__ import annotations
 
-import ast
-import functools
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from contracts.build import REPO_ROOT, locate
 from contracts.model import Location, Methodology
+from contracts.source import definition_end, locate, string_line
 from contracts.store import canonical_json, snapshot_content
 
 #: Top-level snapshot fields that mirror a constant: where to point the reader.
@@ -78,27 +75,8 @@ class Difference:
         decorated function), for an annotation's ``endLine=``; :attr:`line` if unknown."""
         if self.file is None or self.line is None:
             return None
-        return _definition_ends(self.file).get(self.line, self.line)
-
-
-def _definition_ends(file: str) -> dict[int, int]:
-    """First line → last line of each top-level definition of ``file`` (empty if unreadable)."""
-    path = REPO_ROOT / file
-    try:
-        return _ends(path, path.stat().st_mtime_ns)
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-        return {}
-
-
-@functools.lru_cache(maxsize=16)
-def _ends(path: Path, mtime_ns: int) -> dict[int, int]:
-    ends: dict[int, int] = {}
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        first = node.lineno
-        if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.decorator_list:
-            first = node.decorator_list[0].lineno
-        ends[first] = node.end_lineno or node.lineno
-    return ends
+        end = definition_end(self.file, self.line)
+        return self.line if end is None else end
 
 
 def where_defined(location: Location | None) -> str | None:
@@ -109,23 +87,9 @@ def where_defined(location: Location | None) -> str | None:
     return f"{location.file}:{line}" if line else None
 
 
-@functools.lru_cache(maxsize=8)
-def _string_lines(path: Path, mtime_ns: int) -> dict[str, int]:
-    lines: dict[str, int] = {}
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            lines.setdefault(node.value, node.lineno)
-    return lines
-
-
 def example_location(name: str) -> str | None:
     """``file:line`` of the worked example called ``name`` in ``scoring/examples.py``."""
-    path = REPO_ROOT / _EXAMPLES_FILE
-    try:
-        mtime = path.stat().st_mtime_ns
-        line = _string_lines(path, mtime).get(name)
-    except (OSError, SyntaxError):
-        return None
+    line = string_line(_EXAMPLES_FILE, name)
     return f"{_EXAMPLES_FILE}:{line}" if line else None
 
 

@@ -7,21 +7,11 @@ exactly when ``scoring`` does not import.
 from __future__ import annotations
 
 import traceback
-from pathlib import Path
 
-#: The repository root, found without importing ``scoring``.
-REPO_ROOT: Path = Path(__file__).resolve().parent.parent
+from contracts.source import display_path, is_inside
 
 # Characters of an error's own message kept in the one-line description.
 _MESSAGE_MAX_CHARS = 300
-
-
-def _shown_path(filename: str) -> str:
-    path = Path(filename).resolve()
-    try:
-        return path.relative_to(REPO_ROOT).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def failure_location(error: BaseException) -> str | None:
@@ -31,17 +21,18 @@ def failure_location(error: BaseException) -> str | None:
     compiled it); any other error, the innermost frame inside the repository.
     """
     if isinstance(error, SyntaxError) and error.filename:
-        return f"{_shown_path(error.filename)}:{error.lineno or 0}"
+        return f"{display_path(error.filename)}:{error.lineno or 0}"
     frames = traceback.extract_tb(error.__traceback__)
-    inside = [f for f in frames if Path(f.filename).resolve().is_relative_to(REPO_ROOT)]
+    inside = [f for f in frames if is_inside(f.filename)]
     if not inside:
         return None
-    return f"{_shown_path(inside[-1].filename)}:{inside[-1].lineno}"
+    return f"{display_path(inside[-1].filename)}:{inside[-1].lineno}"
 
 
 def describe_failure(error: BaseException) -> str:
     """``at FILE:LINE: Type: message`` on one line (the message cut if long).
 
+    >>> from contracts.source import REPO_ROOT
     >>> try:
     ...     compile("x = (", str(REPO_ROOT / "scoring" / "constants.py"), "exec")
     ... except SyntaxError as error:

@@ -17,6 +17,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from contracts.source import display_path
+from contracts.store import EXIT_FAILED, UPDATE_COMMAND, ContractsError
+
 #: How long an update waits for another one to finish before it refuses.
 UPDATE_LOCK_WAIT_SECONDS = 10.0
 _LOCK_POLL_SECONDS = 0.05
@@ -63,9 +66,6 @@ def update_lock(directory: Path, wait_seconds: float = UPDATE_LOCK_WAIT_SECONDS)
     releases it when the holder exits, however it exits. Another holder is waited for up to
     ``wait_seconds``, then :class:`ContractsError` (exit 1) says so.
     """
-    # Local: contracts.store imports this module (and re-exports its names).
-    from contracts.store import EXIT_FAILED, UPDATE_COMMAND, ContractsError, display_path
-
     directory.mkdir(parents=True, exist_ok=True)
     handle = os.open(directory, os.O_RDONLY)
     try:

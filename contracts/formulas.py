@@ -36,6 +36,8 @@ from contracts.latex import (
     Node,
     Number,
     Scope,
+    SidesDisagree,
+    Span,
     Undefined,
     canonical_symbol,
     parse,
@@ -46,6 +48,7 @@ from contracts.latex import Evaluator as _Evaluator
 from scoring.registry import (
     FORMULAS,
     Arg,
+    Attribute,
     Binding,
     Column,
     Const,
@@ -55,9 +58,14 @@ from scoring.registry import (
     Formula,
     Index,
     Rows,
+    Runs,
     SequenceOf,
+    Total,
     Uses,
 )
+
+#: A formula whose symbol ``a`` is bound to rows gives one value per row (``rank_a``).
+EACH = "a"
 
 #: Two floats agree when they differ by at most this share of their size: 2^-52, one unit
 #: in the last place of a double (the precision at which a float result is published).
@@ -161,6 +169,27 @@ class _Bindings:
             return Fraction(len(self.argument(binding.name)))
         if isinstance(binding, Index):
             return IndexRange(tuple(range(1, len(self.argument(binding.name)))))
+        if isinstance(binding, Total):
+            found = self.rows(binding.over)
+            if binding.name is None:
+                return Fraction(len(found))
+            summed = sum((Fraction(e.values[binding.name]) for e in found), Fraction(0))
+            if binding.per is None:
+                return summed
+            per = sum((Fraction(e.values[binding.per]) for e in found), Fraction(0))
+            if per == 0:
+                raise Undefined("a division by zero")
+            return summed / per
+        if isinstance(binding, Runs):
+            element = env.get(binding.row)
+            if not isinstance(element, Element):
+                raise LatexError(f"{key} ranges over the runs of {binding.row}, read outside it")
+            count = element.values[binding.count]
+            mean = Fraction(element.values[binding.total]) / count
+            return [Element({"value": mean}) for _ in range(count)]
+        if isinstance(binding, Attribute):
+            held = self.value(binding.of, key, env)
+            return None if held is None else getattr(held, binding.name)
         raise LatexError(f"unknown binding {binding!r}")
 
     def rows(self, binding: Rows) -> list[Element]:
@@ -168,6 +197,8 @@ class _Bindings:
         items = list(given.items()) if isinstance(given, Mapping) else list(given)
         found = []
         for item in items:
+            if len(binding.columns) == 1 and not isinstance(item, tuple | list):
+                item = (item,)
             if len(item) != len(binding.columns):
                 raise LatexError(f"a row of {binding.name} does not have {binding.columns}")
             element = Element(dict(zip(binding.columns, item, strict=True)))
@@ -181,13 +212,13 @@ class _Bindings:
             found.append(element)
         return found
 
-    def call(self, binding: Uses, env: Mapping[str, Any]) -> Callable[..., Number]:
+    def call(self, binding: Uses, env: Mapping[str, Any]) -> Callable[..., Number | Span]:
         other = FORMULAS.get(binding.formula)
         if other is None:
             raise LatexError(f"uses the formula {binding.formula}, which is not registered")
         fixed = {name: self.value(b, "", env) for name, b in binding.bound}
 
-        def apply(*values: Any) -> Number:
+        def apply(*values: Any) -> Number | Span:
             if len(values) != len(binding.parameters):
                 raise LatexError(f"{binding.formula} takes {len(binding.parameters)} values here")
             inputs = {**fixed, **dict(zip(binding.parameters, values, strict=True))}
@@ -196,12 +227,15 @@ class _Bindings:
         return apply
 
 
-def latex_value(formula: Formula, inputs: Mapping[str, Any]) -> Number:
+def latex_value(formula: Formula, inputs: Mapping[str, Any]) -> Number | Span:
     """The value of ``formula``'s LaTeX on ``inputs`` (raises :class:`Undefined` where it has
     none, :class:`LatexError` where it cannot be evaluated)."""
     bindings = _Bindings(formula, inputs)
     scope = Scope(bindings.resolve, bindings.has, bindings.is_index)
-    return _Evaluator(parse(formula.latex), scope, formula.name).value()
+    evaluator = _Evaluator(parse(formula.latex), scope, formula.name)
+    if isinstance(formula.symbols.get(EACH), Rows):  # one value per row of a: a list
+        return evaluator.each(EACH)  # type: ignore[return-value]
+    return evaluator.value()
 
 
 def registration_problems(formula: Formula) -> list[str]:
@@ -235,7 +269,7 @@ def registration_problems(formula: Formula) -> list[str]:
             return
         base, subscript, superscript = node.parts
         key = symbol_key(base, subscript, superscript)
-        if key in bound or key in variables or key in parsed.sets:
+        if key in bound or key in variables or key in parsed.sets or key in parsed.definitions:
             used.add(key)
             return
         if superscript is not None:  # a power: the base and the exponent are read
@@ -250,6 +284,12 @@ def registration_problems(formula: Formula) -> list[str]:
             needed.append(key)
 
     visit(parsed.body)
+    for side in (*parsed.sides, *parsed.results):
+        visit(side)
+    for guard in parsed.guards:
+        visit(guard)
+    for defined in parsed.definitions.values():
+        visit(defined.body)
     for name, definition in parsed.sets.items():
         variable = definition.parts[0]
         if variable in bound:
@@ -257,6 +297,11 @@ def registration_problems(formula: Formula) -> list[str]:
         else:
             problems.append(f"the set {name} ranges {variable} over nothing: bind {variable}")
         visit(definition)
+    if isinstance(bound.get(EACH), Rows):
+        used.add(EACH)
+    for variable in variables:
+        if variable in bound:
+            used.add(variable)
     for key in needed:
         problems.append(f"the symbol {key} is bound to nothing: add it to symbols=")
     parameters = inspect.signature(formula.function).parameters
@@ -274,12 +319,15 @@ def _node_sym(base: str, subscript: Any) -> Node:
 
 
 def _bound_variables(parsed: Any) -> set[str]:
-    """Variables a sum or a set introduces (``t`` of ``\\sum_{t \\in T}``)."""
+    """Variables a sum or a set introduces (``t`` of ``\\sum_{t \\in T}``) and the
+    parameters of the functions a statement defines (``\\hat p`` of ``V(\\hat p)``)."""
     found: set[str] = set()
+    for definition in parsed.definitions.values():
+        found.update(definition.parameters)
 
     def walk(item: Any) -> None:
         kind = getattr(item, "kind", None)
-        if kind == "sum":
+        if kind in ("sum", "sumrange", "sumall", "setof"):
             found.add(item.parts[0])
         if kind is not None:
             for part in item.parts:
@@ -289,6 +337,13 @@ def _bound_variables(parsed: Any) -> set[str]:
                 walk(part)
 
     walk(parsed.body)
+    for part in (
+        *parsed.sides,
+        *parsed.results,
+        *parsed.guards,
+        *(d.body for d in parsed.definitions.values()),
+    ):
+        walk(part)
     return found
 
 
@@ -302,6 +357,10 @@ def _arguments_named(binding: Binding) -> list[str]:
         return [binding.name]
     if isinstance(binding, Entry):
         return _arguments_named(binding.mapping)
+    if isinstance(binding, Total):
+        return _arguments_named(binding.over)
+    if isinstance(binding, Attribute):
+        return _arguments_named(binding.of)
     if isinstance(binding, Uses):
         return [n for _, b in binding.bound for n in _arguments_named(b)]
     return []
@@ -315,6 +374,14 @@ def show(value: Any) -> str:
     """
     if isinstance(value, Undefined):
         return f"undefined ({value})"
+    if isinstance(value, Span):
+        return f"[{show(value.low)}, {show(value.high)}]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(show(v) for v in value) + ")"
+    if isinstance(value, list):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    if hasattr(value, "low") and hasattr(value, "high"):
+        return f"[{show(value.low)}, {show(value.high)}]"
     if isinstance(value, Decimal):
         return format(round(value, 20).normalize(), "f")
     if isinstance(value, Fraction):
@@ -322,10 +389,42 @@ def show(value: Any) -> str:
     return repr(value)
 
 
-def agree(code: Any, latex: Number | Undefined) -> bool:
+def _rounded_outwards(code: Decimal, latex: Number, upwards: bool) -> bool:
+    """Whether ``code`` is ``latex`` rounded outwards at the code's own decimals."""
+    if not isinstance(code, Decimal) or not code.is_finite():
+        return False
+    exact = Fraction(code)
+    grid = Fraction(1, 10 ** max(0, -int(code.as_tuple().exponent)))
+    value = latex if isinstance(latex, Fraction) else Fraction(latex)
+    if upwards:
+        return exact - grid < value <= exact
+    return exact <= value < exact + grid
+
+
+def agree(code: Any, latex: Number | Span | Undefined) -> bool:
     """Whether the code's result and the LaTeX's value are the same (see the module)."""
     if code is None or isinstance(latex, Undefined):
         return code is None and isinstance(latex, Undefined)
+    if isinstance(latex, list):
+        return (
+            isinstance(code, list)
+            and len(code) == len(latex)
+            and all(agree(mine, theirs) for mine, theirs in zip(code, latex, strict=True))
+        )
+    if isinstance(latex, tuple):
+        return (
+            isinstance(code, tuple)
+            and len(code) == len(latex)
+            and all(agree(mine, theirs) for mine, theirs in zip(code, latex, strict=True))
+        )
+    if isinstance(latex, Span):
+        low, high = getattr(code, "low", None), getattr(code, "high", None)
+        return (
+            isinstance(low, Decimal)
+            and isinstance(high, Decimal)
+            and _rounded_outwards(low, latex.low, upwards=False)
+            and _rounded_outwards(high, latex.high, upwards=True)
+        )
     if isinstance(code, bool) or not isinstance(code, int | Fraction | float):
         return False
     if isinstance(code, int | Fraction) and isinstance(latex, Fraction):
@@ -402,9 +501,18 @@ def check_formula(formula: Formula) -> list[FormulaProblem]:
             )
             continue
         try:
-            latex: Number | Undefined = latex_value(formula, golden.inputs)
+            latex: Number | Span | Undefined = latex_value(formula, golden.inputs)
         except Undefined as undefined:
             latex = undefined
+        except SidesDisagree as error:
+            found.append(
+                problem(
+                    name,
+                    f"formula {formula.name}, golden point {name}: its LaTeX disagrees with "
+                    f"itself: {error}{where}; every side of a chain of '=' must be equal",
+                )
+            )
+            continue
         except LatexError as error:
             found.append(
                 problem(

@@ -27,13 +27,14 @@ from contracts.comparison import (
     rank_of,
 )
 from contracts.model import CorpusScoreboard, Methodology
+from contracts.noise import noise_text
 from contracts.result import ImpactResult
+from contracts.source import display_path
 from contracts.store import (
     EXIT_UNUSABLE,
     LOCK_PATH,
     ContractsError,
     current_version,
-    display_path,
     read_lock,
     read_snapshot,
     snapshot_path,
@@ -53,7 +54,12 @@ def _number(value: Decimal | None) -> float | None:
 def _side(standing: Standing | None) -> dict[str, Any] | None:
     if standing is None:
         return None
-    return {"composite": standing.composite, "rank": standing.rank}
+    interval = standing.interval
+    return {
+        "composite": standing.composite,
+        "rank": standing.rank,
+        "interval": None if interval is None else {"low": interval[0], "high": interval[1]},
+    }
 
 
 def impact_to_json(impact: Impact) -> dict[str, Any]:
@@ -61,7 +67,11 @@ def impact_to_json(impact: Impact) -> dict[str, Any]:
 
     ``committed``/``live`` are ``null`` for an agent absent from that scoreboard; a rank is
     ``null`` for an agent without a composite; ``kendall_tau`` is ``null`` where τ-b is
-    undefined (fewer than two agents ranked on both sides).
+    undefined (fewer than two agents ranked on both sides). ``within_noise`` says whether
+    an agent's rank change is within the noise (its composite interval overlaps that of
+    every agent it changed order with, under the live side; see :mod:`contracts.noise`):
+    ``null`` when the rank did not change, an interval is unknown or no agent it changed
+    order with is ranked on both sides.
     """
     return {
         "committed_version": impact.committed_version,
@@ -77,6 +87,7 @@ def impact_to_json(impact: Impact) -> dict[str, Any]:
                 "live": _side(a.live),
                 "delta": _number(a.delta),
                 "rank_change": a.rank_change,
+                "within_noise": a.within_noise,
             }
             for a in impact.agents
         ],
@@ -148,7 +159,8 @@ def _tau_text(tau: float | None) -> str:
 
 def _rank_move(agent: AgentImpact) -> str:
     before, after = shown(rank_of(agent.committed)), shown(rank_of(agent.live))
-    return f"{agent.agent_id} {before} → {after}"
+    noise = "" if agent.within_noise is None else f" ({noise_text(agent.within_noise)})"
+    return f"{agent.agent_id} {before} → {after}{noise}"
 
 
 def _agents(count: int) -> str:
@@ -215,9 +227,10 @@ def impact_table(impact: Impact) -> str:
                     shown(rank_of(a.committed)),
                     shown(rank_of(a.live)),
                     signed(a.rank_change) if a.rank_change is not None else "—",
+                    noise_text(a.within_noise),
                 ]
             )
-        headers = ["agent", "committed", "live", "Δ", "rank was", "rank now", "places"]
+        headers = ["agent", "committed", "live", "Δ", "rank was", "rank now", "places", "noise"]
         out += ["", corpus_summary(impact, corpus), render_table(headers, rows)]
     return "\n".join(out)
 

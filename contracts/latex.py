@@ -38,7 +38,7 @@ import functools
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Context, Decimal
 from fractions import Fraction
 from typing import Any
@@ -50,8 +50,21 @@ _CONTEXT = Context(prec=SQRT_DIGITS + 10)
 Number = Fraction | Decimal
 
 
+@dataclass(frozen=True, slots=True)
+class Span:
+    """An interval a formula's LaTeX gives (``a \\pm b``, ``\\mathrm{Wilson}(m, V)``): its
+    bounds, unrounded."""
+
+    low: Number
+    high: Number
+
+
 class LatexError(ValueError):
     """The LaTeX uses something the evaluator does not know, or a symbol is unbound."""
+
+
+class SidesDisagree(LatexError):  # noqa: N818 - says what happened, like Undefined
+    """Two sides of a chain of ``=`` give different values."""
 
 
 class Undefined(Exception):  # noqa: N818 - a value, not an error: the code's None
@@ -63,11 +76,15 @@ class Undefined(Exception):  # noqa: N818 - a value, not an error: the code's No
 _SPACING = {r"\,", r"\!", r"\ ", r"\;", r"\:", r"\quad", r"\qquad", r"\left", r"\right"}
 _GREEK = {
     r"\alpha", r"\beta", r"\gamma", r"\delta", r"\Delta", r"\epsilon", r"\lambda", r"\mu",
-    r"\phi", r"\sigma", r"\tau", r"\theta",
+    r"\phi", r"\sigma", r"\tau", r"\theta", r"\rho", r"\nu", r"\Sigma",
 }  # fmt: skip
 _COMPARE = {"<": "<", ">": ">", "=": "=", r"\le": "<=", r"\leq": "<=", r"\ge": ">=", r"\geq": ">="}
+#: Conditions joined in words: ``x < x_1 \\text{ or } x > x_m``.
+_JOINS = {r"\text{ or }": "or", r"\text{ and }": "and"}
+#: Accents written ``\hat p`` or ``\hat{p}``: one name each, spelled with braces.
+_ACCENTS = (r"\hat", r"\bar")
 _TOKEN = re.compile(
-    r"\s+|\\\\|\\[a-zA-Z]+|\\[,!;: {}]|[0-9]+(?:\.[0-9]+)?|[a-zA-Z]|[-+=<>^_{}()\[\]|,:&]"
+    r"\s+|\\\\|\\[a-zA-Z]+|\\[,!;: {}]|[0-9]+(?:\.[0-9]+)?|[a-zA-Z]'*|[-+=<>^_{}()\[\]|,:&]"
 )
 
 
@@ -111,6 +128,18 @@ def tokenize(source: str) -> list[Token]:
         position = match.end()
         if text.isspace() or text in _SPACING:
             continue
+        if text in _ACCENTS:
+            while source[position : position + 1].isspace():
+                position += 1
+            if source[position : position + 1] == "{":
+                inner, position = _braced(source, position)
+            else:
+                match = _TOKEN.match(source, position)
+                if match is None or not (match.group().isalpha() or match.group() in _GREEK):
+                    raise LatexError(f"{text} needs a name after it, in {source!r}")
+                inner, position = match.group(), match.end()
+            tokens.append(Token("text", f"{text}{{{inner.strip()}}}"))
+            continue
         if text in (r"\mathrm", r"\text", r"\tilde", r"\overline", r"\operatorname"):
             inner, position = _braced(source, position)
             if text == r"\operatorname":
@@ -122,7 +151,7 @@ def tokenize(source: str) -> list[Token]:
             tokens.append(Token("cmd", f"{text}{{{inner}}}"))
         elif text[0].isdigit():
             tokens.append(Token("num", text))
-        elif text.isalpha() or text in _GREEK:
+        elif text.rstrip("'").isalpha() or text in _GREEK:  # f' is a name of its own
             tokens.append(Token("name", text))
         elif text.startswith("\\") and text not in (r"\{", r"\}", "\\\\"):
             tokens.append(Token("cmd", text))
@@ -149,6 +178,63 @@ def _node(kind: str, *parts: Any) -> Node:
 def _source(tokens: Sequence[Token]) -> str:
     """The canonical spelling of a run of tokens (a symbol's subscript, say)."""
     return "".join(t.text for t in tokens)
+
+
+_OPENS = {"(", "{", "[", r"\{", r"\begin{cases}", r"\lceil"}
+_CLOSES = {")", "}", "]", r"\}", r"\end{cases}", r"\rceil"}
+
+
+def _split_at(tokens: Sequence[Token], marks: tuple[str, ...]) -> list[list[Token]]:
+    """``tokens`` cut at each of ``marks`` that stands at the outer level (no bracket open)."""
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for token in tokens:
+        if token.text in _OPENS and token.kind in ("op", "cmd"):
+            depth += 1
+        elif token.text in _CLOSES and token.kind in ("op", "cmd"):
+            depth -= 1
+        if depth == 0 and token.kind in ("op", "cmd") and token.text in marks:
+            parts.append([])
+            continue
+        parts[-1].append(token)
+    return parts
+
+
+def _split_statements(tokens: Sequence[Token]) -> list[list[Token]]:
+    return [part for part in _split_at(tokens, (",", ";")) if part]
+
+
+def _relation(tokens: Sequence[Token], relations: tuple[str, ...] = ("=", r"\in")) -> int | None:
+    """The position of the first ``=`` (or ``\\in``) at the outer level, or None."""
+    depth = 0
+    for position, token in enumerate(tokens):
+        if token.text in _OPENS and token.kind in ("op", "cmd"):
+            depth += 1
+        elif token.text in _CLOSES and token.kind in ("op", "cmd"):
+            depth -= 1
+        elif depth == 0 and token.text in relations:
+            return position
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A symbol a later statement defines: its parameters (none for a plain symbol)."""
+
+    parameters: tuple[str, ...]
+    body: Node
+
+
+@dataclass(slots=True)
+class Statements:
+    """A formula's parsed statements (see :meth:`_Parser.formula`)."""
+
+    body: Node
+    sides: tuple[Node, ...]
+    sets: dict[str, Node] = field(default_factory=dict)
+    definitions: dict[str, Definition] = field(default_factory=dict)
+    guards: list[Node] = field(default_factory=list)
+    results: list[Node] = field(default_factory=list)
 
 
 class _Parser:
@@ -204,39 +290,65 @@ class _Parser:
         return node
 
     # grammar
-    def formula(self) -> tuple[Node, dict[str, Node]]:
-        depth = 0
-        for index, token in enumerate(self.tokens):
-            if token.text in ("(", "{") and token.kind == "op":
-                depth += 1
-            elif token.text in (")", "}") and token.kind == "op":
-                depth -= 1
-            elif token.text == "=" and depth == 0:
-                self.at = index + 1
-                break
-        else:
+    def formula(self) -> Statements:
+        """The statements of a formula, split at the commas of its outer level: the first
+        (``name = value [= value …]`` or ``name \\in value``) is the result; each later one
+        defines a set (``T = \\{t : …\\}``), a symbol (``p_B = p_A - \\delta``), a function
+        (``V(\\hat p) = …``), or states a domain (``T \\ge 10``: undefined where it fails)."""
+        statements = _split_statements(self.tokens)
+        first, *rest = statements
+        relation = _relation(first)
+        if relation is None:
             raise LatexError(f"no '=' in {self.source!r}: a formula names what it defines")
-        body = self.expression()
-        sets: dict[str, Node] = {}
-        while self.is_op(","):
-            self.take()
-            name = self.symbol()
-            self.expect("=")
-            self.expect(r"\{")
-            variable = self.take().text
-            self.expect(":")
-            condition = self.condition(stop=r"\}")
-            self.expect(r"\}")
-            sets[name.parts[0]] = _node("setdef", variable, condition)
-        if self.peek() is not None:
-            raise LatexError(f"unexpected {self.peek().text!r} in {self.source!r}")  # type: ignore[union-attr]
-        return body, sets
+        sides = [
+            self.sub_parse(side, _Parser.expression)
+            for side in _split_at(first[relation + 1 :], ("=",))
+        ]
+        found = Statements(sides[0], tuple(sides[1:]))
+        for statement in rest:
+            self.statement(statement, found)
+        return found
+
+    def statement(self, tokens: list[Token], found: Statements) -> None:
+        relation = _relation(tokens, relations=("=",))
+        if relation is None:
+            found.guards.append(self.sub_parse(tokens, lambda p: p.condition(stop="")))
+            return
+        lhs, rhs = tokens[:relation], tokens[relation + 1 :]
+        if rhs and rhs[0].text == r"\{":
+            inner = _Parser(rhs, self.source)
+            inner.expect(r"\{")
+            variable = inner.take().text
+            inner.expect(":")
+            condition = inner.condition(stop=r"\}")
+            inner.expect(r"\}")
+            if inner.peek() is not None:
+                raise LatexError(f"unexpected {inner.peek().text!r} in {self.source!r}")  # type: ignore[union-attr]
+            name = self.sub_parse(lhs, _Parser.symbol)
+            found.sets[name.parts[0]] = _node("setdef", variable, condition)
+            return
+        body = self.sub_parse(rhs, _Parser.expression)
+        try:
+            target = self.sub_parse(lhs, _Parser.expression)
+        except LatexError:  # no symbol (∂S/∂λ): one more result, named for the reader
+            found.results.append(body)
+            return
+        if target.kind == "sym":
+            found.definitions[symbol_key(*target.parts)] = Definition((), body)
+        elif target.kind == "apply" and all(a.kind == "sym" for a in target.parts[1]):
+            parameters = tuple(symbol_key(*a.parts) for a in target.parts[1])
+            found.definitions[symbol_key(*target.parts[0].parts)] = Definition(parameters, body)
+        else:
+            raise LatexError(
+                f"cannot tell which symbol {_source(lhs)!r} defines, in {self.source!r}"
+            )
 
     def expression(self) -> Node:
         node = self.term()
-        while self.is_op("+", "-"):
+        while self.is_op("+", "-", r"\pm"):
             operator = self.take().text
-            node = _node("add" if operator == "+" else "sub", node, self.term())
+            kind = {"+": "add", "-": "sub"}.get(operator, "pm")
+            node = _node(kind, node, self.term())
         return node
 
     def _starts_factor(self) -> bool:
@@ -244,11 +356,11 @@ class _Parser:
         if token is None:
             return False
         if token.kind in ("num", "name", "text"):
-            return True
+            return token.text not in _JOINS
         if token.kind == "cmd":
             return token.text in (
                 r"\dfrac", r"\frac", r"\tfrac", r"\sqrt", r"\binom", r"\max", r"\sum",
-                r"\begin{cases}", r"\operatorname{clamp}",
+                r"\begin{cases}", r"\operatorname{clamp}", r"\min", r"\lceil",
             ) or token.text in _GREEK  # fmt: skip
         return token.text == "(" or (token.text == "|" and not self.in_bars)
 
@@ -284,7 +396,7 @@ class _Parser:
         if token.kind == "num":
             self.take()
             return _node("num", Fraction(token.text))
-        if token.kind in ("name", "text"):
+        if token.kind in ("name", "text") or (token.kind == "cmd" and token.text in _GREEK):
             node = self.symbol()
             if self.is_op("("):
                 self.take()
@@ -316,7 +428,7 @@ class _Parser:
         if text == r"\sqrt":
             self.take()
             return _node("sqrt", self.sub_parse(self.group_tokens(), _Parser.expression))
-        if text == r"\max":
+        if text in (r"\max", r"\min"):
             self.take()
             self.expect("(")
             arguments = [self.expression()]
@@ -324,7 +436,20 @@ class _Parser:
                 self.take()
                 arguments.append(self.expression())
             self.expect(")")
-            return _node("max", tuple(arguments))
+            return _node(text[1:], tuple(arguments))
+        if text == r"\lceil":
+            self.take()
+            inner = self.expression()
+            self.expect(r"\rceil")
+            return _node("ceil", inner)
+        if text == r"\{":
+            # A set written in place: {b : S_b > S_a}, the rows of b for which it holds.
+            self.take()
+            variable = self.take().text
+            self.expect(":")
+            condition = self.condition(stop=r"\}")
+            self.expect(r"\}")
+            return _node("setof", variable, condition)
         if text == r"\operatorname{clamp}":
             self.take()
             self.expect("_")
@@ -344,6 +469,14 @@ class _Parser:
             self.expect("_")
             over = _Parser(self.group_tokens(), self.source)
             variable = over.take().text
+            if over.peek() is None:  # \sum_{t}: every row t stands for
+                return _node("sumall", variable, self.term())
+            if over.is_op("="):  # \sum_{t=1}^{T}: rows 1 to T of those t stands for
+                over.take()
+                lower = over.expression()
+                self.expect("^")
+                upper = self.sub_parse(self.group_tokens(), _Parser.expression)
+                return _node("sumrange", variable, lower, upper, self.term())
             over.expect(r"\in")
             domain = over.symbol()
             body = self.term()
@@ -393,7 +526,12 @@ class _Parser:
             terms.append(self.expression())
         if not operators:
             raise LatexError(f"a condition needs a comparison, in {self.source!r}")
-        return _node("compare", tuple(terms), tuple(operators))
+        found = _node("compare", tuple(terms), tuple(operators))
+        joined = self.peek()
+        if joined is not None and joined.text in _JOINS:
+            self.take()
+            return _node(_JOINS[joined.text], found, self.condition(stop))
+        return found
 
 
 def symbol_key(
@@ -426,17 +564,30 @@ def canonical_symbol(written: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Parsed:
-    """A formula's LaTeX as a tree: its value and the sets it defines after ``,\\quad``."""
+    """A formula's LaTeX as a tree: its value, the other sides of its chain of ``=`` (each
+    must agree with it), the sets, symbols and functions later statements define, and the
+    domain its guards state."""
 
     body: Node
     sets: Mapping[str, Node]
+    sides: tuple[Node, ...] = ()
+    definitions: Mapping[str, Definition] = field(default_factory=dict)
+    guards: tuple[Node, ...] = ()
+    results: tuple[Node, ...] = ()
 
 
 @functools.lru_cache(maxsize=256)
 def parse(latex: str) -> Parsed:
     """Parse a formula's LaTeX (everything after the first ``=`` at the outer level)."""
-    body, sets = _Parser(tokenize(latex), latex).formula()
-    return Parsed(body, sets)
+    found = _Parser(tokenize(latex), latex).formula()
+    return Parsed(
+        found.body,
+        found.sets,
+        found.sides,
+        found.definitions,
+        tuple(found.guards),
+        tuple(found.results),
+    )
 
 
 def script_symbols(tokens: Sequence[Token]) -> Node:
@@ -547,14 +698,32 @@ class Evaluator:
         self.scope = scope
         self.name = name
 
-    def value(self) -> Number:
-        """The formula's value (raises :class:`Undefined` where it has none)."""
-        return _number(self.eval(self.parsed.body, {}))
+    def value(self, env: Mapping[str, Any] | None = None) -> Number | Span:
+        """The formula's value (raises :class:`Undefined` where it has none): its guards
+        hold, and every side of its chain of ``=`` agrees with the first."""
+        env = {} if env is None else env
+        for guard in self.parsed.guards:
+            if not self.holds(guard, env):
+                raise Undefined(f"the domain {_spell(guard)} does not hold")
+        found = _result(self.eval(self.parsed.body, env))
+        for number, side in enumerate(self.parsed.sides, start=2):
+            other = _result(self.eval(side, env))
+            if not _same(found, other):
+                raise SidesDisagree(
+                    f"{self.name}: the sides of its chain of '=' disagree: side 1 gives "
+                    f"{_shown(found)}, side {number} gives {_shown(other)}"
+                )
+        if self.parsed.results:  # several results (a gradient): a tuple of them, in order
+            return (found, *(_result(self.eval(r, env)) for r in self.parsed.results))  # type: ignore[return-value]
+        return found
 
     def lookup(self, node: Node, env: Mapping[str, Any]) -> Any:
         """The value of a symbol; an input number becomes exact (a constant's ``Decimal``
         and a float input are the rationals they write)."""
         found = self._lookup(node, env)
+        key = symbol_key(*node.parts)
+        if key in env or key in self.parsed.definitions:
+            return found
         if isinstance(found, Decimal | float) or (
             isinstance(found, int) and not isinstance(found, bool)
         ):
@@ -566,6 +735,8 @@ class Evaluator:
         key = symbol_key(base, subscript, superscript)
         if key in env:
             return env[key]
+        if key in self.parsed.definitions:
+            return self.define(key, env)
         if superscript is not None and not self.scope.has(key):
             value = self.lookup(_node("sym", base, subscript, None), env)
             exponent = _subexpression(superscript, self.name)
@@ -587,6 +758,45 @@ class Evaluator:
             return family[int(position) - 1]
         raise LatexError(f"{self.name}: the symbol {key} is bound to nothing")
 
+    def each(self, variable: str) -> list[Any]:
+        """The value for each row of ``variable`` (``\\mathrm{rank}_a``: one per agent
+        ``a``), each an :class:`Undefined` where it has none."""
+        found: list[Any] = []
+        for element in self.rows_of(variable, {}):
+            try:
+                found.append(self.value({variable: element}))
+            except Undefined as undefined:
+                found.append(undefined)
+        return found
+
+    def define(self, key: str, env: Mapping[str, Any]) -> Any:
+        """A symbol a later statement defines, evaluated where it is read (``U_t`` in the
+        row of ``t``); a function (``V(\\hat p)``) is returned to be applied."""
+        definition = self.parsed.definitions[key]
+        if not definition.parameters:
+            return self.eval(definition.body, env)
+
+        def apply(*values: Any) -> Any:
+            if len(values) != len(definition.parameters):
+                raise LatexError(
+                    f"{self.name}: {key} takes {len(definition.parameters)} values, "
+                    f"given {len(values)}"
+                )
+            return self.eval(
+                definition.body, {**env, **dict(zip(definition.parameters, values, strict=True))}
+            )
+
+        return apply
+
+    def rows_of(self, variable: str, env: Mapping[str, Any]) -> list[Element]:
+        """The rows a sum's or a set's variable ranges over (it must be bound to rows)."""
+        if not self.scope.has(variable):
+            raise LatexError(f"{self.name}: {variable} ranges over nothing: bind it to rows")
+        domain = self.scope.resolve(variable, env)
+        if not isinstance(domain, list):
+            raise LatexError(f"{self.name}: {variable} must be bound to rows")
+        return domain
+
     def define_set(self, key: str, env: Mapping[str, Any]) -> list[Element]:
         definition = self.parsed.sets[key]
         variable, condition = definition.parts
@@ -596,6 +806,11 @@ class Evaluator:
         return [element for element in domain if self.holds(condition, {**env, variable: element})]
 
     def holds(self, condition: Node, env: Mapping[str, Any]) -> bool:
+        if condition.kind in ("or", "and"):
+            first, second = condition.parts
+            if condition.kind == "or":
+                return self.holds(first, env) or self.holds(second, env)
+            return self.holds(first, env) and self.holds(second, env)
         if condition.kind == "prose":
             raise LatexError(
                 f"{self.name}: the condition {condition.parts[0]} is prose; "
@@ -652,14 +867,40 @@ class Evaluator:
             return parts[0]
         if kind == "sym":
             return self.lookup(node, env)
-        if kind in ("add", "sub", "div"):
-            return _arith(
-                kind, _number(self.eval(parts[0], env)), _number(self.eval(parts[1], env))
-            )
-        if kind == "mul":
-            return _arith(
-                kind, _number(self.eval(parts[0], env)), _number(self.eval(parts[1], env))
-            )
+        if kind in ("add", "sub", "div", "mul"):
+            left, right = self.eval(parts[0], env), self.eval(parts[1], env)
+            if isinstance(left, Span) or isinstance(right, Span):
+                return _span_arith(kind, left, right, self.name)
+            return _arith(kind, _number(left), _number(right))
+        if kind == "pm":
+            centre, half = _number(self.eval(parts[0], env)), _number(self.eval(parts[1], env))
+            low, high = _arith("sub", centre, half), _arith("add", centre, half)
+            return Span(low, high) if _compare("<=", low, high) else Span(high, low)
+        if kind == "ceil":
+            inner = _number(self.eval(parts[0], env))
+            return Fraction(math.ceil(inner))
+        if kind == "setof":
+            variable, condition = parts
+            return [
+                element
+                for element in self.rows_of(variable, env)
+                if self.holds(condition, {**env, variable: element})
+            ]
+        if kind in ("sumrange", "sumall"):
+            variable, body = parts[0], parts[-1]
+            elements = self.rows_of(variable, env)
+            if kind == "sumrange":
+                low, high = (_number(self.eval(part, env)) for part in parts[1:3])
+                if not (_whole(low) and _whole(high)) or not low >= 1 or high > len(elements):
+                    raise LatexError(
+                        f"{self.name}: the sum runs over {variable} = {_shown(low)} … "
+                        f"{_shown(high)}, but {variable} has rows 1 … {len(elements)}"
+                    )
+                elements = elements[int(low) - 1 : int(high)]
+            total: Number = Fraction(0)
+            for element in elements:
+                total = _arith("add", total, _number(self.eval(body, {**env, variable: element})))
+            return total
         if kind == "neg":
             return -_number(self.eval(parts[0], env))
         if kind == "pow":
@@ -686,11 +927,11 @@ class Evaluator:
             return Fraction(math.comb(int(top), int(bottom)))
         if kind == "sqrt":
             return _sqrt(_number(self.eval(parts[0], env)))
-        if kind == "max":
+        if kind in ("max", "min"):
             values = [_number(self.eval(a, env)) for a in parts[0]]
             best = values[0]
             for value in values[1:]:
-                if _compare(">", value, best):
+                if _compare(">" if kind == "max" else "<", value, best):
                     best = value
             return best
         if kind == "clamp":
@@ -704,12 +945,14 @@ class Evaluator:
         if kind == "sum":
             variable, domain, body = parts
             elements = self.eval(domain, env)
+            if isinstance(elements, Element):  # \sum_{i \in t}: the runs of the row t
+                elements = self.rows_of(variable, env)
             if not isinstance(elements, list):
                 raise LatexError(f"{self.name}: a sum over {symbol_key(*domain.parts)}, not a set")
-            total: Number = Fraction(0)
+            summed: Number = Fraction(0)
             for element in elements:
-                total = _arith("add", total, _number(self.eval(body, {**env, variable: element})))
-            return total
+                summed = _arith("add", summed, _number(self.eval(body, {**env, variable: element})))
+            return summed
         if kind == "cases":
             for value, condition in parts[0]:
                 chosen = self.choose(condition, env)
@@ -717,6 +960,69 @@ class Evaluator:
                     return self.eval(value, chosen)
             raise Undefined("no case applies")
         raise LatexError(f"{self.name}: cannot evaluate {kind}")
+
+
+def _whole(value: Number) -> bool:
+    return isinstance(value, Fraction) and value.denominator == 1
+
+
+#: Two sides of a chain that needs an irrational root agree to this many digits.
+_SIDE_DIGITS = SQRT_DIGITS - 5
+
+
+def _result(value: Any) -> Number | Span:
+    return value if isinstance(value, Span) else _number(value)
+
+
+def _close(left: Number, right: Number) -> bool:
+    if isinstance(left, Fraction) and isinstance(right, Fraction):
+        return left == right
+    a, b = _decimal(left), _decimal(right)
+    return abs(a - b) <= Decimal(10) ** -_SIDE_DIGITS * max(abs(a), abs(b), Decimal(1))
+
+
+def _same(left: Number | Span, right: Number | Span) -> bool:
+    if isinstance(left, Span) and isinstance(right, Span):
+        return _close(left.low, right.low) and _close(left.high, right.high)
+    if isinstance(left, Span) or isinstance(right, Span):
+        return False
+    return _close(left, right)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, Span):
+        return f"[{_shown(value.low)}, {_shown(value.high)}]"
+    if isinstance(value, Decimal):
+        return format(round(value, 20).normalize(), "f")
+    return str(value)
+
+
+def _spell(node: Node) -> str:
+    """A guard as a reader would say it: ``T >= 10``."""
+    if node.kind == "compare":
+        terms, operators = node.parts
+        text = _spell(terms[0])
+        for operator, term in zip(operators, terms[1:], strict=True):
+            text += f" {operator} {_spell(term)}"
+        return text
+    if node.kind == "sym":
+        return symbol_key(*node.parts)
+    if node.kind == "num":
+        return str(node.parts[0])
+    return node.kind
+
+
+def _span_arith(kind: str, left: Any, right: Any, name: str) -> Span:
+    """An interval shifted or scaled by a number (``100 \\cdot \\mathrm{Wilson}(…)``)."""
+    if isinstance(left, Span) and isinstance(right, Span):
+        raise LatexError(f"{name}: two intervals in one {kind}")
+    if kind in ("mul", "add") and not isinstance(left, Span):
+        left, right = right, left
+    if not isinstance(left, Span) or kind not in ("add", "sub", "mul", "div"):
+        raise LatexError(f"{name}: a number {kind} an interval")
+    factor = _number(right)
+    low, high = _arith(kind, left.low, factor), _arith(kind, left.high, factor)
+    return Span(low, high) if _compare("<=", low, high) else Span(high, low)
 
 
 def _power(base: Number, exponent: Number) -> Number:
@@ -747,7 +1053,7 @@ def _subexpression(tokens: Sequence[Token], source: str, *, lenient: bool = Fals
     return _subexpression_cached(tuple(tokens), source, lenient)
 
 
-def evaluate(latex: str, scope: Scope, name: str = "formula") -> Number:
+def evaluate(latex: str, scope: Scope, name: str = "formula") -> Number | Span:
     """The value of ``latex`` with its symbols resolved by ``scope``.
 
     >>> values = {"p": Fraction(1, 4)}

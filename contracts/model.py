@@ -3,7 +3,7 @@
 A snapshot is plain, stable data. Exact values (results of formulas) are written as
 ``{"exact": "170/3", "approx": 56.666...}``: the exact rational as a terminating decimal or
 ``numerator/denominator``, and its float for reading. Where a constant or formula is defined
-is recorded as file and symbol; its line is resolved live (``contracts.build.locate``), so
+is recorded as file and symbol; its line is resolved live (``contracts.source.locate``), so
 that a harmless edit such as a new comment does not change a released snapshot.
 """
 
@@ -12,7 +12,15 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 SCHEMA_VERSION = 1
 
@@ -25,7 +33,7 @@ _FROZEN = ConfigDict(extra="forbid", frozen=True)
 def _inside_repository(file: str) -> str:
     """A ``defined_in.file`` names a Python file inside the repository: a relative POSIX
     path with no ``..``, so that reading it (to find a line) never leaves the repository.
-    (``contracts.build.locate`` checks the resolved path as well, for symbolic links.)"""
+    (``contracts.source.locate`` checks the resolved path as well, for symbolic links.)"""
     path = PurePosixPath(file)
     if (
         not file
@@ -123,6 +131,19 @@ class ExampleEntry(BaseModel):
     result: dict[str, Any]
 
 
+#: Scoreboard fields added by methodology 1.1.0, left out of the JSON when null.
+UNCERTAINTY_KEYS = ("interval", "rank_upper_bound")
+
+
+class ScoreInterval(BaseModel):
+    """A published interval: its low and high bound, rounded outwards."""
+
+    model_config = _FROZEN
+
+    low: float
+    high: float
+
+
 class ScoreboardAgent(BaseModel):
     """One agent of a reference corpus as ``python -m scoring report`` publishes it."""
 
@@ -138,6 +159,28 @@ class ScoreboardAgent(BaseModel):
     pass_hat_k: dict[str, float | None] = Field(
         description='pass^k as published, by report key ("pass^1", ...).'
     )
+    interval: ScoreInterval | None = Field(
+        default=None,
+        description="The composite's 95% interval as published (from methodology 1.1.0); "
+        "absent when the agent has none, or in a snapshot released before intervals.",
+    )
+    rank_upper_bound: int | None = Field(
+        default=None,
+        description="1 + the number of agents whose composite interval lies wholly above "
+        "this agent's (rank (UB), from methodology 1.1.0); absent without an interval.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_missing_interval(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        # A snapshot released before 1.1.0 has neither key: each is left out when it is
+        # null, so that such a snapshot's text and content hash stay as released.
+        data: dict[str, Any] = handler(self)
+        for key in UNCERTAINTY_KEYS:
+            if data.get(key, ...) is None:
+                del data[key]
+        return data
 
 
 class CorpusScoreboard(BaseModel):

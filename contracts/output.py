@@ -19,7 +19,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
 
 from contracts.filesystem import write_atomic
-from contracts.store import SNAPSHOT_DIR, display_path, json_schema_text
+from contracts.source import display_path
+from contracts.store import SNAPSHOT_DIR, json_schema_text
 from scoring.constants import (
     CORRECTNESS_SOURCES,
     INTERVAL_LEVEL,

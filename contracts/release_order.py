@@ -25,7 +25,7 @@ FIRST_RELEASE = "1.0.0"
 
 def order_problems(
     changelog: Mapping[str, ChangelogEntry] | None,
-    lock: Mapping[str, str] | None,
+    lock: Mapping[str, object] | None,
     changelog_name: str,
     lock_name: str,
 ) -> list[str]:

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from contracts.model import CorpusScoreboard, ScoreboardAgent
-from contracts.store import CONTRACTS_DIR, ContractsError, display_path
+from contracts.source import display_path
+from contracts.store import CONTRACTS_DIR, ContractsError
 from scoring.errors import InputError
 from scoring.report import build_report
 from scoring.serialize import report_to_json
@@ -62,6 +63,10 @@ def scoreboard_of_report(path: str, sha256: str, document: dict[str, Any]) -> Co
                 composite=a["composite"]["score"],
                 profile=a["radar"]["profile"],
                 pass_hat_k={k: v for k, v in a["repeatability"].items() if k.startswith("pass^")},
+                # From 1.1.0 the report publishes the composite's interval (null below the
+                # task minimum); a report without the field records none.
+                interval=a["composite"].get("interval"),
+                rank_upper_bound=a.get("rank_upper_bound"),
             )
             for a, rank in zip(agents, ranks, strict=True)
         ],

@@ -5,18 +5,23 @@ Files (all under ``contracts/``):
 - ``snapshots/<version>.json``: the methodology of one version, pretty-printed (indent 2),
   keys sorted, lists in their built order, trailing newline. Its first key is
   ``"_generated"``, a note that the file is written by ``python -m contracts update``; the
-  note is not methodology content: it is stripped on load and left out of the hash.
+  note is not methodology content: it is stripped on load and left out of the content
+  hash.
 - ``snapshots/methodology.schema.json``: the JSON Schema of a snapshot file, generated from
   :class:`contracts.model.SnapshotFile`.
 - ``snapshots/released.json``: the lock. ``{"_generated": ..., "released": {version:
-  sha256}}``: every released version and the SHA-256 of its canonical content (see
-  :func:`content_hash`). Released versions are immutable.
+  {"sha256": ..., "content_sha256": ...}}}``: every released version with the SHA-256 of
+  its snapshot file's bytes (what ``sha256sum`` prints: a released file is immutable byte
+  for byte) and the SHA-256 of its canonical content (:func:`content_hash`: what tells a
+  re-formatted copy of the same methodology from a different one). Released versions are
+  immutable. A lock in the format before 1.1.0 (one content hash per version) is refused,
+  naming the format it needs.
 - ``CHANGELOG.md``: one section ``## <version> (<YYYY-MM-DD>)`` per version, newest first,
   with free markdown below it: what changed and why.
 
 Every reader raises :class:`ContractsError`, whose message names the file and the rule;
 nothing here prints. How the files are written (atomically, one update at a time) is
-:mod:`contracts.filesystem`; its names are importable from here too.
+:mod:`contracts.filesystem`.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from contracts.model import GENERATED_NOTE, Methodology, SnapshotFile
+from contracts.source import display_path
 
 CONTRACTS_DIR: Path = Path(__file__).resolve().parent
 SNAPSHOT_DIR: Path = CONTRACTS_DIR / "snapshots"
@@ -93,25 +99,30 @@ class Release:
 
 @dataclass(frozen=True, slots=True)
 class SnapshotRead:
-    """A snapshot file as read: the methodology, its raw content and its content hash."""
+    """A snapshot file as read: the methodology, its raw content, its content hash
+    (``sha256``) and the hash of its bytes (``file_sha256``)."""
 
     path: Path
     methodology: Methodology
     content: dict[str, Any]
     sha256: str
+    file_sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class LockEntry:
+    """What the lock records of one released version: the SHA-256 of its snapshot file's
+    bytes, and of its canonical content."""
+
+    sha256: str
+    content_sha256: str
+
+    def as_json(self) -> dict[str, str]:
+        """The entry as the lock file writes it."""
+        return {"sha256": self.sha256, "content_sha256": self.content_sha256}
 
 
 # --- Paths and versions ---------------------------------------------------------------------
-
-
-def display_path(path: Path) -> str:
-    """``path`` relative to the repository root when it lies inside it, else as given."""
-    from contracts.build import REPO_ROOT  # local: keeps this module light for the site
-
-    try:
-        return path.resolve().relative_to(REPO_ROOT).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def version_key(version: str) -> tuple[int, int, int]:
@@ -165,6 +176,15 @@ def canonical_json(data: Any) -> str:
     return json.dumps(
         data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     )
+
+
+def file_hash(data: bytes) -> str:
+    """SHA-256 (hex) of a file's bytes: what ``sha256sum`` prints and the lock records.
+
+    >>> file_hash(b"")[:12]
+    'e3b0c44298fc'
+    """
+    return hashlib.sha256(data).hexdigest()
 
 
 def content_hash(data: Any) -> str:
@@ -229,9 +249,19 @@ def schema_state(path: Path) -> str | None:
     return None if committed == schema_text() else "stale"
 
 
-def lock_text(released: dict[str, str]) -> str:
-    """The exact text of the lock file for ``released`` (version → sha256)."""
-    ordered = dict(sorted(released.items(), key=lambda item: version_key(item[0])))
+def lock_entry(methodology: Methodology) -> LockEntry:
+    """What the lock records for ``methodology`` written as its committed snapshot file."""
+    return LockEntry(
+        file_hash(snapshot_text(methodology).encode("utf-8")), snapshot_hash(methodology)
+    )
+
+
+def lock_text(released: dict[str, LockEntry]) -> str:
+    """The exact text of the lock file for ``released`` (version → its entry)."""
+    ordered = {
+        version: entry.as_json()
+        for version, entry in sorted(released.items(), key=lambda item: version_key(item[0]))
+    }
     return json.dumps({"_generated": GENERATED_NOTE, "released": ordered}, indent=2) + "\n"
 
 
@@ -277,10 +307,24 @@ def _first_validation_error(error: ValidationError) -> str:
     return f"{where}: {first['msg']}{suffix}"
 
 
+def _read_bytes(path: Path, what: str, fix: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise ContractsError(f"{display_path(path)}: {what} is missing; {fix}") from None
+    except OSError as error:
+        raise ContractsError(f"{display_path(path)}: {what} cannot be read: {error}") from None
+
+
 def read_snapshot(path: Path) -> SnapshotRead:
     """Read and validate one snapshot file; its ``_generated`` note is stripped."""
     restore = f"restore it: git checkout -- {display_path(path)} (or run {UPDATE_COMMAND})"
-    data = _parse_json(path, _read_text(path, "snapshot", restore), "snapshot")
+    raw = _read_bytes(path, "snapshot", restore)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ContractsError(f"{display_path(path)}: snapshot cannot be read: {error}") from None
+    data = _parse_json(path, text, "snapshot")
     if not isinstance(data, dict):
         raise ContractsError(f"{display_path(path)}: snapshot must be a JSON object")
     note = data.pop("_generated", None)
@@ -293,7 +337,7 @@ def read_snapshot(path: Path) -> SnapshotRead:
             f"{display_path(path)}: snapshot does not match the schema "
             f"({SCHEMA_FILENAME}): {_first_validation_error(error)}"
         ) from None
-    return SnapshotRead(path, methodology, data, content_hash(data))
+    return SnapshotRead(path, methodology, data, content_hash(data), file_hash(raw))
 
 
 def load_snapshot(version: str, directory: Path | None = None) -> Methodology:
@@ -301,26 +345,48 @@ def load_snapshot(version: str, directory: Path | None = None) -> Methodology:
     return read_snapshot(snapshot_path(version, directory)).methodology
 
 
-def read_lock(path: Path | None = None) -> dict[str, str]:
-    """The lock: released version → sha256 of its canonical content."""
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_LOCK_FORMAT = '{"released": {"<version>": {"sha256": "<hex>", "content_sha256": "<hex>"}}}'
+
+
+def read_lock_entries(path: Path | None = None) -> dict[str, LockEntry]:
+    """The lock: released version → its :class:`LockEntry`, oldest first."""
     lock = LOCK_PATH if path is None else path
     text = _read_text(lock, "lock of released versions", _LOCK_FIX)
     data = _parse_json(lock, text, "lock")
     released = data.get("released") if isinstance(data, dict) else None
     if not isinstance(released, dict):
-        raise ContractsError(
-            f'{display_path(lock)}: lock must be {{"released": {{"<version>": "<sha256>"}}}}'
-        )
-    for version, digest in released.items():
+        raise ContractsError(f"{display_path(lock)}: lock must be {_LOCK_FORMAT}")
+    entries: dict[str, LockEntry] = {}
+    for version, entry in released.items():
         if not is_version(version):
             raise ContractsError(
                 f"{display_path(lock)}: {version!r} is not a MAJOR.MINOR.PATCH version"
             )
-        if not (isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)):
+        if isinstance(entry, str):
             raise ContractsError(
-                f"{display_path(lock)}: the hash of {version} must be 64 lowercase hex digits"
+                f"{display_path(lock)}: released.{version} is one hash, the lock format "
+                f"before 1.1.0 (a hash of the content, not of the file); the lock records "
+                f"{_LOCK_FORMAT}: restore it from git"
             )
-    return dict(sorted(released.items(), key=lambda item: version_key(item[0])))
+        if not isinstance(entry, dict) or set(entry) != {"sha256", "content_sha256"}:
+            raise ContractsError(
+                f"{display_path(lock)}: released.{version} must be "
+                '{"sha256": "<hex>", "content_sha256": "<hex>"}'
+            )
+        for key, digest in entry.items():
+            if not (isinstance(digest, str) and _SHA256.fullmatch(digest)):
+                raise ContractsError(
+                    f"{display_path(lock)}: released.{version}.{key} must be 64 lowercase "
+                    "hex digits"
+                )
+        entries[version] = LockEntry(entry["sha256"], entry["content_sha256"])
+    return dict(sorted(entries.items(), key=lambda item: version_key(item[0])))
+
+
+def read_lock(path: Path | None = None) -> dict[str, str]:
+    """The lock: released version → SHA-256 of its snapshot file's bytes, oldest first."""
+    return {version: entry.sha256 for version, entry in read_lock_entries(path).items()}
 
 
 def parse_changelog(text: str, path: Path | None = None) -> dict[str, ChangelogEntry]:

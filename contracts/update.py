@@ -37,8 +37,10 @@ from contracts.filesystem import (
     write_atomic,
 )
 from contracts.impact import suggestion_lines, summary_lines
+from contracts.invariants import invariant_lines
 from contracts.model import Methodology
 from contracts.result import UpdateResult
+from contracts.source import display_path
 from contracts.store import (
     CHANGELOG_PATH,
     CHECK_COMMAND,
@@ -48,15 +50,15 @@ from contracts.store import (
     SNAPSHOT_DIR,
     UPDATE_COMMAND,
     ContractsError,
-    display_path,
+    LockEntry,
+    lock_entry,
     lock_text,
     read_changelog,
-    read_lock,
+    read_lock_entries,
     read_snapshot,
     schema_path,
     schema_state,
     schema_text,
-    snapshot_hash,
     snapshot_path,
     snapshot_text,
     snapshot_versions,
@@ -94,10 +96,10 @@ def _released_at_head(lock_path: Path) -> dict[str, str] | None:
     return released if isinstance(released, dict) else None
 
 
-def _read_lock_or_bootstrap(directory: Path) -> dict[str, str]:
+def _read_lock_or_bootstrap(directory: Path) -> dict[str, LockEntry]:
     lock_path = directory / LOCK_FILENAME
     if lock_path.exists():
-        return read_lock(lock_path)
+        return read_lock_entries(lock_path)
     existing = snapshot_versions(directory)
     if existing:
         raise _refused(
@@ -109,7 +111,7 @@ def _read_lock_or_bootstrap(directory: Path) -> dict[str, str]:
 
 
 def _refuse_released(
-    live: Methodology, directory: Path, released: dict[str, str], amend: bool
+    live: Methodology, directory: Path, released: dict[str, LockEntry], amend: bool
 ) -> None:
     version = live.methodology_version
     path = snapshot_path(version, directory)
@@ -156,6 +158,12 @@ def run_update(
     """
     directory = SNAPSHOT_DIR if snapshot_dir is None else snapshot_dir
     changelog = CHANGELOG_PATH if changelog_path is None else changelog_path
+    broken = invariant_lines()
+    if broken:
+        # Nothing is written: a methodology that breaks its own rules is never recorded.
+        return UpdateResult(
+            False, EXIT_FAILED, [f"contracts update: REFUSED: {broken[0]}", *broken[1:]]
+        )
     try:
         if live is None:
             live = build_live()  # before the lock: building takes the longest
@@ -196,14 +204,14 @@ def _update(amend: bool, live: Methodology, directory: Path, changelog_path: Pat
 
     review = f"git diff -- {display_path(directory)} {display_path(changelog_path)}"
     text = snapshot_text(live)
-    digest = snapshot_hash(live)
+    entry = lock_entry(live)
     path = snapshot_path(version, directory)
     lines: list[str] = []
     written: list[Path] = []
     record = False
 
     if version in released:
-        if released[version] != digest:
+        if released[version].content_sha256 != entry.content_sha256:
             _refuse_released(live, directory, released, amend)
             lines.append(f"amending unreleased version {version} (not in git HEAD's lock)")
             record = True
@@ -244,11 +252,13 @@ def _update(amend: bool, live: Methodology, directory: Path, changelog_path: Pat
         lines.append(f"wrote {display_path(output_schema)}")
 
     if record:
-        released = {**released, version: digest}
+        released = {**released, version: entry}
         lock_path = directory / LOCK_FILENAME
         write_atomic(lock_path, lock_text(released))
         written.append(lock_path)
-        lines.append(f"recorded {version} in {display_path(lock_path)} (sha256 {digest[:12]}…)")
+        lines.append(
+            f"recorded {version} in {display_path(lock_path)} (sha256 {entry.sha256[:12]}…)"
+        )
 
     if written:
         lines.append(f"contracts update: OK; review the change: {review}")

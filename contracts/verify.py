@@ -1,15 +1,17 @@
 """``python -m contracts verify FILE``: is a downloaded snapshot the one that was released?
 
 The lock (``contracts/snapshots/released.json``, also published on the site as
-``versions/released.json``) records the SHA-256 of each released snapshot's canonical
-content: the JSON without its ``_generated`` note, keys sorted, no spaces (see
-:func:`contracts.store.content_hash`). Hashing the content rather than the bytes makes the
-answer the same for the committed file, the site's byte-for-byte copy of it, and the live
-``methodology.json`` of a site built from that release.
+``versions/released.json``) records, for each released snapshot, the SHA-256 of the file's
+bytes (what ``sha256sum`` prints) and the SHA-256 of its canonical content (the JSON
+without its ``_generated`` note, keys sorted, no spaces: :func:`contracts.store.content_hash`).
+The committed file, the site's byte-for-byte copy of it and the live ``methodology.json`` of
+a site built from that release are the same bytes.
 
-Exit 0 and ``OK <version> sha256 <hash>`` when the file's content is the released one; 1
-when it differs (both hashes named) or its version was never released; 2 when the file cannot
-be read or is not a methodology snapshot.
+Exit 0 and ``OK <version> sha256 <hash>`` only when the file's bytes are the released ones;
+1 when they are not: ``SAME CONTENT, DIFFERENT BYTES`` for a re-formatted copy of the
+released methodology, ``MISMATCH`` when the content differs too (both hashes named), or when
+its version was never released; 2 when the file cannot be read or is not a methodology
+snapshot.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from contracts.store import (
     LOCK_PATH,
     ContractsError,
     content_hash,
-    read_lock,
+    file_hash,
+    read_lock_entries,
 )
 
 
@@ -65,20 +68,27 @@ def verify_file(path: Path, lock_path: Path | None = None) -> VerifyResult:
             EXIT_UNUSABLE, f"{name}: not a methodology snapshot: {where}: {first['msg']}"
         )
     try:
-        released = read_lock(lock)
+        released = read_lock_entries(lock)
     except ContractsError as error:
         return _verdict(error.exit_code, str(error))
-    actual = content_hash(data)
-    expected = released.get(version)
-    if expected is None:
+    actual = file_hash(raw)
+    entry = released.get(version)
+    if entry is None:
         known = ", ".join(released) or "none"
         return _verdict(
             EXIT_FAILED, f"{name}: version {version} was never released (released: {known})"
         )
-    if actual != expected:
+    if actual == entry.sha256:
+        return _verdict(EXIT_OK, f"OK {version} sha256 {actual}")
+    if content_hash(data) == entry.content_sha256:
         return _verdict(
             EXIT_FAILED,
-            f"{name}: MISMATCH {version}: expected sha256 {expected} (the lock), "
-            f"actual sha256 {actual}; the file is not the released snapshot",
+            f"{name}: SAME CONTENT, DIFFERENT BYTES {version}: expected sha256 "
+            f"{entry.sha256} (the lock), actual sha256 {actual}; the file holds the released "
+            "methodology re-formatted, not the released file byte for byte",
         )
-    return _verdict(EXIT_OK, f"OK {version} sha256 {actual}")
+    return _verdict(
+        EXIT_FAILED,
+        f"{name}: MISMATCH {version}: expected sha256 {entry.sha256} (the lock), "
+        f"actual sha256 {actual}; the file is not the released snapshot",
+    )

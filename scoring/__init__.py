@@ -14,7 +14,9 @@ The public API::
   every constant is listed by :func:`scoring.constants.constants`.
 
 Bad input raises :class:`InputError`; a formula called outside its domain raises
-:class:`ScoringError`. Nothing in this package prints, except the CLI.
+:class:`ScoringError`; constants that break the methodology's own invariants
+(:func:`check_methodology`) raise :class:`MethodologyError`. Nothing in this package
+prints, except the CLI.
 """
 
 from scoring.composite import (
@@ -26,7 +28,8 @@ from scoring.composite import (
 )
 from scoring.constants import METHODOLOGY_VERSION, Anchor, Axis, ConstantInfo, Meta
 from scoring.curves import cost_score, latency_score, piecewise_linear
-from scoring.errors import InputError, Problem
+from scoring.errors import InputError, MethodologyError, Problem
+from scoring.invariants import check_methodology
 from scoring.models import OutcomeRecord, RunRecord, RunStatus, VerificationEntry
 from scoring.outcome import (
     OutcomeScore,
@@ -62,11 +65,11 @@ from scoring.uncertainty import (
     cluster_wilson_interval,
     clustered_covariance,
     clustered_variance,
-    competition_rank,
+    competition_ranks,
     composite_interval,
     correctness_interval,
     pass_hat_k_interval,
-    rank_upper_bound,
+    rank_upper_bounds,
     runs_needed,
     success_interval,
     success_rate_interval,
@@ -84,6 +87,7 @@ __all__ = [
     "InputError",
     "Interval",
     "Meta",
+    "MethodologyError",
     "OutcomeRecord",
     "OutcomeScore",
     "Problem",
@@ -98,11 +102,12 @@ __all__ = [
     "aggregate_pass_hat_k",
     "build_report",
     "catastrophic_gate",
+    "check_methodology",
     "cluster_wilson_interval",
     "clustered_covariance",
     "clustered_variance",
     "combine",
-    "competition_rank",
+    "competition_ranks",
     "composite_interval",
     "composite_score",
     "correctness",
@@ -119,7 +124,7 @@ __all__ = [
     "pass_hat_k_interval",
     "piecewise_linear",
     "profile",
-    "rank_upper_bound",
+    "rank_upper_bounds",
     "recoverable_safety_raw",
     "recoverable_with_floor",
     "report_to_json",

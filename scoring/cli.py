@@ -25,6 +25,7 @@ from typing import BinaryIO, NoReturn, TextIO
 
 from scoring.constants import Axis
 from scoring.errors import InputError, MethodologyError, Problem, cut, inert, shown
+from scoring.invariants import check_methodology
 from scoring.jsonlines import file_bytes
 from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.progress import Progress
@@ -455,6 +456,7 @@ def run(
         _say(stderr, f"{command}: cannot write the output: stdout is closed")
         return EXIT_OUTPUT_FAILED
     try:
+        check_methodology()  # constants that break an invariant score nothing
         if args.command == Command.REPORT:
             scored = _report(args, stdin, stdout, stderr)
         else:

@@ -51,11 +51,6 @@ class Problem:
         return f"{where}: {self.field}: {self.rule}" if self.field else f"{where}: {self.rule}"
 
 
-class MethodologyError(ScoringError):
-    """The methodology itself is broken (a constant or formula breaks an invariant, say a
-    negative radar weight), whatever the input: the fix is in ``scoring/``, not the data."""
-
-
 class InputError(ScoringError):
     """The input cannot be scored. ``problems`` holds the first few, ``total`` counts all."""
 
@@ -240,3 +235,40 @@ class ProblemLog:
         """Raise :class:`InputError` if anything was recorded."""
         if self.total:
             raise InputError(self.listed, self.total)
+
+
+@dataclass(frozen=True, slots=True)
+class Breach:
+    """One broken invariant of the methodology: the constant, where it is defined, what
+    is wrong with it, and the invariant it breaks (its stable name)."""
+
+    file: str
+    line: int
+    constant: str
+    rule: str
+    invariant: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.constant}: {self.rule} [{self.invariant}]"
+
+
+class MethodologyError(ScoringError):
+    """The methodology's own constants break one of its invariants
+    (:data:`scoring.invariants.INVARIANTS`): nothing can be scored with them.
+
+    Not bad input and not a failed write: the code is wrong, and each :class:`Breach`
+    names the constant and its line.
+    """
+
+    def __init__(self, breaches: list[Breach]) -> None:
+        self.breaches = breaches
+        super().__init__(self.message())
+
+    def message(self) -> str:
+        """A heading line, then one line per breach."""
+        count = len(self.breaches)
+        head = (
+            f"the methodology breaks its own invariants ({count} problem"
+            f"{'' if count == 1 else 's'}); fix the constants:"
+        )
+        return "\n".join([head, *(f"  {breach}" for breach in self.breaches)])

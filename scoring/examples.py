@@ -13,7 +13,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from scoring import radar
+from scoring import radar, uncertainty
 from scoring.composite import score_composite
 from scoring.constants import PASS_K_LEVELS, Axis
 from scoring.models import OutcomeRecord
@@ -111,6 +111,84 @@ def _objective(name: str, status: str, weight: float = 1.0) -> dict[str, Any]:
 
 def _safeguard(name: str, severity: str, status: str) -> dict[str, Any]:
     return {"name": name, "role": "safeguard", "severity": severity, "status": status}
+
+
+def _cohort(inputs: Mapping[str, Any]) -> list[tuple[int, int, Fraction, Fraction]]:
+    """The composite cohort of an example, per task: runs, successes, latency and cost sums."""
+    return [
+        (runs, successes, Fraction(latency), Fraction(cost))
+        for runs, successes, latency, cost in inputs["tasks"]
+    ]
+
+
+def _composite_interval(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """The composite and its interval from per-task sums, with every step a reader needs to
+    redo it by hand: the means, V(p̂) and n_eff, the gradient and gᵀΣg (the squared
+    standard error, exact: its square root is the one irrational step)."""
+    tasks = _cohort(inputs)
+    n = sum(task[0] for task in tasks)
+    successes = sum(task[1] for task in tasks)
+    latency = sum((task[2] for task in tasks), Fraction(0)) / n
+    cost = sum((task[3] for task in tasks), Fraction(0)) / n
+    p = Fraction(successes, n)
+    variance = uncertainty.clustered_variance([(runs, c) for runs, c, _, _ in tasks])
+    gradient = uncertainty.composite_gradient(p, latency, cost, n)
+    sigma = uncertainty.clustered_covariance([(task[0], task[1:]) for task in tasks])
+    se_squared = sum(
+        (gradient[j] * sigma[j][k] * gradient[k] for j in range(3) for k in range(3)),
+        Fraction(0),
+    )
+    composite = score_composite(n, successes, latency, cost)
+    rate = uncertainty.success_rate_interval([(runs, c) for runs, c, _, _ in tasks])
+    interval = uncertainty.composite_interval(tasks)
+    return {
+        "completed_runs": n,
+        "tasks": len(tasks),
+        "success_rate": p,
+        "mean_latency_ms": latency,
+        "mean_cost_usd": cost,
+        "variance_success_rate": variance,
+        "n_eff": uncertainty.effective_sample_size(p, variance, len(tasks), n),
+        "success_rate_interval.low": None if rate is None else rate.low,
+        "success_rate_interval.high": None if rate is None else rate.high,
+        "score": composite.score,
+        "gradient.p": gradient[0],
+        "gradient.latency_ms": gradient[1],
+        "gradient.cost_usd": gradient[2],
+        "se_squared": se_squared,
+        "interval.low": None if interval is None else interval.low,
+        "interval.high": None if interval is None else interval.high,
+    }
+
+
+def _success_interval(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    interval = uncertainty.success_interval(inputs["runs"], inputs["successes"])
+    return {
+        "success_rate": Fraction(inputs["successes"], inputs["runs"]),
+        "low": None if interval is None else interval.low,
+        "high": None if interval is None else interval.high,
+    }
+
+
+def runs_needed_key(p_a: str, delta: str, rho: str) -> str:
+    """The result key of one cell of the runs-needed table.
+
+    >>> runs_needed_key("0.7", "0.10", "0")
+    'p_a=0.7 delta=0.10 rho=0'
+    """
+    return f"p_a={p_a} delta={delta} rho={rho}"
+
+
+def _runs_needed(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """Runs per agent for every cell of the grid (inputs as written, read as decimals)."""
+    return {
+        runs_needed_key(p_a, delta, rho): uncertainty.runs_needed(
+            Decimal(p_a), Decimal(delta), inputs["runs_per_task"], Decimal(rho)
+        )
+        for p_a in inputs["p_a"]
+        for delta in inputs["delta"]
+        for rho in inputs["rho"]
+    }
 
 
 EXAMPLES: tuple[WorkedExample, ...] = (
@@ -245,6 +323,53 @@ EXAMPLES: tuple[WorkedExample, ...] = (
         _outcome,
     ),
 )
+
+#: The uncertainty examples (methodology 1.1.0): a cohort whose composite interval the site
+#: works through by hand, the reader's calculator's independent runs, and the grid of the
+#: runs-needed table (issue 17: p_A 0.5, 0.7, 0.9; δ 0.05, 0.10; ρ 0, 0.3; K = 5).
+UNCERTAINTY_EXAMPLES: tuple[WorkedExample, ...] = (
+    WorkedExample(
+        "uncertainty.composite",
+        "An agent's composite cohort, task by task: 12 tasks of 4 completed runs",
+        {
+            # Per task: completed runs, successes, the sums of latency_ms and of cost_usd.
+            "tasks": [
+                [4, 4, "4800", "0.08"],
+                [4, 4, "5200", "0.09"],
+                [4, 4, "5600", "0.10"],
+                [4, 4, "6000", "0.10"],
+                [4, 3, "5400", "0.12"],
+                [4, 3, "5800", "0.12"],
+                [4, 3, "6400", "0.13"],
+                [4, 2, "6800", "0.14"],
+                [4, 2, "7200", "0.15"],
+                [4, 1, "7600", "0.16"],
+                [4, 0, "8400", "0.18"],
+                [4, 0, "9000", "0.20"],
+            ]
+        },
+        _composite_interval,
+    ),
+    WorkedExample(
+        "uncertainty.success_interval",
+        "Independent runs, each on its own task: 37 successes in 50 runs",
+        {"runs": 50, "successes": 37},
+        _success_interval,
+    ),
+    WorkedExample(
+        "uncertainty.runs_needed",
+        "Runs per agent to tell two success rates apart, K = 5 runs per task",
+        {
+            "p_a": ["0.5", "0.7", "0.9"],
+            "delta": ["0.05", "0.10"],
+            "rho": ["0", "0.3"],
+            "runs_per_task": 5,
+        },
+        _runs_needed,
+    ),
+)
+
+EXAMPLES += UNCERTAINTY_EXAMPLES
 
 EXAMPLES_BY_NAME: dict[str, WorkedExample] = {example.name: example for example in EXAMPLES}
 

@@ -4,21 +4,16 @@
   value, so ``{"latency_ms": -1, "latency_ms": 5}`` would hide a bad value behind a good
   one. :func:`repeated_keys` finds every repeat, with its path.
 - A UTF-8 byte-order mark before the first line is skipped (:func:`without_bom`).
-- A ``run_id`` is remembered by an 8-byte BLAKE2b fingerprint (:func:`fingerprints`): the
-  same on every run and every machine, unlike Python's salted ``hash``.
+- A repeated ``run_id`` is found by :mod:`scoring.run_ids`, for both readers.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
-import sys
-from array import array
 from collections.abc import Callable, Iterable, Iterator
-from functools import partial
-from itertools import chain, islice, repeat
+from itertools import chain, islice
 from typing import Any, BinaryIO, NamedTuple, TypeVar
 
 from pydantic import ValidationError
@@ -193,12 +188,14 @@ def line_chunks(
     lines_per_chunk: int,
     on_read: Callable[[int], None] | None = None,
 ) -> Iterator[LineChunk]:
-    """The lines of ``source``, ``lines_per_chunk`` at a time, a UTF-8 byte-order mark at
-    the very start removed (:func:`without_bom`).
+    """The lines of ``source``, ``lines_per_chunk`` at a time.
 
     A binary stream (anything with ``read``: a file, stdin, a decompressing reader) is read
-    in blocks of ``READ_BLOCK_BYTES`` and cut at ``b"\\n"`` only, as a line iterator cuts;
-    any other iterable is taken to yield lines. ``on_read`` is told the bytes of each block.
+    in blocks of ``READ_BLOCK_BYTES`` and cut at ``b"\\n"`` only, as a line iterator cuts,
+    a UTF-8 byte-order mark at its very start removed (as :func:`without_bom` does); any
+    other iterable is taken to yield lines, as they are (``record_lines`` of
+    :mod:`scoring.byte_input` has skipped the mark: a second one belongs to the line).
+    ``on_read`` is told the bytes of each block.
 
     >>> import io
     >>> [c.as_read() for c in line_chunks(io.BytesIO(b"\\xef\\xbb\\xbfa\\nb\\n\\nc"), 2)]
@@ -206,7 +203,7 @@ def line_chunks(
     """
     read = getattr(source, "read", None)
     if read is None:
-        lines = without_bom(source)
+        lines = iter(source)
         while chunk := list(islice(lines, lines_per_chunk)):
             if on_read is not None:
                 on_read(sum(map(len, chunk)))
@@ -242,68 +239,3 @@ def line_chunks(
     for start in range(0, len(pending), lines_per_chunk):
         chunk = pending[start : start + lines_per_chunk]
         yield LineChunk(chunk, max(0, min(len(chunk), terminated - start)))
-
-
-_FINGERPRINT_BYTES = 8
-_blake2b_8 = partial(hashlib.blake2b, digest_size=_FINGERPRINT_BYTES)
-_DIGEST = hashlib.blake2b.digest
-
-
-def fingerprints(keys: Iterable[str]) -> list[int]:
-    """The 64-bit BLAKE2b fingerprint of each key, as an unsigned integer; in C throughout.
-
-    >>> fingerprints(["run-1"]) == fingerprints(["run-1"]) != fingerprints(["run-2"])
-    True
-    """
-    # surrogatepass: a key is any str (the run logs cannot hold lone surrogates, but the
-    # library may be called with anything) and must never fail to encode.
-    encoded = map(str.encode, keys, repeat("utf-8"), repeat("surrogatepass"))
-    # The digests read as one array of 8-byte words: one conversion for the whole batch
-    # instead of an int.from_bytes call per key. Digests are big-endian numbers, so the
-    # words are swapped on a little-endian machine: the same values everywhere.
-    codes = array("Q", b"".join(map(_DIGEST, map(_blake2b_8, encoded))))
-    if sys.byteorder == "little":
-        codes.byteswap()
-    return codes.tolist()
-
-
-class FirstLines:
-    """The line on which each ``run_id`` was first seen, by fingerprint: 16 bytes a slot.
-
-    Open addressing over two arrays, so that memory stays a small constant per record (no
-    Python object per id). Two different ids share a fingerprint with probability about
-    n² / 2^65; such a pair would be reported as a duplicate, a real one never goes unseen.
-    """
-
-    def __init__(self) -> None:
-        self._codes = array("Q", bytes(8 * 1024))
-        self._lines = array("Q", bytes(8 * 1024))
-        self._used = 0
-
-    def first(self, key: str, line: int) -> int:
-        """The line ``key`` was first seen on; records ``line`` if it is new."""
-        if (self._used + 1) * 3 > len(self._codes) * 2:
-            self._grow()
-        code = fingerprints((key,))[0] | 1  # 0 marks an empty slot
-        index = self._home(code)
-        while held := self._codes[index]:
-            if held == code:
-                return self._lines[index]
-            index = (index + 1) % len(self._codes)
-        self._codes[index], self._lines[index] = code, line
-        self._used += 1
-        return line
-
-    def _home(self, code: int) -> int:
-        return code % len(self._codes)
-
-    def _grow(self) -> None:
-        old = zip(self._codes, self._lines, strict=True)
-        self._codes = array("Q", bytes(16 * len(self._codes)))
-        self._lines = array("Q", bytes(8 * len(self._codes)))
-        for code, line in old:
-            if code:
-                index = self._home(code)
-                while self._codes[index]:
-                    index = (index + 1) % len(self._codes)
-                self._codes[index], self._lines[index] = code, line

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -92,3 +94,116 @@ def median(values: list[Fraction]) -> Fraction:
     if len(ordered) % 2:
         return ordered[middle]
     return (ordered[middle - 1] + ordered[middle]) / 2
+
+
+# --- Exact numbers as text, and back ------------------------------------------------------
+
+_THOUSANDS = ","
+# ASCII digits only: ``\d`` would read Arabic-Indic and other digits too.
+_NUMERAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+_DENOMINATOR = re.compile(r"[1-9][0-9]*")
+_GROUPED = re.compile(r"-?[0-9]{1,3}(?:,[0-9]{3})*(?:\.[0-9]+)?")
+
+
+def _decimal_places(value: Fraction) -> int | None:
+    """How many decimals write ``value`` exactly; ``None`` if its expansion never ends
+    (its denominator has a prime factor other than 2 and 5)."""
+    denominator, counts = value.denominator, []
+    for prime in (2, 5):
+        count = 0
+        while denominator % prime == 0:
+            denominator //= prime
+            count += 1
+        counts.append(count)
+    return max(counts) if denominator == 1 else None
+
+
+def _fixed(value: Fraction, places: int) -> str:
+    """``value`` (exact in ``places`` decimals, or rounded already) as a plain numeral."""
+    units = value.numerator * 10**places // value.denominator
+    sign, digits = ("-", str(-units)) if units < 0 else ("", str(units))
+    if places == 0:
+        return sign + digits
+    digits = digits.rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def _group(text: str) -> str:
+    """Thousands separators in the integer part of a plain decimal numeral."""
+    sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
+    whole, dot, fraction = digits.partition(".")
+    return f"{sign}{int(whole):,}{dot}{fraction}".replace(",", _THOUSANDS)
+
+
+def number_text(
+    value: int | Decimal | Fraction,
+    *,
+    places: int | None = None,
+    max_places: int | None = None,
+    as_written: bool = False,
+    grouping: bool = False,
+) -> str:
+    """The one way an exact number is written as text, with named options for what
+    really differs between callers:
+
+    - by default the exact value: an integer, a terminating decimal without trailing
+      zeros, or ``p/q`` (``2/3`` is never ``0.6667`` unless asked);
+    - ``places``: rounded half up to exactly that many decimals (``0.6667``, ``0.50``);
+    - ``max_places``: exact when that many decimals suffice, else rounded half up to them;
+      trailing zeros dropped (``0.5``, ``0.6667``): a short label;
+    - ``as_written``: a ``Decimal`` keeps the digits it was typed with (``0.40``), as a
+      constant is shown beside its source line;
+    - ``grouping``: thousands separators in a decimal numeral (``10,000``), for pages; data
+      has none, and neither has a ``p/q``.
+
+    Never an exponent, never ``-0``.
+
+    >>> number_text(Fraction(2, 3)), number_text(Fraction(2, 3), places=4)
+    ('2/3', '0.6667')
+    >>> number_text(Fraction(1, 2), max_places=4), number_text(Fraction(2, 3), max_places=4)
+    ('0.5', '0.6667')
+    >>> number_text(Decimal("0.40")), number_text(Decimal("0.40"), as_written=True)
+    ('0.4', '0.40')
+    >>> number_text(10000), number_text(10000, grouping=True), number_text(Decimal("1E+2"))
+    ('10000', '10,000', '100')
+    """
+    if isinstance(value, bool):
+        raise TypeError("a boolean is not a number")
+    if isinstance(value, Decimal) and not value.is_finite():
+        raise ValueError(f"not a finite number: {value}")
+    exact = Fraction(value)
+    if places is not None:
+        text = _fixed(Fraction(math.floor(exact * 10**places + Fraction(1, 2)), 10**places), places)
+    elif as_written and isinstance(value, Decimal):
+        exponent = value.as_tuple().exponent
+        written = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+        text = _fixed(exact, written)
+    else:
+        needed = _decimal_places(exact)
+        if max_places is not None and (needed is None or needed > max_places):
+            rounded = number_text(exact, places=max_places, grouping=grouping)
+            return rounded.rstrip("0").rstrip(".") if "." in rounded else rounded
+        if needed is None:
+            return f"{exact.numerator}/{exact.denominator}"
+        text = _fixed(exact, needed)
+    if text.startswith("-") and not any(c in "123456789" for c in text):
+        text = text[1:]
+    return _group(text) if grouping else text
+
+
+def parse_number(text: str) -> Fraction:
+    """The exact value of a numeral :func:`number_text` writes: an integer, a decimal or
+    ``p/q``, with or without thousands separators; ``ValueError`` for anything else
+    (exponents, spaces, non-ASCII digits, ``inf``).
+
+    >>> parse_number("2/3"), parse_number("10,000"), parse_number("-0.125")
+    (Fraction(2, 3), Fraction(10000, 1), Fraction(-1, 8))
+    """
+    plain = text.replace(_THOUSANDS, "")
+    numerator, slash, denominator = plain.partition("/")
+    if not _NUMERAL.fullmatch(numerator) or (slash and not _DENOMINATOR.fullmatch(denominator)):
+        raise ValueError(f"not an exact number: {text!r} (an integer, a decimal or p/q)")
+    if _THOUSANDS in text and not _GROUPED.fullmatch(text.split("/")[0]):
+        raise ValueError(f"not an exact number: misplaced thousands separator in {text!r}")
+    value = Fraction(Decimal(numerator))
+    return value / int(denominator) if slash else value

@@ -20,8 +20,8 @@ from scoring.constants import (
     RECOVERABLE_FLOOR,
     RECOVERABLE_SOURCES,
 )
-from scoring.errors import Problem, ProblemLog, shown
-from scoring.jsonlines import FirstLines, valid_lines
+from scoring.errors import ProblemLog
+from scoring.jsonlines import valid_lines
 from scoring.models import (
     CheckStatus,
     Efficiency,
@@ -32,6 +32,7 @@ from scoring.models import (
 )
 from scoring.numeric import Number, as_written, decimal_half_up, exact
 from scoring.registry import ScoringError, arg, const, fixed, formula, point
+from scoring.run_ids import RunIds, duplicate_problem
 
 # Precision of the square root before it becomes a float: far beyond a float's 17 digits.
 _SQRT_CONTEXT = Context(prec=40)
@@ -350,13 +351,12 @@ def iter_outcome_scores(source: Iterable[bytes]) -> Iterator[OutcomeScore]:
     publish all or nothing keeps what it was given until the iterator is exhausted.
     """
     log = ProblemLog()
-    seen = FirstLines()
+    seen = RunIds(lines=True)
     validate = OutcomeRecord.__pydantic_validator__.validate_json
     for number, record in valid_lines(validate, record_lines(source, RecordKind.OUTCOMES), 1, log):
         first = seen.first(record.run_id, number)
         if first != number:
-            rule = f"duplicate run_id {shown(record.run_id)}, first on line {first} [unique]"
-            log.add(Problem(number, "run_id", rule))
+            log.add(duplicate_problem(record.run_id, number, first))
             continue
         if not log.total:
             yield score_outcome(record)

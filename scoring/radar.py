@@ -54,8 +54,6 @@ _EXACT = {
         RADAR_POINTS_PER_EXTRA_STEP,
     )
 }
-# The default weights as exact fractions (a profile converts only weights given to it).
-_DEFAULT_WEIGHTS = {axis: exact(weight) for axis, weight in RADAR_DEFAULT_WEIGHTS.items()}
 
 # The axes of the profile's golden points: one missing, the others spread over the scale.
 _PROFILE_AXES: dict[Axis, Fraction | None] = {
@@ -331,7 +329,7 @@ def profile(
     >>> profile({Axis.CORRECTNESS: Fraction(80), Axis.LATENCY: None, Axis.COST: Fraction(40)})
     Fraction(60, 1)
     """
-    chosen = _DEFAULT_WEIGHTS if weights is None else weights
+    chosen = default_weights() if weights is None else weights
     total = _ZERO
     weighted = _ZERO
     for axis, value in axes.items():
@@ -345,6 +343,12 @@ def profile(
     if total == 0:
         return None
     return weighted / total
+
+
+def default_weights() -> Mapping[Axis, Number]:
+    """The weights :func:`profile` uses when it is given none: ``RADAR_DEFAULT_WEIGHTS``,
+    read when it is called."""
+    return RADAR_DEFAULT_WEIGHTS
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,9 @@ one of:
   ``columns``, optionally ``keep=at_least(column, "CONSTANT")`` or ``keep=present()``),
   :func:`column` (``n_t``: a column of the row that ``t`` ranges over; ``ratio=`` two
   columns divided), :func:`entry` (``w_a``: the row's key looked up in a mapping);
+- :func:`total` (a column's sum, the rows' number, or a ratio of sums), :func:`runs_of`
+  (the runs of a row, for ``\\sum_{i \\in t}``) and :func:`attribute` (``low`` of an
+  interval);
 - for indexed families (``x_i``, ``x_{i+1}``, ``s_m``): the key ``"x_"`` bound to
   :func:`sequence` (1-based), the index ``"i"`` to :func:`index` (the values it may take;
   a ``cases`` row whose condition holds for one of them is chosen) and ``"m"`` to
@@ -66,6 +69,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ParamSpec, TypeVar
+
+from scoring.numeric import number_text
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -209,7 +214,63 @@ class Index:
         return f"index 1 … (items of argument {self.name}) − 1"
 
 
-Binding = Arg | Const | Fixed | Uses | Rows | Column | Entry | SequenceOf | Count | Index
+@dataclass(frozen=True, slots=True)
+class Total:
+    """The sum of the column ``name`` over the rows of ``over`` (their number when ``name``
+    is ``None``), divided by the sum of the column ``per`` when it is given (``v̄``)."""
+
+    over: Rows
+    name: str | None = None
+    per: str | None = None
+
+    def describe(self) -> str:
+        what = f"sum of column {self.name}" if self.name else "number"
+        text = f"{what} of the {self.over.describe()}"
+        return text + (f" / sum of column {self.per}" if self.per else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Runs:
+    """The runs of the row that ``row`` ranges over (``i ∈ t``): its ``count`` runs, each at
+    its row's mean ``total/count`` (a residual sum ``Σ_{i∈t} (v_i − v̄) = S_t − n_t·v̄``
+    is the same for every split of ``S_t`` among the runs); a run's value is ``value``."""
+
+    row: str
+    count: str
+    total: str
+
+    def describe(self) -> str:
+        return (
+            f"the {self.count} runs of row {self.row}, each at its mean {self.total}/{self.count}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """The attribute ``name`` of what ``of`` binds (``None`` stays ``None``)."""
+
+    of: Binding
+    name: str
+
+    def describe(self) -> str:
+        return f"{self.name} of {self.of.describe()}"
+
+
+Binding = (
+    Arg
+    | Const
+    | Fixed
+    | Uses
+    | Rows
+    | Column
+    | Entry
+    | SequenceOf
+    | Count
+    | Index
+    | Total
+    | Runs
+    | Attribute
+)
 
 
 def arg(
@@ -275,6 +336,22 @@ def index(name: str) -> Index:
     return Index(name)
 
 
+def total(over: Rows, name: str | None = None, *, per: str | None = None) -> Total:
+    """Bind a symbol to a column's sum over rows (``n = Σ_t n_t``), their number (``T``),
+    or a ratio of two sums (``v̄ = Σ_t S_t / Σ_t n_t``)."""
+    return Total(over, name, per)
+
+
+def runs_of(row: str, count_column: str, total_column: str) -> Runs:
+    """Bind the variable of ``\\sum_{i \\in t}`` to the runs of the row ``t``."""
+    return Runs(row, count_column, total_column)
+
+
+def attribute(of: Binding, name: str) -> Attribute:
+    """Bind a symbol to an attribute (``low`` of an interval) of another binding's value."""
+    return Attribute(of, name)
+
+
 # --- Golden points ----------------------------------------------------------------------------
 
 
@@ -338,10 +415,7 @@ def tex_number(value: Decimal | int) -> str:
     >>> tex_number(Decimal("100")), tex_number(Decimal("0.10")), tex_number(5)
     ('100', '0.1', '5')
     """
-    if isinstance(value, int):
-        return str(value)
-    text = format(value.normalize(), "f")
-    return text
+    return number_text(value)
 
 
 class ScoringError(ValueError):

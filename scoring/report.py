@@ -1,14 +1,16 @@
 """The agent report: composite, radar and repeatability from one pass over a run log.
 
-Memory grows with agents × tasks, not with runs: per agent the report keeps counts, exact
-decimal sums, a bounded list of window candidates (trimmed to the latest
-``RADAR_WINDOW_RUNS`` terminal runs) and a count per (task, outcome). The one per-run cost
-is the duplicate ``run_id`` check: an 8-byte BLAKE2b fingerprint per run.
+Memory grows with agents × tasks, not with runs: per agent the report keeps counts, per
+task of the completed runs their counts and exact sums of latency and cost
+(:mod:`scoring.report_cohort`; the composite's means and its interval read them), a bounded
+list of window candidates (trimmed to the latest ``RADAR_WINDOW_RUNS`` terminal runs) and a
+count per (task, outcome). The one per-run cost is the duplicate ``run_id`` check: an
+8-byte BLAKE2b fingerprint per run.
 
 Speed (a million runs take about twice as long as ``json.loads`` alone, see
 ``benchmarks/bench_report.py``): lines are read in chunks and each chunk is validated in C,
-straight into tuples; the status rules, grouping and counting are done per chunk, sums in
-batches, and the garbage collector is paused. A repeated key is ruled out by counting the
+straight into tuples; the status rules, grouping, counting and sums are done per chunk,
+and the garbage collector is paused. A repeated key is ruled out by counting the
 quotes of the chunk in C. A chunk with a bad (or blank) line, or a
 repeated key, is read again line by line with :class:`RunRecord` and
 :func:`scoring.jsonlines.validate_line`, which name every problem. Every path gives the
@@ -22,7 +24,6 @@ per agent and scores them.
 
 from __future__ import annotations
 
-import bisect
 import gc
 import re
 from collections import Counter, defaultdict
@@ -30,7 +31,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, Inexact
 from fractions import Fraction
 from itertools import compress, repeat
 from operator import attrgetter, ge, is_, is_not, sub
@@ -42,7 +42,6 @@ from scoring.composite import CompositeResult
 from scoring.constants import (
     INTERVAL_MIN_TASKS,
     METHODOLOGY_VERSION,
-    RADAR_DEFAULT_WEIGHTS,
     RADAR_WINDOW_RUNS,
     REPEATABILITY_MIN_OUTCOMES,
     SCORE_DECIMALS,
@@ -54,6 +53,7 @@ from scoring.models import RunRecord, instant_key
 from scoring.numeric import Number, as_written, exact, round_half_up
 from scoring.radar import (
     RadarResult,
+    default_weights,
     latency_axis,
     profile,
 )
@@ -63,18 +63,19 @@ from scoring.report_input import CALENDAR_PATTERN as CALENDAR_PATTERN  # tests r
 from scoring.report_input import (
     TERMINAL,
     RunRow,
-    SeenIds,
     check_new_ids,
     chunk_rows,
     row_of,
     rows_one_by_one,
     status_rules_hold,
 )
+from scoring.run_ids import RunIds
 from scoring.uncertainty import (
     NO_INTERVALS,
     AgentIntervals,
     CohortTask,
-    Interval,
+    competition_ranks,
+    rank_upper_bounds,
     score_intervals,
 )
 
@@ -82,7 +83,6 @@ from scoring.uncertainty import (
 # path): looked up here, in this module's namespace, on every chunk.
 _rows = chunk_rows
 _status_rules_hold = status_rules_hold
-_SeenIds = SeenIds
 _ROW = row_of
 _COMPLETED = TERMINAL[0]
 _STATUS = attrgetter("status")
@@ -158,24 +158,6 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
-# A context that never rounds (and would say so if it had to): for _exact_sum's decimal.
-_EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[Inexact])
-
-
-def _exact_sum(total: Decimal, values: list[float]) -> Decimal:
-    """``total`` plus every value as written (``repr``), exactly, by the arithmetic the
-    report's sums are made with (:class:`scoring.report_cohort.CohortSums`).
-
-    >>> _exact_sum(Decimal("0.1"), [0.2, 1e-10, 5e6, 1234.5])
-    Decimal('5001234.8000000001')
-    """
-    sums = CohortSums()
-    sums.add([""] * len(values), [None] * len(values), values, values)
-    added = exact(sum((task[2] for task in sums.tasks()), Fraction(0)))
-    # A sum of decimals has a terminating decimal: the division is exact.
-    return _EXACT.add(total, _EXACT.divide(Decimal(added.numerator), Decimal(added.denominator)))
-
-
 def _median_as_written(values: Sequence[float]) -> Fraction:
     """Median of a non-empty list of floats, exact as written; an even count averages.
 
@@ -220,7 +202,8 @@ class _AgentState:
     # task_id -> terminal runs with a known outcome (recorded outcomes), and successes.
     known: Counter[str] = field(default_factory=Counter)
     passed: Counter[str] = field(default_factory=Counter)
-    # Per task of the completed runs: counts and exact sums, for the intervals (1.1.0).
+    # Per task of the completed runs: counts and the exact sums of latency and cost (the
+    # composite's means are their totals; its interval, 1.1.0, needs them per task).
     cohort: CohortSums = field(default_factory=CohortSums)
 
     def account(self, rows: Iterable[RunRow], order: int) -> int:
@@ -368,37 +351,12 @@ def _ranked(agents: Sequence[AgentReport]) -> tuple[AgentReport, ...]:
         None if a.composite.score is None else round_half_up(a.composite.score, SCORE_DECIMALS)
         for a in agents
     ]
-    intervals = [a.intervals.composite for a in agents]
-    ranks, bounds = ranks_of(scores, intervals)
+    ranks = competition_ranks(scores)
+    bounds = rank_upper_bounds([a.intervals.composite for a in agents])
     return tuple(
         replace(agent, rank=rank, rank_upper_bound=bound)
         for agent, rank, bound in zip(agents, ranks, bounds, strict=True)
     )
-
-
-def ranks_of(
-    scores: Sequence[float | None], intervals: Sequence[Interval | None]
-) -> tuple[list[int | None], list[int | None]]:
-    """``competition_rank`` and ``rank_upper_bound`` of every agent, by sorting once.
-
-    Both formulas count the others above a value (1 + scores above a score, 1 + low bounds
-    above a high bound); counted by bisection in sorted lists, all agents take n log n
-    instead of n² (20,000 agents: 4·10^8 comparisons). tests/scoring/test_report_speed.py
-    checks both against the formulas, ties included.
-
-    >>> from decimal import Decimal as D
-    >>> ranks_of([80.0, 70.0, 70.0, None], [Interval(D(75), D(85)), None, None, None])
-    ([1, 2, 2, None], [1, None, None, None])
-    """
-    ordered = sorted(s for s in scores if s is not None)
-    lows = sorted(i.low for i in intervals if i is not None)
-    ranks = [
-        None if s is None else 1 + len(ordered) - bisect.bisect_right(ordered, s) for s in scores
-    ]
-    bounds = [
-        None if i is None else 1 + len(lows) - bisect.bisect_right(lows, i.high) for i in intervals
-    ]
-    return ranks, bounds
 
 
 def _score_agent(
@@ -447,8 +405,9 @@ def _intervals(
 
 def _exact_weights(weights: Mapping[Axis, Number] | None) -> dict[Axis, Fraction] | None:
     """The profile's weights as exact fractions, converted once per report; ``None`` when
-    one is negative (the formula itself then names the problem)."""
-    chosen = RADAR_DEFAULT_WEIGHTS if weights is None else weights
+    one is negative (the formula itself then names the problem). The defaults are the
+    profile formula's own (:func:`scoring.radar.default_weights`)."""
+    chosen = default_weights() if weights is None else weights
     converted = {axis: exact(weight) for axis, weight in chosen.items()}
     return None if any(w < 0 for w in converted.values()) else converted
 
@@ -520,7 +479,7 @@ def build_report(
     """
     builder = ReportBuilder()
     log = ProblemLog()
-    seen = _SeenIds()
+    seen = RunIds()
     size = file_bytes(source)
     lines = record_lines(source, RecordKind.RUNS)  # gzip read, other binary named
     first = 1

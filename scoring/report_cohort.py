@@ -1,14 +1,14 @@
-"""Per-task sums of an agent's composite cohort (its completed runs), for the intervals.
+"""Per-task sums of an agent's composite cohort (its completed runs).
 
-The composite's interval (methodology 1.1.0) needs, per task, the number of completed runs,
-their successes and the exact sums of their ``latency_ms`` and ``cost_usd`` (see
-:func:`scoring.uncertainty.composite_interval`): memory grows with tasks, never with runs.
-The report (:mod:`scoring.report`) feeds the columns of each chunk's completed runs.
+The composite needs the means of ``latency_ms`` and ``cost_usd`` over the completed runs,
+and its interval (methodology 1.1.0) the same per task, with each task's runs and successes
+(see :func:`scoring.uncertainty.composite_interval`). So the report keeps them per task
+only: memory grows with tasks, never with runs, and the agent's totals are their sums. The
+report (:mod:`scoring.report`) feeds the columns of each chunk's completed runs.
 
-Exact and cheap: counts go through ``Counter.update`` (in C). A value is added as an integer
-number of 10^-9 units when it is one exactly as written (the fixed point of
-``scoring.report._exact_sum``, which explains why that is exact); the few others (above
-2^22 or with more decimals) are added as the fractions of their shortest ``repr``, exactly.
+Exact and cheap: counts go through ``Counter.update`` (in C); a value is added as an integer
+number of 10^-9 units when it is one exactly as written (see ``_fixed_point``), the few
+others (above 2^22, or with more decimals) as the fraction of their shortest ``repr``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,11 @@ from operator import eq, mul, truediv
 
 from scoring.uncertainty import CohortTask
 
+# Fixed point for the exact sums, so that most values need no decimal conversion: a float
+# x <= 2^22 and an integer n with n / 10^9 == x (Python divides integers correctly rounded)
+# give x as written = n·10^-9 exactly. Below 2^22 the reals that round to x span less than
+# 10^-9, so n·10^-9 is the only multiple of 10^-9 among them, and the shortest decimal
+# that rounds to x (``repr``) has no more decimals than it, so it is that multiple.
 _FIXED_DIGITS = 9
 _FIXED_SCALE = 10**_FIXED_DIGITS
 _FIXED_LIMIT = float(2**22)
@@ -33,11 +38,13 @@ def _fixed_point(values: Sequence[float]) -> tuple[list[int], list[int]]:
     >>> _fixed_point([0.25, 1e-10, 5e6])
     ([250000000, 0, 0], [1, 2])
     """
+    # Clamped (so that a large value fails the check below) only when one is that large.
     clamped = (
         values
         if max(values, default=0.0) <= _FIXED_LIMIT
         else list(map(min, values, repeat(_FIXED_LIMIT)))
     )
+    # float.__round__, not round: the products are floats, and the direct call is cheaper.
     scaled = list(map(float.__round__, map(mul, clamped, repeat(float(_FIXED_SCALE)))))
     fits = list(map(eq, map(truediv, scaled, repeat(_FIXED_SCALE)), values))
     if all(fits):
@@ -53,6 +60,8 @@ class CohortSums:
 
     >>> sums = CohortSums()
     >>> sums.add(["a", "b", "a"], [True, None, False], [1000.0, 250.5, 3000.0], [0.01, 0.2, 1e-10])
+    >>> sums.totals() == (Fraction("4250.5"), Fraction("0.2100000001"))
+    True
     >>> a, b = sums.tasks()
     >>> a == (2, 1, 4000, Fraction("0.0100000001")), b == (1, 0, Fraction("250.5"), Fraction("0.2"))
     (True, True)
@@ -97,6 +106,16 @@ class CohortSums:
     def __len__(self) -> int:
         """The number of tasks with a completed run."""
         return len(self._runs)
+
+    def totals(self) -> tuple[Fraction, Fraction]:
+        """The exact sums of latency_ms and cost_usd over every completed run."""
+        unit = Fraction(1, _FIXED_SCALE)
+        latency = sum(self._latencies.values()) * unit
+        cost = sum(self._costs.values()) * unit
+        for rest_latency, rest_cost in self._rest.values():
+            latency += rest_latency
+            cost += rest_cost
+        return latency, cost
 
     def tasks(self) -> list[CohortTask]:
         """``(runs, successes, latency sum, cost sum)`` per task, in order of first run."""

@@ -10,26 +10,25 @@ optional key out is validated by pydantic instead (the chunk's second try). A re
 is ruled out by counting quotes (:func:`keys_repeated`); the rules that depend on the
 status are checked per chunk (:func:`status_rules_hold`). A chunk that fails any of these
 is read again line by line (:func:`rows_one_by_one`), which names every problem. Duplicate
-``run_id`` values are found with :class:`SeenIds`, 8 bytes a run.
+``run_id`` values are found with :class:`scoring.run_ids.RunIds`, 8 bytes a run.
 """
 
 from __future__ import annotations
 
 import re
-from array import array
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress, repeat
-from operator import attrgetter, is_, is_not, or_
+from operator import attrgetter, is_, is_not
 from typing import Annotated, Any
 
 import msgspec
 from pydantic import StringConstraints, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict
 
-from scoring.errors import Problem, ProblemLog, shown
-from scoring.jsonlines import fingerprints, repeated_keys, valid_lines
+from scoring.errors import ProblemLog
+from scoring.jsonlines import repeated_keys, valid_lines
 from scoring.models import RunRecord, RunStatus, _RunFields
+from scoring.run_ids import RunIds, duplicate_problem
 
 _COMPLETED, _FAILED, _TIMEOUT = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.TIMEOUT
 TERMINAL = (_COMPLETED, _FAILED, _TIMEOUT)
@@ -103,87 +102,10 @@ _STATUS = attrgetter("status")
 _LATENCY = attrgetter("latency_ms")
 _COST = attrgetter("cost_usd")
 _FINISHED_AT = attrgetter("finished_at")
-# Width of a run_id fingerprint (scoring.jsonlines.fingerprints).
-_CODE_BITS = 64
-
-
-class SeenIds:
-    """Open-addressing set of 64-bit ``run_id`` fingerprints, 8 bytes a slot (no objects
-    per run).
-
-    A slot holds ``fingerprint(run_id) | 1`` (never 0, the empty slot): BLAKE2b, so the
-    same on every run, unlike Python's salted ``hash``. Two different ids share
-    it with probability about n² / 2^64 (under 6 in 100 million for a million runs); such
-    a pair would be reported as a duplicate. The same id always shares it: no duplicate is
-    ever missed.
-
-    A code's home slot is given by its high bits, so a table rehashed in slot order sweeps
-    memory in one direction. A batch is inserted in input order: sorting it first (for the
-    same sweep) cost more than the cache misses it saved (a 64-bit int compares slowly).
-    """
-
-    def __init__(self) -> None:
-        self._slots = array("Q", bytes(8 * 1024))
-        self._mask = 1023
-        self._shift = _CODE_BITS - 10
-        self._used = 0
-
-    def reserve(self, count: int) -> None:
-        """Make room for ``count`` keys in all (growing now, not while they are added)."""
-        while count * 3 > self._mask * 2:
-            self._grow()
-
-    def add(self, key: str) -> bool:
-        """Add ``key``; ``False`` if it was already present."""
-        return not self.add_all((key,))
-
-    def add_all(self, keys: Iterable[str]) -> list[int]:
-        """Add every key; the positions (0-based) of the keys that were already present."""
-        codes = list(map(or_, fingerprints(keys), repeat(1)))
-        self.reserve(self._used + len(codes))  # room for the whole batch: no check per key
-        slots, mask, shift = self._slots, self._mask, self._shift
-        repeated = []
-        for code in codes:
-            index = (code >> shift) & mask
-            held = slots[index]
-            while held:
-                if held == code:
-                    repeated.append(code)
-                    break
-                index = (index + 1) & mask
-                held = slots[index]
-            else:
-                slots[index] = code
-        self._used += len(codes) - len(repeated)
-        return _repeated_positions(codes, repeated) if repeated else []
-
-    def _grow(self) -> None:
-        old = self._slots
-        self._mask = mask = 2 * len(old) - 1
-        self._shift = shift = self._shift - 1
-        self._slots = slots = array("Q", bytes(8 * (mask + 1)))
-        for code in filter(None, old):
-            index = (code >> shift) & mask
-            while slots[index]:
-                index = (index + 1) & mask
-            slots[index] = code
-
-
-def _repeated_positions(codes: list[int], repeated: list[int]) -> list[int]:
-    """Where the repeats are: of a code repeated r times in a batch, its last r places.
-
-    (Its first place overall holds the original, which is before them all.)
-    """
-    times = Counter(repeated)
-    places: defaultdict[int, list[int]] = defaultdict(list)
-    for position, code in enumerate(codes):
-        if code in times:
-            places[code].append(position)
-    return sorted(p for code, r in times.items() for p in places[code][-r:])
 
 
 def rows_one_by_one(
-    chunk: Sequence[bytes], first: int, seen: SeenIds, log: ProblemLog
+    chunk: Sequence[bytes], first: int, seen: RunIds, log: ProblemLog
 ) -> list[RunRow]:
     """Validate a chunk line by line (it holds a bad or a blank line); problems in line order.
 
@@ -199,12 +121,7 @@ def rows_one_by_one(
     return rows
 
 
-def duplicate_problem(run_id: str, number: int) -> Problem:
-    """The problem of a ``run_id`` seen before, on line ``number``."""
-    return Problem(number, "run_id", f"duplicate run_id {shown(run_id)} [unique]")
-
-
-def check_new_ids(rows: Sequence[RunRow], first: int, seen: SeenIds, log: ProblemLog) -> None:
+def check_new_ids(rows: Sequence[RunRow], first: int, seen: RunIds, log: ProblemLog) -> None:
     """Add the rows' ``run_id`` values to ``seen``; a repeat is a problem on its line
     (``first`` is the line of the first row: a chunk that passed the fast path has no blank
     line)."""

@@ -18,6 +18,7 @@ says why in words. An interval never changes a score, a rank or a floor.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import operator
@@ -48,7 +49,26 @@ from scoring.constants import (
 )
 from scoring.curves import cost_score, latency_score
 from scoring.numeric import Number, exact
-from scoring.registry import ScoringError, formula, tex_number
+from scoring.registry import (
+    ScoringError,
+    arg,
+    at_least,
+    attribute,
+    column,
+    const,
+    count,
+    curve_points,
+    formula,
+    index,
+    point,
+    present,
+    rows,
+    runs_of,
+    sequence,
+    tex_number,
+    total,
+    uses,
+)
 from scoring.repeatability import pass_hat_k
 
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
@@ -265,6 +285,23 @@ TaskSum = tuple[int, Number]
         r" \left(\sum_{i \in t} (v_i - \bar v)\right)^2"
         r" = \dfrac{T}{T - 1} \cdot \dfrac{1}{n^2} \sum_{t=1}^{T} (S_t - n_t \bar v)^2"
     ),
+    symbols={
+        "T": count("tasks"),
+        "t": rows("tasks", "n", "S"),
+        "n_t": column("n"),
+        "S_t": column("S"),
+        "n": total(rows("tasks", "n", "S"), "n"),
+        r"\bar v": total(rows("tasks", "n", "S"), "S", per="n"),
+        "i": runs_of("t", "n", "S"),
+        "v_i": column("value"),
+    },
+    golden=(
+        point("two tasks 1,1|0,0", tasks=((2, 2), (2, 0))),
+        point("independent runs", tasks=((1, 1), (1, 0), (1, 1), (1, 0))),
+        point("no spread V=0", tasks=((3, 1), (3, 1), (3, 1))),
+        point("uneven tasks", tasks=((5, 4), (2, 0), (3, 3), (1, 1), (4, 1))),
+        point("fractional values", tasks=((2, Fraction(3, 2)), (3, Fraction(1, 4)))),
+    ),
 )
 def clustered_variance(tasks: Sequence[TaskSum]) -> Fraction:
     """Variance of the mean ``v̄`` of per-run values, clustered by task.
@@ -294,6 +331,13 @@ def clustered_variance(tasks: Sequence[TaskSum]) -> Fraction:
         r"\quad r_t = \sum_{i \in t} (v_i - \bar v)"
         r" = S_t - n_t \bar v"
     ),
+    # Matrix notation (outer products r_t r_tᵀ); each entry is the clustered variance or
+    # covariance of uncertainty.clustered_variance, whose LaTeX is evaluated at its points.
+    descriptive=(
+        "a matrix written with outer products; each entry is the clustered (co)variance, "
+        "proven as uncertainty.clustered_variance"
+    ),
+    golden=(point("2-tasks", tasks=((1, (1, 10)), (1, (0, 30)))),),
 )
 def clustered_covariance(
     tasks: Sequence[tuple[int, Sequence[Number]]],
@@ -415,16 +459,38 @@ def wilson_bounds(m: Fraction, n_eff: Fraction) -> tuple[Surd, Surd]:
 
 
 _WILSON_LATEX = (
-    r"n_{\mathrm{eff}} = \begin{cases} \min\!\left(\dfrac{m(1 - m)}{V},\ n\right) & V > 0 \\"
-    r" T & V = 0 \end{cases},\quad"
+    r"\mathrm{Wilson}(m, V) ="
     r" \dfrac{m + \dfrac{z^2}{2 n_{\mathrm{eff}}}}{1 + \dfrac{z^2}{n_{\mathrm{eff}}}}"
     r" \pm \dfrac{z}{1 + \dfrac{z^2}{n_{\mathrm{eff}}}}"
-    r" \sqrt{\dfrac{m(1 - m)}{n_{\mathrm{eff}}} + \dfrac{z^2}{4 n_{\mathrm{eff}}^2}}"
+    r" \sqrt{\dfrac{m(1 - m)}{n_{\mathrm{eff}}} + \dfrac{z^2}{4 n_{\mathrm{eff}}^2}},\quad"
+    r" n_{\mathrm{eff}} = \begin{cases} \min\!\left(\dfrac{m(1 - m)}{V},\ n\right) & V > 0 \\"
+    r" T & V = 0 \end{cases}"
 )
 
 
 @formula(
-    "uncertainty.cluster_wilson", title="Cluster-adjusted Wilson interval", latex=_WILSON_LATEX
+    "uncertainty.cluster_wilson",
+    title="Cluster-adjusted Wilson interval",
+    latex=_WILSON_LATEX,
+    symbols={
+        "m": arg("m"),
+        "V": arg("variance"),
+        "T": arg("tasks"),
+        "n": arg("observations"),
+        "z": const("INTERVAL_Z"),
+    },
+    golden=(
+        point(
+            "m=1/2,n_eff=10", m=Fraction(1, 2), variance=Fraction(1, 40), tasks=10, observations=40
+        ),
+        point(
+            "capped at n", m=Fraction(1, 2), variance=Fraction(1, 400), tasks=10, observations=40
+        ),
+        point("m=3/4", m=Fraction(3, 4), variance=Fraction(3, 320), tasks=12, observations=60),
+        point("m=0,V=0", m=Fraction(0), variance=Fraction(0), tasks=10, observations=40),
+        point("m=1,V=0", m=Fraction(1), variance=Fraction(0), tasks=10, observations=40),
+        point("V=0 inside", m=Fraction(2, 5), variance=Fraction(0), tasks=15, observations=75),
+    ),
 )
 def cluster_wilson_interval(m: Number, variance: Number, tasks: int, observations: int) -> Interval:
     """The cluster-adjusted Wilson interval of a proportion ``m`` with clustered variance
@@ -458,8 +524,8 @@ def _success_bounds(tasks: Sequence[tuple[int, int]]) -> tuple[Surd, Surd]:
 
 
 def _check_counts(tasks: Sequence[tuple[int, int]]) -> None:
-    for count, successes in tasks:
-        if count <= 0 or not 0 <= successes <= count:
+    for runs, successes in tasks:
+        if runs <= 0 or not 0 <= successes <= runs:
             raise ScoringError("each task needs runs > 0 and successes between 0 and its runs")
 
 
@@ -470,6 +536,28 @@ def _check_counts(tasks: Sequence[tuple[int, int]]) -> None:
         r"p \in \mathrm{Wilson}\!\left(\hat p,\ V(\hat p)\right),"
         r"\quad V(\hat p) = \dfrac{T}{T - 1} \cdot \dfrac{1}{n^2} \sum_{t=1}^{T}"
         r" (c_t - n_t \hat p)^2,\quad T \ge " + _MIN_TASKS
+    ),
+    symbols={
+        r"\mathrm{Wilson}": uses(
+            "uncertainty.cluster_wilson",
+            "m",
+            "variance",
+            tasks=count("tasks"),
+            observations=total(rows("tasks", "n", "c"), "n"),
+        ),
+        r"\hat p": total(rows("tasks", "n", "c"), "c", per="n"),
+        "T": count("tasks"),
+        "t": rows("tasks", "n", "c"),
+        "n_t": column("n"),
+        "c_t": column("c"),
+        "n": total(rows("tasks", "n", "c"), "n"),
+    },
+    golden=(
+        point("example", tasks=((4, 3), (4, 1)) * 5),
+        point("below the minimum", tasks=((4, 3),) * (INTERVAL_MIN_TASKS - 1)),
+        point("zero successes", tasks=((3, 0),) * INTERVAL_MIN_TASKS),
+        point("all successes", tasks=((3, 3),) * INTERVAL_MIN_TASKS),
+        point("uneven", tasks=((5, 4), (2, 0), (3, 3), (1, 1), (4, 1), (6, 2)) * 2),
     ),
 )
 def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
@@ -497,8 +585,25 @@ def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     title="Success-rate interval of independent runs",
     latex=(
         r"p \in \mathrm{Wilson}\!\left(\hat p,\ \dfrac{\hat p(1 - \hat p)}{n - 1}\right),"
-        r"\quad n_{\mathrm{eff}} = \begin{cases} n - 1 & 0 < \hat p < 1 \\"
-        r" n & \hat p \in \{0, 1\} \end{cases},\quad n \ge " + _MIN_TASKS
+        r"\quad \hat p = \dfrac{s}{n},\quad n \ge " + _MIN_TASKS
+    ),
+    symbols={
+        r"\mathrm{Wilson}": uses(
+            "uncertainty.cluster_wilson",
+            "m",
+            "variance",
+            tasks=arg("runs"),
+            observations=arg("runs"),
+        ),
+        "n": arg("runs"),
+        "s": arg("successes"),
+    },
+    golden=(
+        point("20 runs, 10 successes", runs=20, successes=10),
+        point("all successes", runs=INTERVAL_MIN_TASKS, successes=INTERVAL_MIN_TASKS),
+        point("zero successes", runs=INTERVAL_MIN_TASKS, successes=0),
+        point("below the minimum", runs=INTERVAL_MIN_TASKS - 1, successes=4),
+        point("100 runs, 37 successes", runs=100, successes=37),
     ),
 )
 def success_interval(runs: int, successes: int) -> Interval | None:
@@ -517,7 +622,12 @@ def success_interval(runs: int, successes: int) -> Interval | None:
     """
     if runs < 0 or not 0 <= successes <= runs:
         raise ScoringError("successes must lie between 0 and the runs")
-    return success_rate_interval([(1, 1)] * successes + [(1, 0)] * (runs - successes))
+    if runs < INTERVAL_MIN_TASKS:
+        return None
+    p = Fraction(successes, runs)
+    # Σ_t (s_t − p)² = n·p(1 − p) over one-run tasks, so V = n/(n − 1)·n·p(1 − p)/n².
+    variance = p * (1 - p) / (runs - 1)
+    return cluster_wilson_interval(p, variance, runs, runs)
 
 
 # --- Headline composite -------------------------------------------------------------------
@@ -528,8 +638,30 @@ def success_interval(runs: int, successes: int) -> Interval | None:
     title="Slope of a piecewise-linear curve",
     latex=(
         r"f'(x) = \begin{cases} 0 & x < x_1 \text{ or } x > x_m \\"
-        r" \dfrac{s_{i+1} - s_i}{x_{i+1} - x_i} & x_i < x < x_{i+1} \\"
-        r" \text{the steeper side} & x = x_i \end{cases}"
+        r" \sigma(1) & x = x_1 \\"
+        r" \sigma(i) & x_i < x < x_{i+1} \\"
+        r" \sigma(i) & x = x_{i+1} \text{ and } |\sigma(i)| \ge |\sigma(i + 1)| \\"
+        r" \sigma(i + 1) & x = x_{i+1} \end{cases},\quad"
+        r" \sigma(i) = \begin{cases} \dfrac{s_{i+1} - s_i}{x_{i+1} - x_i} & 1 \le i < m \\"
+        r" 0 & i = m \end{cases}"
+    ),
+    symbols={
+        "x": arg("x"),
+        "x_": sequence("anchors", "x"),
+        "s_": sequence("anchors", "score"),
+        "m": count("anchors"),
+        "i": index("anchors"),
+    },
+    golden=(
+        *(
+            point(f"latency,x={x}", x=x, anchors=LATENCY_ANCHORS_MS)
+            for x in curve_points([a.x for a in LATENCY_ANCHORS_MS])
+        ),
+        *(
+            point(f"cost,x={x}", x=x, anchors=COST_ANCHORS_USD)
+            for x in curve_points([a.x for a in COST_ANCHORS_USD])
+        ),
+        point("one anchor", x=Decimal(1), anchors=LATENCY_ANCHORS_MS[:1]),
     ),
 )
 def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
@@ -574,9 +706,70 @@ def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
     latex=(
         r"\dfrac{\partial S}{\partial p} = "
         + _SCALE
-        + r"\,w_s + w_r\,L(\bar\lambda)\cdot 4(2\hat p - 1),"
+        + r"\,w_s + \begin{cases} w_r\,L(\bar\lambda)\cdot 4(2\hat p - 1) & n \ge n_{\min} \\"
+        r" 0 & n < n_{\min} \end{cases},"
         r"\quad \dfrac{\partial S}{\partial \lambda} = w_r\,\mathrm{cons}(\hat p)\,L'(\bar\lambda),"
         r"\quad \dfrac{\partial S}{\partial u} = w_c\,C'(\bar u)"
+    ),
+    symbols={
+        "w_s": const("COMPOSITE_WEIGHT_SUCCESS"),
+        "w_r": const("COMPOSITE_WEIGHT_RELIABILITY"),
+        "w_c": const("COMPOSITE_WEIGHT_COST"),
+        "L": uses("composite.latency_score", "mean_latency_ms"),
+        r"\mathrm{cons}": uses(
+            "composite.outcome_consistency", "p", completed_runs=arg("completed_runs")
+        ),
+        "L'": uses("uncertainty.curve_slope", "x", anchors=const("LATENCY_ANCHORS_MS")),
+        "C'": uses("uncertainty.curve_slope", "x", anchors=const("COST_ANCHORS_USD")),
+        r"\bar\lambda": arg("mean_latency_ms"),
+        r"\bar u": arg("mean_cost_usd"),
+        r"\hat p": arg("p"),
+        "n": arg("completed_runs"),
+        r"n_{\min}": const("CONSISTENCY_MIN_RUNS"),
+    },
+    golden=(
+        point(
+            "example",
+            p=Fraction(3, 4),
+            mean_latency_ms=1000,
+            mean_cost_usd=Fraction(3, 100),
+            completed_runs=20,
+        ),
+        point(
+            "below the consistency gate",
+            p=Fraction(3, 4),
+            mean_latency_ms=1000,
+            mean_cost_usd=Fraction(3, 100),
+            completed_runs=CONSISTENCY_MIN_RUNS - 1,
+        ),
+        point(
+            "p=0",
+            p=Fraction(0),
+            mean_latency_ms=3500,
+            mean_cost_usd=Fraction(1, 100),
+            completed_runs=20,
+        ),
+        point(
+            "p=1",
+            p=Fraction(1),
+            mean_latency_ms=400,
+            mean_cost_usd=Fraction(1, 1000),
+            completed_runs=20,
+        ),
+        point(
+            "at anchors",
+            p=Fraction(1, 2),
+            mean_latency_ms=LATENCY_ANCHORS_MS[1].x,
+            mean_cost_usd=COST_ANCHORS_USD[1].x,
+            completed_runs=20,
+        ),
+        point(
+            "beyond the last anchors",
+            p=Fraction(2, 5),
+            mean_latency_ms=LATENCY_ANCHORS_MS[-1].x * 2,
+            mean_cost_usd=COST_ANCHORS_USD[-1].x * 2,
+            completed_runs=20,
+        ),
     ),
 )
 def composite_gradient(
@@ -639,6 +832,20 @@ def _weighted_at(p: Surd, completed_runs: int, latency: Fraction, cost: Fraction
         r" \hat p = 0:\ \left[0,\ S(p^{+})\right];\quad"
         r" \hat p = 1:\ \mathrm{low} = \min\!\left(S - z\,\sqrt{g^{\mathrm{T}} \Sigma\, g},"
         r"\ S(p^{-})\right)"
+    ),
+    # A quadratic form over the clustered covariance matrix: its parts are proven one by one
+    # (uncertainty.composite_gradient, uncertainty.clustered_variance); the whole is held to
+    # an independent implementation in tests/scoring/interval_reference.py.
+    descriptive=(
+        "a quadratic form gᵀΣg over a matrix, with two edge rules; its gradient and "
+        "variances are proven as uncertainty.composite_gradient and clustered_variance"
+    ),
+    golden=(
+        point("mixed", tasks=((2, 2, 2000, Fraction(2, 100)), (2, 0, 4000, Fraction(6, 100))) * 5),
+        point("zero-success", tasks=((2, 0, 2000, Fraction(2, 100)),) * 10),
+        point(
+            "all-success", tasks=tuple((2, 2, 2 * ms, Fraction(2, 100)) for ms in (1000, 3000) * 5)
+        ),
     ),
 )
 def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
@@ -703,13 +910,44 @@ def _composite_and_success(tasks: Sequence[CohortTask]) -> tuple[Interval, Inter
 # --- Repeatability and the radar ----------------------------------------------------------
 
 
+#: The qualifying tasks of pass^k: those with enough recorded outcomes.
+_QUALIFYING = rows("tasks", "n", "c", keep=at_least("n", "REPEATABILITY_MIN_OUTCOMES"))
+
+
 @formula(
     "uncertainty.pass_hat_k_interval",
     title="pass^k interval",
     latex=(
-        r"U_t = \dfrac{\binom{c_t}{k}}{\binom{n_t}{k}},\quad m = \dfrac{1}{T} \sum_{t=1}^{T} U_t,"
+        r"\mathrm{pass}^k \in \mathrm{Wilson}(m, V),\quad"
+        r" U_t = \dfrac{\binom{c_t}{k}}{\binom{n_t}{k}},\quad m = \dfrac{1}{T} \sum_{t=1}^{T} U_t,"
         r"\quad V = \dfrac{1}{T(T - 1)} \sum_{t=1}^{T} (U_t - m)^2,"
-        r"\quad \mathrm{pass}^k \in \mathrm{Wilson}(m, V),\ n = \sum_{t} n_t"
+        r"\quad T \ge " + _MIN_TASKS
+    ),
+    symbols={
+        r"\mathrm{Wilson}": uses(
+            "uncertainty.cluster_wilson",
+            "m",
+            "variance",
+            tasks=total(_QUALIFYING),
+            observations=total(_QUALIFYING, "n"),
+        ),
+        "T": total(_QUALIFYING),
+        "t": _QUALIFYING,
+        "n_t": column("n"),
+        "c_t": column("c"),
+        "k": arg("k"),
+    },
+    golden=(
+        point("example,k=1", tasks=((4, 4), (4, 0)) * 5, k=1),
+        point("example,k=3", tasks=((4, 4), (4, 2), (5, 4)) * 4, k=3),
+        point("below the minimum", tasks=((4, 4),) * (INTERVAL_MIN_TASKS - 1), k=1),
+        point(
+            "unqualified left out",
+            tasks=((4, 4),) * (INTERVAL_MIN_TASKS - 1) + ((2, 2),) * 3,
+            k=1,
+        ),
+        point("m=0", tasks=((5, 1),) * INTERVAL_MIN_TASKS, k=3),
+        point("m=1", tasks=((5, 5),) * INTERVAL_MIN_TASKS, k=5),
     ),
 )
 def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | None:
@@ -746,12 +984,43 @@ def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | 
     return cluster_wilson_interval(m, variance, count, observations)
 
 
+#: The window's tasks of the correctness axis: passes and known outcomes.
+_WINDOW_TASKS = rows("tasks", "passes", "known")
+
+
 @formula(
     "uncertainty.correctness_interval",
     title="Correctness-axis interval",
     latex=(
-        _SCALE + r" \cdot \mathrm{Wilson}\!\left(\hat q,\ V(\hat q)\right),"
-        r"\quad \hat q = \dfrac{\text{passes}}{\text{window runs with a known outcome}}"
+        r"\mathrm{correctness} \in "
+        + _SCALE
+        + r" \cdot \mathrm{Wilson}\!\left(\hat q,\ V(\hat q)\right),"
+        r"\quad \hat q = \dfrac{\text{passes}}{\text{window runs with a known outcome}},"
+        r"\quad V(\hat q) = \dfrac{T}{T - 1} \cdot \dfrac{1}{n^2} \sum_{t=1}^{T}"
+        r" (c_t - n_t \hat q)^2,\quad T \ge " + _MIN_TASKS
+    ),
+    symbols={
+        r"\mathrm{Wilson}": uses(
+            "uncertainty.cluster_wilson",
+            "m",
+            "variance",
+            tasks=count("tasks"),
+            observations=total(_WINDOW_TASKS, "known"),
+        ),
+        r"\text{passes}": total(_WINDOW_TASKS, "passes"),
+        r"\text{window runs with a known outcome}": total(_WINDOW_TASKS, "known"),
+        "T": count("tasks"),
+        "t": _WINDOW_TASKS,
+        "n_t": column("known"),
+        "c_t": column("passes"),
+        "n": total(_WINDOW_TASKS, "known"),
+    },
+    golden=(
+        point("example", tasks=((3, 4), (1, 4)) * 5),
+        point("below the minimum", tasks=((3, 4),) * (INTERVAL_MIN_TASKS - 1)),
+        point("no passes", tasks=((0, 2),) * INTERVAL_MIN_TASKS),
+        point("every pass", tasks=((2, 2),) * INTERVAL_MIN_TASKS),
+        point("uneven", tasks=((4, 5), (0, 2), (3, 3), (1, 1), (1, 4), (2, 6)) * 2),
     ),
 )
 def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
@@ -783,45 +1052,68 @@ def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     "uncertainty.rank",
     title="Competition rank",
     latex=r"\mathrm{rank}_a = 1 + \left|\{ b : S_b > S_a \}\right|",
+    symbols={
+        "a": rows("scores", "value"),
+        "b": rows("scores", "value", keep=present()),
+        "S_b": column("value"),
+        "S_a": column("value"),
+    },
+    golden=(
+        point("ties and a null", scores=(80, 70, 70, None, 60)),
+        point("all equal", scores=(50, 50)),
+        point("one", scores=(Fraction(713, 10),)),
+    ),
 )
-def competition_rank(score: Number | None, scores: Sequence[Number | None]) -> int | None:
-    """The competition rank of ``score`` among ``scores`` (every agent's published
-    composite, this one included): 1 + the number of higher scores, so equal scores share a
-    rank; ``None`` for a ``null`` composite.
+def competition_ranks(scores: Sequence[Number | None]) -> list[int | None]:
+    """The competition rank of each of ``scores`` (every agent's published composite): 1 +
+    the number of higher scores, so equal scores share a rank; ``None`` for a ``null``
+    composite. A sort and a binary search each, so a report of many agents stays fast.
 
-    Returns a value between the lowest and the highest rank: 1 and the number of scores.
-
-    >>> competition_rank(70, [80, 70, 70, None, 60]), competition_rank(None, [80, None])
-    (2, None)
+    >>> competition_ranks([80, 70, 70, None, 60])
+    [1, 2, 2, None, 4]
     """
-    if score is None:
-        return None
-    mine = exact(score)
-    return 1 + sum(1 for other in scores if other is not None and exact(other) > mine)
+    known = sorted(exact(s) for s in scores if s is not None)
+    return [
+        None if s is None else 1 + len(known) - bisect.bisect_right(known, exact(s)) for s in scores
+    ]
+
+
+_GOLDEN_HIGH = Interval(Decimal("70"), Decimal("80"))
+_GOLDEN_MID = Interval(Decimal("65"), Decimal("72.5"))
+_GOLDEN_LOW = Interval(Decimal("60"), Decimal("69.99"))
 
 
 @formula(
     "uncertainty.rank_upper_bound",
     title="Rank upper bound (rank (UB))",
     latex=(r"\mathrm{UB}_a = 1 + \left|\{ b : \mathrm{low}_b > \mathrm{high}_a \}\right|"),
+    symbols={
+        "a": rows("intervals", "value"),
+        "b": rows("intervals", "value", keep=present()),
+        r"\mathrm{low}_b": attribute(column("value"), "low"),
+        r"\mathrm{high}_a": attribute(column("value"), "high"),
+    },
+    golden=(
+        point("apart and a null", intervals=(_GOLDEN_HIGH, _GOLDEN_LOW, None)),
+        point("overlapping", intervals=(_GOLDEN_HIGH, _GOLDEN_MID, _GOLDEN_LOW)),
+    ),
 )
-def rank_upper_bound(interval: Interval | None, intervals: Sequence[Interval | None]) -> int | None:
-    """How high an agent could truly stand: 1 + the number of agents whose composite
-    interval lies entirely above this one's (their low bound above its high bound), as
-    LMArena's "rank (UB)"; ``None`` when the agent has no interval. Agents without an
-    interval are not counted. Read from the published (rounded) bounds, so a reader can
-    count it off the table.
+def rank_upper_bounds(intervals: Sequence[Interval | None]) -> list[int | None]:
+    """How high each agent could truly stand: 1 + the number of agents whose composite
+    interval lies entirely above its own (their low bound above its high bound), as
+    LMArena's "rank (UB)"; ``None`` for an agent without an interval, and agents without
+    one are not counted. Read from the published (rounded) bounds, so a reader counts it
+    off the table. Never above the competition rank: an interval entirely above belongs to a
+    higher composite.
 
-    Returns a value between the lowest and the highest rank: 1 and the agent's own rank.
-
-    >>> a = Interval(Decimal("70"), Decimal("80"))
-    >>> b = Interval(Decimal("60"), Decimal("69.99"))
-    >>> rank_upper_bound(b, [a, b, None]), rank_upper_bound(a, [a, b])
-    (2, 1)
+    >>> a, b = Interval(Decimal(70), Decimal(80)), Interval(Decimal(60), Decimal("69.99"))
+    >>> rank_upper_bounds([a, b, None, Interval(Decimal(65), Decimal(75))])
+    [1, 2, None, 1]
     """
-    if interval is None:
-        return None
-    return 1 + sum(1 for other in intervals if other is not None and other.low > interval.high)
+    lows = sorted(i.low for i in intervals if i is not None)
+    return [
+        None if i is None else 1 + len(lows) - bisect.bisect_right(lows, i.high) for i in intervals
+    ]
 
 
 # --- Planning -----------------------------------------------------------------------------
@@ -839,6 +1131,34 @@ def _given(value: Number) -> Fraction:
         r"N = \left\lceil \dfrac{(z + z_{\mathrm{power}})^2\,"
         r"\left(p_A(1 - p_A) + p_B(1 - p_B)\right)}{\delta^2}"
         r"\,\left(1 + (K - 1)\rho\right) \right\rceil,\quad p_B = p_A - \delta"
+    ),
+    symbols={
+        "z": const("INTERVAL_Z"),
+        r"z_{\mathrm{power}}": const("INTERVAL_Z_POWER"),
+        "p_A": arg("p_a"),
+        r"\delta": arg("delta"),
+        "K": arg("runs_per_task"),
+        r"\rho": arg("rho"),
+    },
+    golden=(
+        point(
+            "decisions' example", p_a=Fraction(7, 10), delta=Fraction(1, 10), runs_per_task=5, rho=0
+        ),
+        point(
+            "rho=0.3",
+            p_a=Fraction(7, 10),
+            delta=Fraction(1, 10),
+            runs_per_task=5,
+            rho=Fraction(3, 10),
+        ),
+        point("one run a task", p_a=Fraction(1, 2), delta=Fraction(1, 20), runs_per_task=1, rho=1),
+        point(
+            "p_A=0.9",
+            p_a=Fraction(9, 10),
+            delta=Fraction(1, 20),
+            runs_per_task=5,
+            rho=Fraction(3, 10),
+        ),
     ),
 )
 def runs_needed(p_a: Number, delta: Number, runs_per_task: int, rho: Number) -> int:

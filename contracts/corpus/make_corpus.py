@@ -33,8 +33,9 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from contracts.source import REPO_ROOT
+
 HERE = Path(__file__).resolve().parent
-REPO_ROOT = HERE.parent.parent
 SYNTHETIC_FILE = "synthetic-runs.jsonl"
 TAU_BENCH_FILE = "tau-bench-gpt-4o-airline-runs.jsonl"
 TAU_BENCH_SOURCE = REPO_ROOT / "docs" / "data" / "tau-bench-gpt-4o-airline.jsonl"

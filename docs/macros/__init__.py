@@ -1,22 +1,29 @@
-"""mkdocs-macros module of the methodology site (``module_name: docs/macros``).
+"""mkdocs-macros module of the methodology site (``module_name: docs/macros``), also loaded
+by Zensical's macros shim.
 
 The macros are grouped in modules by what they render (:data:`MACROS_BY_MODULE`). Each
 module ``macros.<name>`` exposes ``MACROS``, a dict from the name a page calls to a function
 whose first argument is the build's :class:`macros.site.Site`; :func:`define_env` builds the
 one ``Site`` of the build, binds every function to it and registers it under its name.
 
-At the start of every build, :func:`define_env` drops every ``scoring``, ``contracts`` and
-``macros.*`` module from ``sys.modules`` and imports them again from this repository, so
-that ``mkdocs serve`` shows an edited constant on the next rebuild without a restart (a
-piecemeal ``importlib.reload`` would not do: ``scoring.registry`` refuses a formula that
-registers twice).
+mkdocs-macros calls :func:`define_env` once per build; Zensical's shim calls it once per
+page, each time on a fresh copy of this file, which hands over to this package as imported
+once (``macros``). The first call of a build (a new configuration object, or live code
+changed on disk) drops every ``scoring``, ``contracts`` and ``macros.*`` module from
+``sys.modules`` and imports them again from this repository, so that ``serve`` shows an
+edited constant on the next rebuild without a restart (a piecemeal ``importlib.reload``
+would not do: ``scoring.registry`` refuses a formula that registers twice); the other pages
+of the build reuse that ``Site`` (see ``macros.builds``).
 
 If the live code cannot be imported (say, a half-typed edit in ``scoring/constants.py``),
-every macro raises that error instead: each page shows it, ``mkdocs build --strict`` fails
-on the warning, and ``mkdocs serve`` keeps serving until the code is fixed.
+every macro raises that error instead: each page shows it, a strict build fails on the
+warning, and ``serve`` keeps serving until the code is fixed.
 
 The files published beside the pages (``methodology.json``, downloads, sources) are written
-by the mkdocs hook ``docs/hooks/publish.py``, not here.
+by ``macros.published.publish``, called from here: under MkDocs after the build
+(:func:`on_post_build`), under Zensical, which has no such event, when the build starts. The
+zip of the whole site, which must come after every other file, is written by the MkDocs hook
+``docs/hooks/site_zip.py`` (after a Zensical build: ``python docs/hooks/site_zip.py site``).
 """
 
 from __future__ import annotations
@@ -62,16 +69,28 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "next_version",
     ),
     "published": ("downloads", "snapshot_links"),
+    "archive": ("site_archive",),
+    "versioned": ("version_pages", "deploy_command"),
     "calculator": ("calculator",),
     "impact": ("version_impact",),
+    "guarantees": ("guarantees",),
+    "formats": ("format_codes",),
     "contract": ("drift_checks", "descriptive_formulas"),
+    "uncertainty": (
+        "runs_needed_table",
+        "interval_leaderboard",
+        "interval_value",
+        "cohort_table",
+        "coverage_table",
+        "coverage_notes",
+    ),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.
 MACRO_NAMES: tuple[str, ...] = tuple(n for names in MACROS_BY_MODULE.values() for n in names)
 
-#: The site of the current build (its work folder is removed after the build).
-_SITE: Any = None
+#: The live code the current build loaded (its work folder is removed after the build).
+_BUILD: _Build | None = None
 
 
 class MacroListError(LookupError):
@@ -131,31 +150,101 @@ def put_project_first(project_dir: str) -> None:
 
 
 def define_env(env: Any) -> None:
-    """Re-import the live code and register every macro (called once per build)."""
-    global _SITE
-    put_project_first(env.project_dir)
+    """Register every macro on ``env``; the first call of a build loads the live code."""
     # The plugin imports this package with docs/ on sys.path; Zensical's macros shim loads
     # this file by its path, so ``macros.*`` needs docs/ added here.
     docs = str(Path(__file__).resolve().parent.parent)
     if docs not in sys.path:
         sys.path.append(docs)
-    purge_live_modules()
-    # The error page: literal text, the failing line first (before any live code loads).
-    importlib.import_module("macros.errors").install_error_page()
-    writes_bytecode = sys.dont_write_bytecode
-    # No .pyc writes under watched folders: each would trigger one more rebuild.
-    sys.dont_write_bytecode = True
-    try:
-        site = importlib.import_module("macros.site").Site(env)
-        for name, macro in bind_macros(site).items():
+    if __name__ != "macros":
+        # A copy Zensical's shim loaded for one page: the package keeps the build.
+        importlib.import_module("macros").define_env(env)
+        return
+    global _BUILD
+    if _BUILD is None or not _BUILD.current(env):
+        _BUILD = _Build.start(env)
+    _BUILD.register(env)
+
+
+class _Build:
+    """The live code as one build loaded it: its ``Site`` and bound macros, or the error
+    that kept it from loading."""
+
+    def __init__(self, env: Any) -> None:
+        self.conf = env.conf
+        self.generator = "mkdocs"
+        self.fingerprint: tuple[Any, ...] = ()
+        self.site: Any = None
+        self.macros: dict[str, Callable[..., Any]] = {}
+        self.version: str | None = None
+
+    def current(self, env: Any) -> bool:
+        """Whether ``env`` is a page of this build and the live code is unchanged."""
+        builds = sys.modules.get("macros.builds")
+        return (
+            env.conf is self.conf
+            and builds is not None
+            and builds.code_fingerprint(_live_folders(env)) == self.fingerprint
+        )
+
+    @classmethod
+    def start(cls, env: Any) -> _Build:
+        """Re-import the live code and build the ``Site``; under Zensical, publish."""
+        if _BUILD is not None and _BUILD.site is not None:
+            shutil.rmtree(_BUILD.site.workdir, ignore_errors=True)
+        build = cls(env)
+        put_project_first(env.project_dir)
+        purge_live_modules()
+        writes_bytecode = sys.dont_write_bytecode
+        # No .pyc writes under watched folders: each would trigger one more rebuild.
+        sys.dont_write_bytecode = True
+        try:
+            # Standard library only, so that it loads whatever state the live code is in.
+            builds = importlib.import_module("macros.builds")
+            build.generator = builds.generator(env)
+            build.fingerprint = builds.code_fingerprint(_live_folders(env))
+            if build.generator == builds.ZENSICAL:
+                strict = builds.zensical_strict(sys.argv, bool(env.conf.get("strict")))
+                builds.fail_strict_builds((builds.ZENSICAL_MACROS_LOGGER, LOG.name), strict)
+            # The error page: literal text, the failing line first (before any live code loads).
+            importlib.import_module("macros.errors").install_error_page()
+            try:
+                found = importlib.import_module("scoring.invariants").breaches()
+                if found:
+                    # Wrong numbers are worse than none: every macro shows the breaches instead.
+                    guarantees = importlib.import_module("macros.guarantees")
+                    guarantees.define_broken_methodology(build, MACRO_NAMES, found)
+                    return build
+                site = importlib.import_module("macros.site").Site(env)
+                build.macros = bind_macros(site)
+                build.version = site.snapshot.methodology_version
+                build.site = site
+            except Exception as error:
+                _define_broken(build, error)  # registers on the build, for every page
+            if build.generator == builds.ZENSICAL:
+                builds.publish_or_warn(builds.site_dir(env), LOG)
+        finally:
+            sys.dont_write_bytecode = writes_bytecode
+        return build
+
+    def macro(self, function: Callable[..., Any], name: str) -> None:
+        """Keep ``function`` to register under ``name`` on each page (as ``env.macro``)."""
+        self.macros[name] = function
+
+    def register(self, env: Any) -> None:
+        """Register the build's macros on ``env`` (under Zensical, a new one per page)."""
+        if self.site is not None:
+            self.site.env = env  # links are made relative to env's page
+        for name, macro in self.macros.items():
             env.macro(macro, name)
-        env.variables["methodology_version"] = site.snapshot.methodology_version
-        _SITE = site
-    except Exception as error:
-        _SITE = None
-        _define_broken(env, error)
-    finally:
-        sys.dont_write_bytecode = writes_bytecode
+        if self.version is not None:
+            env.variables["methodology_version"] = self.version
+
+
+def _live_folders(env: Any) -> list[Path]:
+    """The folders whose files the build's ``Site`` and modules are loaded from."""
+    project = Path(env.project_dir)
+    return [*(project / p for p in LIVE_PACKAGES), Path(__file__).resolve().parent]
 
 
 def _define_broken(env: Any, error: Exception) -> None:
@@ -172,6 +261,9 @@ def _define_broken(env: Any, error: Exception) -> None:
 
 
 def on_post_build(env: Any) -> None:
-    """Remove the work folder of the build's commands (the site itself is written)."""
-    if _SITE is not None:
-        shutil.rmtree(_SITE.workdir, ignore_errors=True)
+    """MkDocs, after the build: publish the files beside the pages, then remove the work
+    folder of the build's commands. (Zensical never calls this: see :func:`define_env`.)"""
+    publish_or_warn = importlib.import_module("macros.builds").publish_or_warn
+    publish_or_warn(Path(env.conf["site_dir"]), LOG)
+    if _BUILD is not None and _BUILD.site is not None:
+        shutil.rmtree(_BUILD.site.workdir, ignore_errors=True)

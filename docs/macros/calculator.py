@@ -334,11 +334,76 @@ def _outcome(site: SiteLike) -> str:
     return _widget("outcome", "Edit a record", editor + results + lines, {"examples": examples})
 
 
+# --- uncertainty: the planner and the success-rate interval (docs/javascripts/planner.js) ---
+
+#: The worked examples the two widgets start from (inputs in scoring/examples.py).
+PLANNER_START = "uncertainty.runs_needed"
+SUCCESS_INTERVAL_START = "uncertainty.success_interval"
+
+
+def _decimal_field(widget: str, name: str, label: str, start: str, hint: str = "") -> str:
+    attrs = f'type="number" min="0" max="1" step="any" inputmode="decimal" value="{esc(start)}"'
+    return _field(widget, name, label, attrs, hint)
+
+
+def _whole_field(widget: str, name: str, label: str, start: int, low: int) -> str:
+    attrs = f'type="number" min="{low}" step="1" inputmode="numeric" value="{start}"'
+    return _field(widget, name, label, attrs)
+
+
+def _planner(site: SiteLike) -> str:
+    """p_A, δ, K, ρ → runs per agent; starts at the runs-needed table's middle row."""
+    grid = site.snapshot.example(PLANNER_START).inputs
+    middle = len(grid["p_a"]) // 2
+    fields = "".join(
+        [
+            _decimal_field("planner", "p_a", "Success rate of agent A, p_A", grid["p_a"][middle]),
+            _decimal_field(
+                "planner", "delta", "Difference to detect, δ", grid["delta"][-1], "p_B = p_A − δ"
+            ),
+            _whole_field("planner", "runs_per_task", "Runs per task, K", grid["runs_per_task"], 1),
+            _decimal_field(
+                "planner",
+                "rho",
+                "Within-task correlation, ρ",
+                grid["rho"][0],
+                f"{grid['rho'][0]}: independent runs",
+            ),
+        ]
+    )
+    results = _results(
+        "planner", [("runs", "Runs per agent"), ("tasks", "Tasks per agent at K runs each")]
+    )
+    form = f'<form class="calc-form" novalidate>{fields}</form>{results}'
+    return _widget("planner", "Plan the runs", form)
+
+
+def _success_interval(site: SiteLike) -> str:
+    """Runs and successes (independent runs) → the success rate and its interval."""
+    start = site.snapshot.example(SUCCESS_INTERVAL_START).inputs
+    fields = "".join(
+        [
+            _whole_field(
+                "success-interval", "runs", "Runs (each on its own task)", start["runs"], 0
+            ),
+            _whole_field("success-interval", "successes", "Successful runs", start["successes"], 0),
+        ]
+    )
+    results = _results(
+        "success-interval",
+        [("success_rate", "Success rate"), ("low", "Low bound"), ("high", "High bound")],
+    )
+    form = f'<form class="calc-form" novalidate>{fields}</form>{results}'
+    return _widget("success-interval", "The interval of your own runs", form)
+
+
 WIDGETS: dict[str, Callable[[SiteLike], str]] = {
     "composite": _composite,
     "radar": _radar,
     "outcome": _outcome,
     "repeatability": _repeatability,
+    "planner": _planner,
+    "success-interval": _success_interval,
 }
 
 
@@ -346,7 +411,21 @@ def widget(site: SiteLike, kind: str) -> str:
     """One calculator's markup, with the methodology data it needs (once per page)."""
     if kind not in WIDGETS:
         raise ValueError(f"no calculator {kind!r}; known: {', '.join(WIDGETS)}")
-    return data_tag(site) + WIDGETS[kind](site)
+    return _data_once(site) + WIDGETS[kind](site)
+
+
+#: The pages whose inlined data this build has written, so that a page with two calculators
+#: carries it once (one element with the id ``DATA_ID``).
+_DATA_WRITTEN: set[tuple[int, str]] = set()
+
+
+def _data_once(site: SiteLike) -> str:
+    page = getattr(getattr(site, "env", None), "page", None)
+    where = (id(site), str(getattr(page, "url", "")))
+    if page is not None and where in _DATA_WRITTEN:
+        return ""
+    _DATA_WRITTEN.add(where)
+    return data_tag(site)
 
 
 #: The macros of this module (see ``macros.MACROS_BY_MODULE``): ``{{ calculator("radar") }}``.

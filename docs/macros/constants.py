@@ -4,14 +4,13 @@ other values of the code (exit statuses, limits) that are not methodology consta
 
 from __future__ import annotations
 
-import ast
 import importlib
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
-from contracts.build import locate
+from contracts.build import constant_location
+from contracts.source import REPO_ROOT, definition_span, locate
 from macros.markup import esc, markdown_block, ms, percent, plain, table, usd, value
 from macros.site import REFERENCE_PAGE, anchor_id
 
@@ -64,15 +63,14 @@ def weights_table(site: Site) -> str:
 
 def source_excerpt(site: Site, python_name: str) -> str:
     """The lines of ``scoring/constants.py`` that define a constant, as they are now."""
-    path = Path(C.__file__)
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", None) == python_name:
-            lines = path.read_text(encoding="utf-8").splitlines()[node.lineno - 1 : node.end_lineno]
-            text = "\n".join(lines)
-            fence = f'```python linenums="{node.lineno}" title="scoring/constants.py"'
-            return markdown_block(f"source:{python_name}", f"{fence}\n{text}\n```")
-    raise KeyError(python_name)
+    location = constant_location(python_name)
+    span = definition_span(location)
+    if span is None:
+        raise KeyError(python_name)
+    lines = (REPO_ROOT / location.file).read_text(encoding="utf-8").splitlines()
+    text = "\n".join(lines[span.first - 1 : span.last])
+    fence = f'```python linenums="{span.first}" title="{location.file}"'
+    return markdown_block(f"source:{python_name}", f"{fence}\n{text}\n```")
 
 
 def constants_reference(site: Site) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
 from macros.markup import code_block, esc, exact_text, plain, table, value
-from scoring.numeric import decimal_half_up
+from scoring.numeric import number_text
 
 if TYPE_CHECKING:
     from macros.site import Site
@@ -143,7 +143,7 @@ def _rounding_demo(site: Site) -> str:
         (Fraction(5, 100000), C.FRACTION_DECIMALS, "a fraction"),
     ]
     rows = [
-        [esc(what), exact_text(v), str(places), str(decimal_half_up(v, places))]
+        [esc(what), exact_text(v), str(places), number_text(v, places=places)]
         for v, places, what in cases
     ]
     return table("demo:rounding", ["Kind", "Exact", "Decimals", "Printed"], rows, numeric=(1, 2, 3))

@@ -277,7 +277,14 @@ PLOTS: dict[str, Callable[[Site], str]] = {
     "radar.tool_efficiency": lambda s: _radar_axis_plot(s, "tool_efficiency"),
     "radar.robustness": lambda s: _radar_axis_plot(s, "robustness"),
     "outcome.tradeoff": _tradeoff_plot,
+    "uncertainty.width": lambda s: _uncertainty().width_plot(s),
 }
+
+
+def _uncertainty() -> Any:
+    from macros import uncertainty
+
+    return uncertainty
 
 
 #: The macros this module renders (see ``macros.MACROS_BY_MODULE``).

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from macros.markup import FORMULA_CLASS, esc, value
 from macros.mathml import tex_source, to_mathml
 from macros.site import anchor_id
+from scoring.numeric import parse_number
 
 if TYPE_CHECKING:
     from macros.site import Site
@@ -19,7 +20,7 @@ def evaluate(site: Site, name: str, *args: Any, fmt: str = "exact") -> str:
     """A registered formula evaluated now; string arguments are exact numbers ("1/2")."""
     from scoring.registry import FORMULAS
 
-    exact_args = [Fraction(a) if isinstance(a, str) else a for a in args]
+    exact_args = [parse_number(a) if isinstance(a, str) else a for a in args]
     result = FORMULAS[name].function(*exact_args)
     text, code = site.show(None if result is None else Fraction(result), fmt, name)
     call = f"{name}({', '.join(str(a) for a in args)})"

@@ -101,7 +101,10 @@ def slope_chart(
 ) -> str:
     """The slope chart as a ``<figure class="plot slope">`` with a title, a description
     (every agent's numbers, for screen readers) and a caption."""
-    if not slopes:
+    unchanged = all(s.before == s.after and s.rank_before == s.rank_after for s in slopes)
+    if len(slopes) < 2 or unchanged:
+        # One agent has no order to change, and level lines show nothing the sentence above
+        # does not say ("no rank changes; no composite changes"): no chart, no empty table.
         return ""
     values = [s.before for s in slopes] + [s.after for s in slopes]
     low = min(values) // SCALE_STEP * SCALE_STEP
@@ -174,16 +177,20 @@ def slope_chart(
 def rank_table(key: str, agents: Sequence[Any], before: str, after: str, places: int) -> str:
     """Rank changes of one corpus file, biggest movers first (``contracts.impact`` rows).
 
-    Four columns, so that the table fits a phone: the agent, its rank before → after, its
-    composite before → after, and the change of composite.
+    Four columns, so that the table fits a phone: the agent, its rank before → after (a
+    rank change marked "within the noise" when the newer composite intervals overlap, see
+    :mod:`contracts.noise`), its composite before → after, and the change of composite.
     """
     from contracts.impact import movers_first, shown, signed
+    from contracts.noise import noise_text
 
     rows = []
     for a in movers_first(list(agents)):
         old, new = a.committed, a.live
         rank_before = shown(None if old is None else old.rank)
         rank = f"{rank_before} → {shown(None if new is None else new.rank)}"
+        if a.within_noise is not None:  # a rank change whose intervals say how real it is
+            rank += f" ({noise_text(a.within_noise)})"
         composite = (
             f"{shown(None if old is None else old.composite, places)} → "
             f"{shown(None if new is None else new.composite, places)}"

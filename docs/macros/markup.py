@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
+from scoring.numeric import number_text
+
 #: Class of a value in running text.
 VALUE_CLASS = "mv"
 #: Class of a block (table, code block, list, changelog) written by a macro.
@@ -90,31 +92,23 @@ def table(
 
 
 # --- Number formats -------------------------------------------------------------------------
+# Every one is scoring.numeric.number_text with the options of a page: thousands grouped.
 
 
 def plain(number: Number, places: int | None = None, *, grouping: bool = True) -> str:
     """A number as people write it: ``10,000``, ``0.40``, ``93.33`` (``places`` rounds half up).
 
-    A ``Decimal`` keeps the digits it was written with unless ``places`` is given.
+    A ``Decimal`` keeps the digits it was written with unless ``places`` is given; a
+    fraction that is not whole needs ``places``.
     """
-    from scoring.numeric import decimal_half_up
-
-    if places is not None:
-        number = decimal_half_up(Fraction(number), places)
-    elif isinstance(number, Fraction):
-        if number.denominator != 1:
-            raise ValueError(f"{number} needs a number of places")
-        number = number.numerator
-    text = f"{number:,f}" if isinstance(number, Decimal) else f"{number:,}"
-    return text if grouping else text.replace(",", "")
+    if places is None and isinstance(number, Fraction) and number.denominator != 1:
+        raise ValueError(f"{number} needs a number of places")
+    return number_text(number, places=places, as_written=True, grouping=grouping)
 
 
 def trimmed(number: Number) -> str:
     """A decimal without trailing zeros: ``Decimal('40.00')`` → ``40``."""
-    text = plain(Decimal(number) if isinstance(number, int) else number)
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text
+    return number_text(number, grouping=True)
 
 
 def percent(fraction: Number) -> str:
@@ -134,15 +128,7 @@ def ms(amount: Number) -> str:
 
 def exact_text(value: Fraction) -> str:
     """The exact value of a fraction: an integer, a terminating decimal, or ``p/q``."""
-    if value.denominator == 1:
-        return plain(value)
-    denominator = value.denominator
-    for prime in (2, 5):
-        while denominator % prime == 0:
-            denominator //= prime
-    if denominator == 1:
-        return trimmed(Decimal(value.numerator) / Decimal(value.denominator))
-    return f"{value.numerator}/{value.denominator}"
+    return number_text(value, grouping=True)
 
 
 def joined(items: Sequence[str], last: str = "and") -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from macros.markup import PLOT_CLASS, esc
+from scoring.numeric import number_text
 
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 64, 40, 16, 56
@@ -207,12 +208,14 @@ def _legend(curves: Sequence[Curve], top: int) -> tuple[str, int]:
     return f'<g class="legend">{"".join(rows)}</g>', top + LEGEND_ROW * len(curves) + 8
 
 
+#: Decimals of a value in a plot's data table, at most: a label, not a published result.
+DATA_TABLE_PLACES = 4
+
+
 def _value(number: Fraction) -> str:
-    """A value of the data table: exact if short, else to four decimals."""
-    if number.denominator == 1:
-        return str(number.numerator)
-    text = f"{float(number):.4f}".rstrip("0").rstrip(".")
-    return text
+    """A value of the data table: exact if short, else rounded half up to
+    ``DATA_TABLE_PLACES`` decimals."""
+    return number_text(number, max_places=DATA_TABLE_PLACES)
 
 
 def _line_data(plot: Plot) -> str:

@@ -5,44 +5,34 @@ highlighted copies of the ``scoring`` and
 ``contracts`` sources (each line anchored, so that the pages can link to where a constant or
 formula is defined and the link works offline).
 
-:func:`publish` writes them; the mkdocs hook ``docs/hooks/publish.py`` calls it after each
-build, so publishing does not depend on the macros plugin. The macros of this module link to
-the files and list them.
+:func:`publish` is their one writer: the macros module calls it once per build, under
+either generator (``macros.builds.publish_or_warn``: after the build under MkDocs, when the
+build starts under Zensical). The macros of this module link to the files and list them.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from macros import samples
+from macros import archive, samples
+from macros.layout import (
+    DOWNLOADS,
+    SCHEMA_FILE,
+    SNAPSHOT_FILE,
+    SOURCE_ANCHOR,
+    SOURCE_DIR,
+    SOURCE_PACKAGES,
+    VERSIONS_DIR,
+)
 from macros.markup import esc, table
 from macros.portable import declare_text_encoding, drop_empty_sitemap, portable_404
+from macros.samples import sample_files
 
 if TYPE_CHECKING:
     from macros.site import Site
-
-DOWNLOADS = "downloads"
-SNAPSHOT_FILE = "methodology.json"
-SCHEMA_FILE = "methodology.schema.json"
-VERSIONS_DIR = "versions"
-# Highlighted copies of scoring/ and contracts/ sources, published with the site; a line is
-# anchored as #L-<line>.
-SOURCE_DIR = "source"
-SOURCE_ANCHOR = "L"
-SOURCE_PACKAGES = ("scoring", "contracts")
-
-
-def sample_files() -> dict[str, str]:
-    """The sample inputs by file name: run by the pages' commands and published."""
-    return {
-        samples.RUNS_FILE: samples.jsonl(samples.sample_runs()),
-        samples.OUTCOMES_FILE: samples.jsonl(samples.sample_outcomes()),
-        samples.BAD_RUNS_FILE: samples.bad_runs(),
-    }
 
 
 # --- macros ----------------------------------------------------------------------------------
@@ -75,6 +65,9 @@ def downloads(site: Site) -> str:
         for r in site.history()
     ]
     entries.append((f"{VERSIONS_DIR}/{_lock_name()}", "SHA-256 of each released snapshot (lock)"))
+    zipped = f"{archive.ARCHIVE_DIR}/{archive.archive_name(site.snapshot.methodology_version)}"
+    entries.append((zipped, "the whole site, to read offline"))
+    entries.append((zipped + archive.CHECKSUM_SUFFIX, "the zip's SHA-256 (sha256sum -c reads it)"))
     rows = [
         [f'<a href="{esc(site.rel(path))}"><code>{esc(path)}</code></a>', esc(what)]
         for path, what in entries
@@ -89,23 +82,25 @@ def downloads(site: Site) -> str:
 PUBLISHED_ENCODING = "utf-8"
 
 
-def _write_json(path: Path, data: Any) -> None:
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
 def write_snapshot(path: Path) -> None:
-    """Write the live snapshot as the site publishes it (``methodology.json``)."""
+    """Write the live snapshot as the site publishes it (``methodology.json``): in the form
+    of a committed snapshot file, so that a site built from a released version publishes
+    that release's bytes, which ``python -m contracts verify`` accepts."""
     from contracts.build import build_snapshot
+    from contracts.store import snapshot_text
 
-    _write_json(path, build_snapshot().model_dump(mode="json"))
+    path.write_text(snapshot_text(build_snapshot()), encoding="utf-8")
 
 
-def publish(site_dir: Path) -> None:
+def publish(site_dir: Path, *, site_zip: bool = False) -> None:
     """Write the snapshot, its schema, the samples, the released snapshots and the sources,
-    all computed now from the live code."""
+    all computed now from the live code; then, with ``site_zip``, the zip of the whole site
+    (``mkdocs serve`` leaves it out: every reload would wait for it)."""
     from contracts import store
     from contracts.store import load_history
+    from scoring.invariants import check_methodology
 
+    check_methodology()  # a methodology that breaks its own rules publishes nothing
     site_dir.mkdir(parents=True, exist_ok=True)
     write_snapshot(site_dir / SNAPSHOT_FILE)
     # The schema of a snapshot file, as `contracts update` commits it: it accepts the live
@@ -128,6 +123,9 @@ def publish(site_dir: Path) -> None:
     portable_404(site_dir)
     drop_empty_sitemap(site_dir)
     declare_text_encoding(site_dir)
+    # Last: the zip of the whole site holds every file written above.
+    if site_zip:
+        archive.write_site_zip(site_dir)
 
 
 def _output() -> list[str]:
@@ -149,12 +147,11 @@ def publish_sources(target: Path) -> None:
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import PythonLexer
 
-    import scoring
+    from contracts.source import REPO_ROOT
 
-    root = Path(scoring.__file__).resolve().parent.parent
     for package in SOURCE_PACKAGES:
-        for path in sorted((root / package).glob("*.py")):
-            relative = path.relative_to(root).as_posix()
+        for path in sorted((REPO_ROOT / package).glob("*.py")):
+            relative = path.relative_to(REPO_ROOT).as_posix()
             formatter = HtmlFormatter(
                 full=True,
                 linenos="inline",

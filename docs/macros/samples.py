@@ -114,3 +114,12 @@ def bad_runs() -> str:
     good[1] = {**good[1], "latency_ms": -12.5}
     good[2] = {**good[2], "run_id": good[0]["run_id"]}
     return jsonl(good)
+
+
+def sample_files() -> dict[str, str]:
+    """The sample inputs by file name: run by the pages' commands and published."""
+    return {
+        RUNS_FILE: jsonl(sample_runs()),
+        OUTCOMES_FILE: jsonl(sample_outcomes()),
+        BAD_RUNS_FILE: bad_runs(),
+    }

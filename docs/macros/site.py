@@ -12,25 +12,22 @@ import shutil
 import tempfile
 import weakref
 from collections.abc import Mapping
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
-from contracts.build import build_snapshot, locate
+from contracts.build import build_snapshot
 from contracts.model import Location, Methodology
+from contracts.source import locate
+from macros.formats import number, render
+from macros.layout import SOURCE_ANCHOR, SOURCE_DIR
 from macros.markup import (
     code_block,
     esc,
-    exact_text,
-    joined,
-    ms,
-    percent,
     plain,
-    usd,
 )
-from macros.published import SOURCE_ANCHOR, SOURCE_DIR, sample_files
+from macros.samples import sample_files
 
 REFERENCE_PAGE = "reference.html"
 #: Output longer than this many lines is folded away in a <details> element.
@@ -44,13 +41,7 @@ def anchor_id(kind: str, name: str) -> str:
 
 def fraction(data: Any) -> Fraction | None:
     """An exact result of the snapshot (``{exact, approx}``), a number, or ``None``."""
-    if data is None:
-        return None
-    if isinstance(data, dict):
-        return Fraction(data["exact"])
-    if isinstance(data, bool):
-        raise TypeError("a boolean is not a number")
-    return Fraction(repr(data)) if isinstance(data, float) else Fraction(data)  # Decimal, int
+    return None if data is None else number(data)
 
 
 class Site:
@@ -64,8 +55,9 @@ class Site:
         self.infos = {info.meta.name: info for info in C.constants()}
         self.entries = {entry.name: entry for entry in self.snapshot.constants}
         self.workdir = Path(tempfile.mkdtemp(prefix="methodology-site-"))
-        # Removed after the build (see ``macros.on_post_build``); also if the build stops
-        # half-way.
+        # Removed after the build (``macros.on_post_build`` under MkDocs; under Zensical,
+        # which has no such event, when the next build starts); also if the build stops
+        # half-way, or at exit.
         weakref.finalize(self, shutil.rmtree, self.workdir, True)
         # The sample files, for the commands the pages run (the same files are published).
         self.files = sample_files()
@@ -107,29 +99,9 @@ class Site:
 
     @staticmethod
     def format(raw: Any, fmt: str) -> tuple[str, bool]:
-        """A constant (or part of one) as text; the flag asks for code style."""
-        if fmt == "pct":
-            return percent(raw), False
-        if fmt == "ms":
-            return ms(raw), False
-        if fmt == "usd":
-            return usd(raw), False
-        if fmt == "code":
-            return str(raw), True
-        if fmt == "chain":
-            return " → ".join(str(item) for item in raw), True
-        if fmt == "range":
-            return f"0–{plain(raw)}", False
-        if fmt == "count":
-            return str(len(raw)), False
-        if fmt in ("list", "or"):
-            items = [plain(i) if isinstance(i, int) else str(i) for i in raw]
-            return joined(items, "and" if fmt == "list" else "or"), False
-        if fmt == "plain":
-            if isinstance(raw, Decimal | int | Fraction) and not isinstance(raw, bool):
-                return plain(raw), False
-            return str(raw), False
-        raise ValueError(f"unknown format {fmt!r}")
+        """A constant (or part of one) as text, and whether it is code (see
+        :data:`macros.formats.FORMATS`, the one vocabulary of format codes)."""
+        return render(raw, fmt)
 
     def describe(self, raw: Any) -> str:
         """A whole constant in words, for the reference table."""
@@ -142,46 +114,10 @@ class Site:
         return self.format(raw, "plain")[0]
 
     @staticmethod
-    def published_places(key: str) -> int | None:
-        """How the report rounds a result called ``key`` (``None``: not rounded)."""
-        tail = key.rsplit(".", 1)[-1]
-        if tail in ("success_rate", "consistency") or tail.startswith("pass^"):
-            return C.FRACTION_DECIMALS
-        if tail in ("tasks", "zero_success_floor"):
-            return None
-        return C.SCORE_DECIMALS
-
-    def show(self, data: Any, fmt: str, key: str) -> tuple[str, bool]:
-        if data is None:
-            return "null", True
-        if isinstance(data, bool):
-            return ("true" if data else "false"), True
-        if isinstance(data, str):
-            try:
-                data = Decimal(data)
-            except ArithmeticError:
-                return data, fmt != "text"
-        number = fraction(data)
-        assert number is not None
-        if fmt == "exact":
-            return exact_text(number), False
-        if fmt == "pct":
-            return percent(number), False
-        if fmt == "usd":
-            return usd(Decimal(str(data))), False
-        if fmt == "ms":
-            return ms(Decimal(str(data))), False
-        if fmt == "published":
-            places = self.published_places(key)
-            return (exact_text(number) if places is None else plain(number, places)), False
-        places = {
-            "score": C.SCORE_DECIMALS,
-            "fraction": C.FRACTION_DECIMALS,
-            "reason": C.REASON_DECIMALS,
-        }.get(fmt)
-        if places is None:
-            places = int(fmt) if fmt.isdigit() else None
-        return (exact_text(number) if places is None else plain(number, places)), False
+    def show(data: Any, fmt: str, key: str) -> tuple[str, bool]:
+        """A result of the snapshot as text, and whether it is code; ``key`` names the
+        result (for ``published``). The same codes as :meth:`format`."""
+        return render(data, fmt, key)
 
     # --- released versions ------------------------------------------------------------------
 

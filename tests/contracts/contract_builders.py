@@ -12,8 +12,8 @@ from pathlib import Path
 
 import contracts.check
 from contracts import store
-from contracts.build import locate
 from contracts.model import Methodology
+from contracts.source import locate
 from scoring.constants import METHODOLOGY_VERSION
 
 #: The version of the committed contracts the tests start from: the current (newest

@@ -10,11 +10,12 @@ from types import MappingProxyType
 import pytest
 
 import scoring.constants as C  # noqa: N812
-from contracts.build import REPO_ROOT, exact_value, locate, to_json_value
+from contracts.build import exact_value, to_json_value
 from contracts.check import (
     example_location,
 )
 from contracts.model import Location, Methodology
+from contracts.source import REPO_ROOT, locate
 
 # --- exact_value and to_json_value -----------------------------------------------------------
 

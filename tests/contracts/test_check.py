@@ -19,7 +19,6 @@ from contract_builders import (
 import contracts.check
 import contracts.update
 from contracts import store
-from contracts.build import locate
 from contracts.check import (
     Difference,
     Kind,
@@ -28,6 +27,7 @@ from contracts.check import (
     run_check,
 )
 from contracts.model import Methodology
+from contracts.source import locate
 
 # --- check -----------------------------------------------------------------------------------
 
@@ -62,19 +62,19 @@ def test_check_on_a_bumped_version_lists_what_update_will_record(
     files: tuple[Path, Path], live: Methodology
 ) -> None:
     snapshots, changelog = files
-    bumped = bumped_to(with_constant(live, "composite.weight.cost", 0.25), "1.1.0")
+    bumped = bumped_to(with_constant(live, "composite.weight.cost", 0.25), "2.0.0")
     text = check_text(run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog))
-    assert "1.1.0.json: the snapshot of methodology version 1.1.0 is missing" in text
+    assert "2.0.0.json: the snapshot of methodology version 2.0.0 is missing" in text
     assert (
         f"changes since released version {VERSION} (3 differences), which python -m contracts "
         "update" in text
     )
     assert "  constants[composite.weight.cost].value" in text
     assert "  methodology_version" in text
-    assert "no entry for methodology version 1.1.0" in text
-    add_entry(changelog, "1.1.0")
+    assert "no entry for methodology version 2.0.0" in text
+    add_entry(changelog, "2.0.0")
     text = check_text(run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog))
-    assert "no entry for methodology version 1.1.0" not in text
+    assert "no entry for methodology version 2.0.0" not in text
     assert "is missing; run python -m contracts update" in text
 
 
@@ -102,7 +102,7 @@ def test_check_catches_an_edited_released_snapshot(
     edit_snapshot(path, ("examples", 0, "title"), "A nicer title")
     result = run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert result.exit_code == 1
-    assert f"{path}: released snapshot was edited: its content hash" in check_text(result)
+    assert f"{path}: released snapshot was edited: its sha256" in check_text(result)
     assert [d.path for d in result.differences] == ["examples[composite.typical].title"]
 
 

@@ -26,11 +26,11 @@ from serving import copy_project
 
 from contracts import store
 from contracts import update as update_module
-from contracts.build import REPO_ROOT, locate
 from contracts.check import run_check
 from contracts.cli import _terminate_as_interrupt
 from contracts.filesystem import update_lock, write_atomic
 from contracts.model import Location, Methodology
+from contracts.source import REPO_ROOT, locate
 from contracts.store import ContractsError, is_version, read_snapshot
 from contracts.update import run_update
 
@@ -135,7 +135,7 @@ def test_a_wrong_hash_in_the_lock_is_named_as_such(
     snapshots, changelog = files
     lock = snapshots / store.LOCK_FILENAME
     data = json.loads(lock.read_text(encoding="utf-8"))
-    data["released"][VERSION] = "0" * 64
+    data["released"][VERSION]["sha256"] = "0" * 64
     lock.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     result = run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     text = _text(result.output())
@@ -189,10 +189,10 @@ def _with_entries(changelog: Path, *versions: str) -> Path:
 def test_two_concurrent_updates_lose_no_entry(files: tuple[Path, Path], live: Methodology) -> None:
     snapshots, changelog = files
     released = set(store.read_lock(snapshots / store.LOCK_FILENAME))
-    _with_entries(changelog, "1.1.0", "1.2.0")
-    real_read_lock = update_module.read_lock
+    _with_entries(changelog, "2.0.0", "2.1.0")
+    real_read_lock = update_module.read_lock_entries
 
-    def slow_read_lock(path: Path) -> dict[str, str]:
+    def slow_read_lock(path: Path) -> dict[str, store.LockEntry]:
         # Both updates read the lock, then both write it: without the folder lock, the
         # second write would drop the first one's entry.
         released = real_read_lock(path)
@@ -206,16 +206,16 @@ def test_two_concurrent_updates_lose_no_entry(files: tuple[Path, Path], live: Me
             live=_bumped(live, version), snapshot_dir=snapshots, changelog_path=changelog
         )
 
-    with mock.patch.object(update_module, "read_lock", slow_read_lock):
-        threads = [threading.Thread(target=update, args=(v,)) for v in ("1.1.0", "1.2.0")]
+    with mock.patch.object(update_module, "read_lock_entries", slow_read_lock):
+        threads = [threading.Thread(target=update, args=(v,)) for v in ("2.0.0", "2.1.0")]
         for thread in threads:
             thread.start()
-            time.sleep(0.05)  # 1.1.0 first, so that both are accepted in this order
+            time.sleep(0.05)  # 2.0.0 first, so that both are accepted in this order
         for thread in threads:
             thread.join()
     assert all(r.ok for r in results.values()), results
     recorded = store.read_lock(snapshots / store.LOCK_FILENAME)
-    assert set(recorded) == released | {"1.1.0", "1.2.0"}
+    assert set(recorded) == released | {"2.0.0", "2.1.0"}
 
 
 # --- temporary files -----------------------------------------------------------------------

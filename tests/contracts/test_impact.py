@@ -3,7 +3,7 @@ impact in ``check`` and ``update``, and the versions page's impact section.
 
 The slow tests work on scratch copies of the project (``scoring/``, ``contracts/``,
 ``docs/``, ``mkdocs.yml``, ``pyproject.toml``): one moves the composite weights (success
-0.40 → 0.45, cost 0.30 → 0.25) and releases the change as 1.1.0 through the normal
+0.40 → 0.45, cost 0.30 → 0.25) and releases the change as 2.0.0 through the normal
 workflow; others spoil the corpus or a snapshot and expect exit 2.
 """
 
@@ -31,13 +31,15 @@ from contract_builders import python_in
 from serving import copy_project
 
 import scoring.constants as C  # noqa: N812 - the module of constants
-from contracts.build import REPO_ROOT, build_snapshot
+from contracts.build import build_snapshot
 from contracts.cli import main as contracts_main
 from contracts.comparison import compare_snapshots, kendall_tau_b
 from contracts.model import CorpusScoreboard
 from contracts.scoreboard import CORPUS_DIR, build_scoreboard, corpus_paths
+from contracts.source import REPO_ROOT
 from contracts.store import (
     content_hash,
+    file_hash,
     read_lock,
     read_snapshot,
     snapshot_content,
@@ -247,7 +249,8 @@ def test_released_1_0_0_stays_byte_identical_without_a_scoreboard() -> None:
     assert read.methodology.scoreboard is None
     assert "scoreboard" not in read.content
     assert snapshot_text(read.methodology) == path.read_text(encoding="utf-8")
-    assert content_hash(snapshot_content(read.methodology)) == read_lock()["1.0.0"]
+    assert file_hash(path.read_bytes()) == read_lock()["1.0.0"]
+    assert content_hash(snapshot_content(read.methodology)) == read.sha256
 
 
 def test_the_current_snapshot_records_the_report_of_each_corpus_file() -> None:
@@ -339,7 +342,7 @@ def test_the_table_lists_every_agent(capsys: pytest.CaptureFixture[str]) -> None
 
 @pytest.fixture(scope="module")
 def moved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """A copy with the weights moved: the impact, the check, then a 1.1.0 release."""
+    """A copy with the weights moved: the impact, the check, then a 2.0.0 release."""
     root = make_copy(tmp_path_factory.mktemp("moved"))
     move_weights(root)
     results: dict[str, Any] = {"root": root}
@@ -350,7 +353,7 @@ def moved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         corpus: json.loads(run_in(root, "-m", "scoring", "report", corpus, "--format", "json").out)
         for corpus in (SYNTHETIC, TAU_BENCH)
     }
-    set_version(root, "1.1.0")
+    set_version(root, "2.0.0")
     results["refused"] = run_in(root, "-m", "contracts", "update")
     return results
 
@@ -421,7 +424,7 @@ def test_update_suggests_a_changelog_entry_from_the_impact(moved: dict[str, Any]
     refused: Done = moved["refused"]
     assert refused.code == 1
     output = refused.out + refused.err
-    assert "## 1.1.0 (" in output
+    assert "## 2.0.0 (" in output
     assert f"Impact on the reference corpus against {C.METHODOLOGY_VERSION}" in output
     assert "change rank" in output
 
@@ -444,7 +447,7 @@ def test_a_released_1_1_0_shows_its_impact_on_the_versions_page(
 ) -> None:
     root = make_copy(tmp_path / "release")
     move_weights(root)
-    set_version(root, "1.1.0")
+    set_version(root, "2.0.0")
     update = _release(root)
     assert update.code == 0, update.out + update.err
     assert "impact on the reference corpus" in update.out
@@ -453,7 +456,7 @@ def test_a_released_1_1_0_shows_its_impact_on_the_versions_page(
     build = run_in(root, "-m", "mkdocs", "build", "--strict", "-d", str(site))
     assert build.code == 0, build.err
     page = (site / "versions.html").read_text(encoding="utf-8")
-    pair = f"{C.METHODOLOGY_VERSION}..1.1.0"
+    pair = f"{C.METHODOLOGY_VERSION}..2.0.0"
     data = json.loads(moved["impact"].out)
     rows = _table_rows(page, f"impact:{pair}:{SYNTHETIC}")
     expected = {a["agent_id"]: a for a in data["agents"] if a["corpus"] == SYNTHETIC}
@@ -467,7 +470,8 @@ def test_a_released_1_1_0_shows_its_impact_on_the_versions_page(
         a = expected[agent_id]
         was = "—" if a["committed"]["rank"] is None else str(a["committed"]["rank"])
         now = "—" if a["live"]["rank"] is None else str(a["live"]["rank"])
-        assert rank == f"{was} → {now}"
+        noise = {None: "", True: " (within the noise)", False: " (beyond the noise)"}
+        assert rank == f"{was} → {now}{noise[a['within_noise']]}"
     slopes = _slopes(page, f"plot:impact:{pair}:{SYNTHETIC}")
     swapped = [
         (a, b)

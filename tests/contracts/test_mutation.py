@@ -24,7 +24,7 @@ import pytest
 from contract_builders import python_in
 from serving import copy_project
 
-from contracts.build import REPO_ROOT
+from contracts.source import REPO_ROOT
 from scoring.constants import METHODOLOGY_VERSION, constants
 
 # Dozens of subprocesses on copies of the project: as slow as building the site.
@@ -175,7 +175,7 @@ def _bump_flow(root: Path) -> list[Run]:
     edit(root, "scoring/constants.py", replace_once('] = Decimal("0.40")', '] = Decimal("0.45")'))
     runs.append(check(root))
     runs.append(run_in(root, "-m", "contracts", "update"))
-    edit(root, "scoring/constants.py", replace_once(f'] = "{METHODOLOGY_VERSION}"', '] = "1.1.0"'))
+    edit(root, "scoring/constants.py", replace_once(f'] = "{METHODOLOGY_VERSION}"', '] = "2.0.0"'))
     runs.append(check(root))
     runs.append(run_in(root, "-m", "contracts", "update"))
     edit(
@@ -183,7 +183,7 @@ def _bump_flow(root: Path) -> list[Run]:
         "contracts/CHANGELOG.md",
         replace_once(
             f"\n## {METHODOLOGY_VERSION} (",
-            "\n## 1.1.0 (2026-12-01)\n\nCost weight 0.30 → 0.25, success 0.40 → 0.45.\n"
+            "\n## 2.0.0 (2026-12-01)\n\nCost weight 0.30 → 0.25, success 0.40 → 0.45.\n"
             f"\n## {METHODOLOGY_VERSION} (",
         ),
     )
@@ -351,18 +351,18 @@ def test_the_bump_workflow(results: Results) -> None:
     assert refused.returncode == 1
     assert f"contracts update: REFUSED: version {METHODOLOGY_VERSION} is released" in refused.output
     assert missing.returncode == 1
-    assert "contracts/snapshots/1.1.0.json: the snapshot of methodology version 1.1.0 is " in (
+    assert "contracts/snapshots/2.0.0.json: the snapshot of methodology version 2.0.0 is " in (
         missing.output
     )
-    assert "no entry for methodology version 1.1.0" in missing.output
+    assert "no entry for methodology version 2.0.0" in missing.output
     assert no_entry.returncode == 1
-    assert "REFUSED: contracts/CHANGELOG.md: no entry for methodology version 1.1.0" in (
+    assert "REFUSED: contracts/CHANGELOG.md: no entry for methodology version 2.0.0" in (
         no_entry.output
     )
     assert update.returncode == 0, update.output
-    assert "wrote contracts/snapshots/1.1.0.json (methodology 1.1.0)" in update.output
+    assert "wrote contracts/snapshots/2.0.0.json (methodology 2.0.0)" in update.output
     assert (passed.returncode, passed.output) == (0, "contracts check: OK\n")
     assert (root / SNAPSHOT).read_bytes() == (REPO_ROOT / SNAPSHOT).read_bytes()
     lock = json.loads((root / "contracts/snapshots/released.json").read_text(encoding="utf-8"))
     released = json.loads((REPO_ROOT / "contracts/snapshots/released.json").read_text())
-    assert list(lock["released"]) == [*released["released"], "1.1.0"]
+    assert list(lock["released"]) == [*released["released"], "2.0.0"]

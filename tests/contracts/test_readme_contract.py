@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from contracts.build import REPO_ROOT, build_snapshot
+from contracts.build import build_snapshot
 from contracts.model import Methodology
 from contracts.readme import (
     ALLOWED_NUMERALS,
@@ -23,6 +23,7 @@ from contracts.readme import (
     run_readme,
     stale_blocks,
 )
+from contracts.source import REPO_ROOT
 
 #: False claims a writer could append to the README: a digit, a percentage, words.
 FALSE_CLAIMS = (

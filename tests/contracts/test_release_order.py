@@ -10,7 +10,7 @@ from pathlib import Path
 
 from contracts.check import run_check
 from contracts.release_order import FIRST_RELEASE
-from contracts.store import LOCK_FILENAME, parse_changelog
+from contracts.store import LOCK_FILENAME, content_hash, parse_changelog
 
 _ORDER_WORDS = ("newest first", "run backwards", "first release")
 
@@ -66,7 +66,9 @@ def test_a_forged_older_release_is_refused(files: tuple[Path, Path]) -> None:
     (snapshots / "0.9.0.json").write_bytes(forged)
     lock_path = snapshots / LOCK_FILENAME
     lock = json.loads(lock_path.read_text(encoding="utf-8"))
-    lock["released"] = {"0.9.0": hashlib.sha256(forged).hexdigest()} | lock["released"]
+    first.pop("_generated", None)
+    entry = {"sha256": hashlib.sha256(forged).hexdigest(), "content_sha256": content_hash(first)}
+    lock["released"] = {"0.9.0": entry} | lock["released"]
     lock_path.write_text(json.dumps(lock, indent=2) + "\n", encoding="utf-8")
     changelog.write_text(
         changelog.read_text(encoding="utf-8") + "\n## 0.9.0 (2026-11-01)\n\nA forged release.\n"

@@ -68,12 +68,12 @@ def test_committed_files_have_the_documented_form() -> None:
     assert store.SCHEMA_PATH.read_text(encoding="utf-8") == store.schema_text()
 
 
-def test_lock_records_the_hash_of_the_canonical_content() -> None:
-    lock = store.read_lock()
-    read = store.read_snapshot(store.snapshot_path("1.0.0"))
-    assert (
-        lock["1.0.0"] == read.sha256 == store.content_hash(store.snapshot_content(read.methodology))
-    )
+def test_lock_records_the_hash_of_the_file_and_of_the_canonical_content() -> None:
+    entry = store.read_lock_entries()["1.0.0"]
+    path = store.snapshot_path("1.0.0")
+    read = store.read_snapshot(path)
+    assert store.read_lock()["1.0.0"] == entry.sha256 == store.file_hash(path.read_bytes())
+    assert entry.content_sha256 == store.content_hash(store.snapshot_content(read.methodology))
 
 
 def test_schema_describes_the_snapshot_file() -> None:
@@ -91,7 +91,12 @@ def test_schema_describes_the_snapshot_file() -> None:
         ("", r"released.json: lock is not valid JSON \(line 1, column 1"),
         ("[]", r"released.json: lock must be"),
         ('{"released": {"1.0": "' + "a" * 64 + '"}}', r"'1.0' is not a MAJOR.MINOR.PATCH"),
-        ('{"released": {"1.0.0": "abc"}}', r"the hash of 1.0.0 must be 64 lowercase hex"),
+        (
+            '{"released": {"1.0.0": {"sha256": "abc", "content_sha256": "abc"}}}',
+            r"released.1.0.0.sha256 must be 64 lowercase hex",
+        ),
+        ('{"released": {"1.0.0": "' + "a" * 64 + '"}}', r"the lock format before 1.1.0"),
+        ('{"released": {"1.0.0": {"sha256": "' + "a" * 64 + '"}}}', r"released.1.0.0 must be"),
     ],
 )
 def test_read_lock_names_the_file_and_the_rule(tmp_path: Path, text: str, message: str) -> None:

@@ -52,25 +52,25 @@ def test_update_records_a_new_version_and_leaves_older_ones(
 ) -> None:
     snapshots, changelog = files
     before = (snapshots / f"{VERSION}.json").read_bytes()
-    bumped = bumped_to(with_constant(live, "composite.weight.cost", 0.25), "1.1.0")
+    bumped = bumped_to(with_constant(live, "composite.weight.cost", 0.25), "2.0.0")
     refused = run_update(live=bumped, snapshot_dir=snapshots, changelog_path=changelog)
     assert refused.exit_code == 1
-    assert "no entry for methodology version 1.1.0" in refused.lines[0]
-    assert not (snapshots / "1.1.0.json").exists()
+    assert "no entry for methodology version 2.0.0" in refused.lines[0]
+    assert not (snapshots / "2.0.0.json").exists()
 
-    add_entry(changelog, "1.1.0")
+    add_entry(changelog, "2.0.0")
     result = run_update(live=bumped, snapshot_dir=snapshots, changelog_path=changelog)
     assert result.ok
-    assert result.written == [snapshots / "1.1.0.json", snapshots / "released.json"]
+    assert result.written == [snapshots / "2.0.0.json", snapshots / "released.json"]
     assert (snapshots / f"{VERSION}.json").read_bytes() == before
     released = list(store.read_lock())
-    assert list(store.read_lock(snapshots / "released.json")) == [*released, "1.1.0"]
-    assert store.read_snapshot(snapshots / "1.1.0.json").methodology == bumped
+    assert list(store.read_lock(snapshots / "released.json")) == [*released, "2.0.0"]
+    assert store.read_snapshot(snapshots / "2.0.0.json").methodology == bumped
     assert run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog).ok
     assert sorted(p.name for p in snapshots.iterdir()) == sorted(
         [
             *(f"{v}.json" for v in released),
-            "1.1.0.json",
+            "2.0.0.json",
             "methodology.schema.json",
             "outcome.schema.json",
             "released.json",
@@ -142,13 +142,13 @@ def test_update_amend_only_before_the_version_is_committed(
     files: tuple[Path, Path], live: Methodology
 ) -> None:
     snapshots, changelog = files
-    first = bumped_to(with_constant(live, "composite.weight.cost", 0.25), "1.1.0")
+    first = bumped_to(with_constant(live, "composite.weight.cost", 0.25), "2.0.0")
     second = with_constant(first, "composite.weight.reliability", 0.35)
-    add_entry(changelog, "1.1.0")
+    add_entry(changelog, "2.0.0")
     outside = run_update(live=first, snapshot_dir=snapshots, changelog_path=changelog)
     assert outside.ok
     refused = run_update(live=second, snapshot_dir=snapshots, changelog_path=changelog, amend=True)
-    assert "cannot amend version 1.1.0: git cannot tell" in refused.lines[0]
+    assert "cannot amend version 2.0.0: git cannot tell" in refused.lines[0]
 
     root = snapshots.parent
     shutil.rmtree(snapshots)
@@ -158,14 +158,14 @@ def test_update_amend_only_before_the_version_is_committed(
     _git(root, "commit", "-q", "-m", "1.0.0")
     assert run_update(live=first, snapshot_dir=snapshots, changelog_path=changelog).ok
     plain = run_update(live=second, snapshot_dir=snapshots, changelog_path=changelog)
-    assert "version 1.1.0 is released" in plain.lines[0]
+    assert "version 2.0.0 is released" in plain.lines[0]
     amended = run_update(live=second, snapshot_dir=snapshots, changelog_path=changelog, amend=True)
     assert amended.ok, amended.lines
-    assert amended.lines[0] == "amending unreleased version 1.1.0 (not in git HEAD's lock)"
+    assert amended.lines[0] == "amending unreleased version 2.0.0 (not in git HEAD's lock)"
     assert run_check(live=second, snapshot_dir=snapshots, changelog_path=changelog).ok
 
     _git(root, "add", ".")
-    _git(root, "commit", "-q", "-m", "1.1.0")
+    _git(root, "commit", "-q", "-m", "2.0.0")
     third = with_constant(second, "composite.weight.success", 0.3)
     refused = run_update(live=third, snapshot_dir=snapshots, changelog_path=changelog, amend=True)
     assert "it is released in the committed released.json (git HEAD)" in refused.lines[0]

@@ -20,16 +20,18 @@ from typing import Any
 import jsonschema
 import pytest
 
-from contracts.build import REPO_ROOT, build_snapshot
+from contracts.build import build_snapshot
 from contracts.check import run_check
 from contracts.output import OUTPUT_MODELS, output_schema_text, stale_output_schemas
+from contracts.source import REPO_ROOT
 from contracts.store import (
     LOCK_PATH,
     SCHEMA_PATH,
     SNAPSHOT_DIR,
-    content_hash,
+    file_hash,
     read_lock,
     snapshot_path,
+    snapshot_text,
 )
 from contracts.verify import verify_file
 from scoring.cli import run
@@ -59,7 +61,7 @@ def test_the_live_snapshot_as_the_site_publishes_it_verifies(tmp_path: Path) -> 
     if live.methodology_version not in read_lock():
         pytest.skip("the live version is not released yet")
     path = tmp_path / "methodology.json"
-    path.write_text(json.dumps(live.model_dump(mode="json"), indent=2), encoding="utf-8")
+    path.write_text(snapshot_text(live), encoding="utf-8")
     assert verify_file(path).exit_code == 0
 
 
@@ -72,8 +74,7 @@ def test_an_edited_snapshot_fails_naming_both_hashes(tmp_path: Path) -> None:
     path.write_text(json.dumps(data, indent=2), encoding="utf-8")
     result = _cli(str(path))
     assert result.returncode == 1
-    data.pop("_generated")
-    expected, actual = read_lock()[version], content_hash(data)
+    expected, actual = read_lock()[version], file_hash(path.read_bytes())
     assert f"expected sha256 {expected}" in result.stderr
     assert f"actual sha256 {actual}" in result.stderr
     assert result.stdout == ""

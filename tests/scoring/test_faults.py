@@ -34,8 +34,9 @@ from scoring.cli import (
     run,
 )
 from scoring.errors import MAX_LISTED_PROBLEMS, MAX_SHOWN_CHARS, Problem
-from scoring.jsonlines import REPEATED_KEY_RULE, fingerprints, repeated_keys
+from scoring.jsonlines import REPEATED_KEY_RULE, repeated_keys
 from scoring.outcome import iter_outcome_scores, score_outcome_lines
+from scoring.run_ids import fingerprints
 from scoring.serialize import outcome_to_json
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -548,8 +549,8 @@ def test_a_duplicate_outcome_run_id_names_its_first_line(outcome_log: Path) -> N
 # --- deterministic fingerprints ------------------------------------------------------------
 
 _SLOTS = """
-from scoring import report
-seen = report._SeenIds()
+from scoring.run_ids import RunIds
+seen = RunIds()
 seen.add_all([f"run-{i}" for i in range(3000)])
 print(seen._slots.tobytes().hex())
 """

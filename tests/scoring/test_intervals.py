@@ -51,16 +51,15 @@ from scoring.repeatability import aggregate_pass_hat_k
 from scoring.uncertainty import (
     Interval,
     Surd,
-    cluster_wilson_interval,
     clustered_covariance,
     clustered_variance,
-    competition_rank,
+    competition_ranks,
     composite_interval,
     correctness_interval,
     curve_slope,
     interval_reason,
     pass_hat_k_interval,
-    rank_upper_bound,
+    rank_upper_bounds,
     runs_needed,
     success_interval,
     success_rate_interval,
@@ -504,12 +503,13 @@ def test_curve_slope_at_and_between_the_anchors() -> None:
 
 
 def test_ranks_share_ties_and_the_upper_bound_counts_intervals_entirely_above() -> None:
-    scores = [80.0, 70.0, 70.0, 60.0, None]
-    assert [competition_rank(s, scores) for s in scores] == [1, 2, 2, 4, None]
+    assert competition_ranks([80.0, 70.0, 70.0, 60.0, None]) == [1, 2, 2, 4, None]
+    assert competition_ranks([None, 60.0, 80.0]) == [None, 2, 1]  # any order
     a = Interval(Decimal("75"), Decimal("85"))
     b = Interval(Decimal("65"), Decimal("75"))  # touches a: not entirely below it
     c = Interval(Decimal("50"), Decimal("64.99"))
-    assert [rank_upper_bound(x, [a, b, c, None]) for x in (a, b, c, None)] == [1, 1, 3, None]
+    assert rank_upper_bounds([a, b, c, None]) == [1, 1, 3, None]
+    assert rank_upper_bounds([c, None, a, b]) == [3, None, 1, 1]
 
 
 def test_runs_needed_matches_the_decisions_example_and_grows_with_clustering() -> None:
@@ -546,9 +546,9 @@ def test_success_interval_of_independent_runs(runs, data) -> None:
     if runs < INTERVAL_MIN_TASKS:
         assert interval is None
         return
-    p = Fraction(successes, runs)
-    variance = p * (1 - p) / (runs - 1)  # one run per task: V = p(1 − p)/(n − 1)
-    assert interval == cluster_wilson_interval(p, variance, runs, runs)
+    # The definition: each run its own task of the composite's cohort.
+    each_its_own_task = [(1, 1)] * successes + [(1, 0)] * (runs - successes)
+    assert interval == success_rate_interval(each_its_own_task)
 
 
 def test_success_interval_json_shape_for_the_calculator() -> None:

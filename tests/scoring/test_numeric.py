@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from decimal import Decimal, localcontext
+from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import report as report_module
+from scoring.report_cohort import CohortSums
 
 # --- exact sums as written --------------------------------------------------------------------
 
@@ -23,8 +24,13 @@ floats_as_logged = st.one_of(
 @settings(max_examples=200, deadline=None)
 @given(st.lists(floats_as_logged, max_size=40))
 def test_exact_sums_equal_the_decimals_as_written(values: list[float]) -> None:
-    # report._exact_sum takes a fixed-point short cut; it must equal Σ Decimal(repr(x)).
+    # The report's sums (scoring.report_cohort) take a fixed-point short cut; they must
+    # equal Σ Decimal(repr(x)), per task and in total.
     with localcontext() as context:
         context.prec = 2000
         expected = sum((Decimal(repr(v)) for v in values), Decimal(0))
-    assert report_module._exact_sum(Decimal(0), values) == expected
+    sums = CohortSums()
+    tasks = [f"t{i % 3}" for i in range(len(values))]
+    sums.add(tasks, [True] * len(values), values, values)
+    assert sums.totals() == (Fraction(expected), Fraction(expected))
+    assert sum(task[2] for task in sums.tasks()) == Fraction(expected)

@@ -33,6 +33,8 @@ MARKED_CLASSES = frozenset({"mv", "mv-block", "formula", "plot"})
 ALLOWED_NUMERALS: dict[str, str] = {
     "gpt-4o": "the name of the model whose τ-bench trials the site ships",
     "p50": "the usual name of the median (50th percentile), not a value of the methodology",
+    "SHA-256": "the name of the hash standard the lock records",
+    "sha256sum": "the name of the tool that prints a file's SHA-256",
 }
 
 #: Phrases that exempt their sentence from the number-word check, each with its reason (a
@@ -279,6 +281,7 @@ def site_explainers(site: Path) -> list[Any]:
     from contracts.model import Methodology
 
     data = json.loads((site / "methodology.json").read_text(encoding="utf-8"))
+    data.pop("_generated", None)  # the note of the committed file form, not content
     return explainers(Methodology.model_validate(data), code_values())
 
 

@@ -89,9 +89,12 @@ def _serialized(
 
 def py_composite(inputs: dict[str, Any]) -> dict[str, Any]:
     """The calculator's inputs are the parameters of ``score_composite``, by name; the two
-    means are read as written (counts are whole numbers already)."""
+    means are read as written (counts are whole numbers already). The intervals (1.1.0)
+    need each task's sums, which counts and means do not give: they are left out here and
+    have calculators of their own (``test_uncertainty_calculator.py``)."""
     exact = {k: _number(v) if k.startswith("mean_") else v for k, v in inputs.items()}
-    return _serialized(composite=score_composite(**exact))["composite"]
+    published = _serialized(composite=score_composite(**exact))["composite"]
+    return {k: v for k, v in published.items() if "interval" not in k}
 
 
 def py_profile(axes: dict[str, Any], weights: dict[str, Any] | None = None) -> float | None:

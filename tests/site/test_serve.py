@@ -4,6 +4,7 @@ once the error is fixed. ``benchmarks/bench_serve_reload.py`` times the first pa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,16 +33,37 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def _set_weights(path: Path, success: str, cost: str) -> None:
+    """Move weight from cost to success in one save: the weights still sum to 1."""
+    text = path.read_text(encoding="utf-8")
+    head, sep, rest = text.partition("COMPOSITE_WEIGHT_SUCCESS: Annotated[")
+    rest = re.sub(r'\] = Decimal\("[0-9.]+"\)', f'] = Decimal("{success}")', rest, count=1)
+    head_c, sep_c, tail = rest.partition("COMPOSITE_WEIGHT_COST: Annotated[")
+    tail = re.sub(r'\] = Decimal\("[0-9.]+"\)', f'] = Decimal("{cost}")', tail, count=1)
+    path.write_text(head + sep + head_c + sep_c + tail, encoding="utf-8")
+
+
 def test_an_edited_constant_shows_without_a_restart(served: Served) -> None:
     constants = served.project / "scoring" / "constants.py"
-    _edit(constants, 'Decimal("0.40")', 'Decimal("0.45")')
+    _set_weights(constants, "0.45", "0.25")
     seconds = served.wait_for(
         "composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.45<'
     )
     assert seconds <= RELOAD_LIMIT, f"the new value took {seconds:.1f} s to show"
-    # Values computed from the constant move with it: the worked example's composite.
-    served.wait_for("composite.html", r'data-mv="example:composite\.typical/score"[^>]*>59\.85<')
-    _edit(constants, 'Decimal("0.45")', 'Decimal("0.40")')
+    # Values computed from the constant move with it: the worked example's composite,
+    # 100 × (0.45 × 3/4 + 0.30 × 1/4 × 88/100 + 0.25 × 65/100).
+    served.wait_for("composite.html", r'data-mv="example:composite\.typical/score"[^>]*>56\.60<')
+    _set_weights(constants, "0.40", "0.30")
+    served.wait_for("composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.40<')
+
+
+def test_a_broken_invariant_shows_in_place_and_serve_survives(served: Served) -> None:
+    """One weight moved alone breaks their sum: the page shows the breach, not numbers."""
+    constants = served.project / "scoring" / "constants.py"
+    _set_weights(constants, "0.45", "0.30")
+    served.wait_for("composite.html", r"sum to 0\.45 \+ 0\.30 \+ 0\.30 = 1\.05, not 1")
+    assert served.process.poll() is None
+    _set_weights(constants, "0.40", "0.30")
     served.wait_for("composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.40<')
 
 

@@ -1,0 +1,1 @@
+"""Coverage of the intervals on simulated agents: ``simulate.py`` writes ``coverage.json``."""

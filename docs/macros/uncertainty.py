@@ -1,0 +1,397 @@
+"""The uncertainty of the scores (methodology 1.1.0): the runs-needed table, the reference
+corpus's leaderboard with its intervals and ``rank (UB)``, the coverage measured on simulated
+agents, and the plot of interval width against the number of tasks.
+
+The tables read the live snapshot (the worked example ``uncertainty.runs_needed`` and the
+scoreboard), so the drift check catches every number they show; the coverage comes from the
+committed file of ``contracts/coverage/``; the plot samples ``scoring.uncertainty`` now.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
+from macros import plots
+from macros.markup import block, esc, exact_text, percent, plain, table, value
+
+if TYPE_CHECKING:
+    from macros.site import Site
+
+#: The worked examples these macros read (inputs in scoring/examples.py).
+RUNS_NEEDED_EXAMPLE = "uncertainty.runs_needed"
+COHORT_EXAMPLE = "uncertainty.composite"
+
+
+def bounds_text(interval: Any, places: int) -> str:
+    """``[66.90, 75.51]``, or ``—`` without an interval."""
+    if interval is None:
+        return "—"
+    low, high = (Fraction(repr(interval[k])) for k in ("low", "high"))
+    return f"[{plain(low, places)}, {plain(high, places)}]"
+
+
+def rank_text(rank: int | None, upper: int | None) -> str:
+    """``3 (UB 1)`` as the report's table prints a rank and its upper bound.
+
+    >>> rank_text(3, 1), rank_text(2, None), rank_text(None, None)
+    ('3 (UB 1)', '2 (UB —)', '—')
+    """
+    if rank is None:
+        return "—"
+    return f"{rank} (UB {'—' if upper is None else upper})"
+
+
+# --- the runs-needed table --------------------------------------------------------------------
+
+
+def runs_needed_table(site: Site) -> str:
+    """Runs per agent for each p_A and δ (rows) and ρ (columns), from the worked example."""
+    from scoring.examples import runs_needed_key
+
+    example = site.snapshot.example(RUNS_NEEDED_EXAMPLE)
+    grid, result = example.inputs, example.result
+    per_task = grid["runs_per_task"]
+    heads = ["p<sub>A</sub>", "δ", "p<sub>B</sub>"] + [f"ρ = {esc(rho)}" for rho in grid["rho"]]
+    rows = []
+    for p_a in grid["p_a"]:
+        for delta in grid["delta"]:
+            p_b = Fraction(p_a) - Fraction(delta)
+            cells = [esc(p_a), esc(delta), esc(exact_text(p_b))]
+            cells += [plain(result[runs_needed_key(p_a, delta, rho)]) for rho in grid["rho"]]
+            rows.append(cells)
+    level, power = C.INTERVAL_LEVEL, C.INTERVAL_POWER
+    caption = (
+        f"Runs per agent to detect p<sub>A</sub> − p<sub>B</sub> = δ, two-sided at "
+        f"{esc(percent(level))} with {esc(percent(power))} power, K = {per_task} runs per "
+        "task; computed now by <code>scoring.uncertainty.runs_needed</code>"
+    )
+    numeric = tuple(range(len(heads)))
+    return table(
+        f"example:{RUNS_NEEDED_EXAMPLE}/table", heads, rows, numeric=numeric, caption=caption
+    )
+
+
+# --- the worked example, step by step ------------------------------------------------------------
+
+#: The steps of the worked example ``uncertainty.composite``: result key, what it is, and the
+#: decimals the report publishes it at (``None``: an intermediate value, not published).
+COHORT_STEPS: tuple[tuple[str, str, str | None], ...] = (
+    ("completed_runs", "completed runs n", None),
+    ("tasks", "distinct tasks T", None),
+    ("success_rate", "success rate p̂", "fraction"),
+    ("variance_success_rate", "clustered variance V(p̂)", None),
+    ("n_eff", "effective sample size n_eff", None),
+    ("success_rate_interval.low", "success rate, low bound", "fraction"),
+    ("success_rate_interval.high", "success rate, high bound", "fraction"),
+    ("mean_latency_ms", "mean latency ℓ̄ (ms)", None),
+    ("mean_cost_usd", "mean cost ū (USD)", None),
+    ("score", "composite S", "score"),
+    ("gradient.p", "∂S/∂p", None),
+    ("gradient.latency_ms", "∂S/∂ℓ (per ms)", None),
+    ("gradient.cost_usd", "∂S/∂u (per USD)", None),
+    ("se_squared", "squared standard error gᵀΣg", None),
+    ("interval.low", "composite, low bound", "score"),
+    ("interval.high", "composite, high bound", "score"),
+)
+
+
+def cohort_table(site: Site) -> str:
+    """The worked example's steps: each exact, and as published where the report prints it."""
+    example = site.snapshot.example(COHORT_EXAMPLE)
+    rows = []
+    for key, label, fmt in COHORT_STEPS:
+        data = example.result[key]
+        exact, _ = site.show(data, "exact", key)
+        published = "—" if fmt is None else site.show(data, fmt, key)[0]
+        rows.append([esc(label), f"<code>{esc(key)}</code>", esc(exact), esc(published)])
+    return table(
+        f"example:{COHORT_EXAMPLE}/table",
+        ["Step", "Result", "Exact value", "As the report prints it"],
+        rows,
+        numeric=(2, 3),
+        caption=esc(example.title),
+    )
+
+
+# --- the leaderboard of the reference corpus ----------------------------------------------------
+
+
+def interval_leaderboard(site: Site) -> str:
+    """Each corpus file's agents as the snapshot's scoreboard records them: rank (UB), the
+    composite and its interval."""
+    boards = site.snapshot.scoreboard or []
+    if not boards:
+        return block("leaderboard:none", "<p>This snapshot records no reference corpus.</p>")
+    places = C.SCORE_DECIMALS
+    parts = []
+    for board in boards:
+        rows = []
+        for agent in board.agents:
+            interval = None if agent.interval is None else agent.interval.model_dump()
+            composite = (
+                "null"
+                if agent.composite is None
+                else plain(Fraction(repr(agent.composite)), places)
+            )
+            rows.append(
+                [
+                    esc(rank_text(agent.rank, agent.rank_upper_bound)),
+                    esc(agent.agent_id),
+                    esc(composite),
+                    esc(bounds_text(interval, places)),
+                ]
+            )
+        caption = (
+            f"<code>{esc(board.path)}</code>, scored by the live code; — : no interval (no "
+            f"composite, or runs on fewer than {C.INTERVAL_MIN_TASKS} distinct tasks)"
+        )
+        parts.append(
+            table(
+                f"leaderboard:{board.path}",
+                ["Rank (UB)", "Agent", "Composite", "Interval"],
+                rows,
+                numeric=(0, 2, 3),
+                caption=caption,
+            )
+        )
+    return "".join(parts)
+
+
+# --- coverage ------------------------------------------------------------------------------------
+
+COVERAGE_PATH = Path(__file__).resolve().parents[2] / "contracts" / "coverage" / "coverage.json"
+COVERAGE_COMMAND = "python contracts/coverage/simulate.py --update"
+
+#: How each score of the coverage file is headed on the page.
+SCORE_NAMES = {
+    "success_rate": "success rate",
+    "composite": "composite",
+    "correctness": "correctness",
+}
+
+
+def coverage_data(path: Path | None = None) -> dict[str, Any]:
+    """The committed coverage file (``contracts/coverage/coverage.json``), written by the
+    seeded simulation ``contracts/coverage/simulate.py`` (its docstring gives the shape)."""
+    where = COVERAGE_PATH if path is None else path
+    try:
+        data: dict[str, Any] = json.loads(where.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise RuntimeError(
+            f"{where}: the committed coverage figures cannot be read ({error}); "
+            f"regenerate them: {COVERAGE_COMMAND}"
+        ) from None
+    return data
+
+
+def share(value: float | None) -> str:
+    """A share as a percentage to one decimal: ``0.9431`` → ``94.3%``.
+
+    >>> share(0.9431), share(1.0), share(None)
+    ('94.3%', '100.0%', '—')
+    """
+    if value is None:
+        return "—"
+    return f"{plain(Fraction(repr(value)) * 100, 1)}%"
+
+
+def _band(target: dict[str, Any]) -> str:
+    """The target band as written: ``92%–97.5%``."""
+    low, high = (percent(Fraction(repr(target[k]))) for k in ("low", "high"))
+    return f"{low}–{high}"
+
+
+def _scenario(row: dict[str, Any]) -> str:
+    return (
+        f"T = {row['tasks']}, mean success rate {plain(Fraction(repr(row['mean_success'])), 2)}, "
+        f"ρ = {plain(Fraction(repr(row['within_task_correlation'])), 2)}"
+    )
+
+
+def coverage_table(site: Site, path: Path | None = None) -> str:
+    """Coverage per scenario (rows) and score (columns), from the committed file; a cell
+    outside the target band where it is promised (enough tasks) is marked ✗."""
+    data = coverage_data(path)
+    scores = data["scores"]
+    heads = ["T", "mean success", "ρ"] + [esc(SCORE_NAMES.get(s, s)) for s in scores]
+    rows = []
+    for row in data["scenarios"]:
+        cells = [
+            str(row["tasks"]),
+            plain(Fraction(repr(row["mean_success"])), 2),
+            plain(Fraction(repr(row["within_task_correlation"])), 2),
+        ]
+        for score in scores:
+            mark = " ✗" if row["within_target"].get(score) is False else ""
+            cells.append(esc(share(row["coverage"].get(score)) + mark))
+        rows.append(cells)
+    target = data["target"]
+    caption = (
+        f"Share of {esc(percent(Fraction(repr(data['level']))))} intervals containing the "
+        f"truth, {data['replications']} agents per scenario; ✗: outside {esc(_band(target))} "
+        f"with {target['min_tasks']} or more tasks"
+    )
+    return table("coverage:table", heads, rows, numeric=tuple(range(len(heads))), caption=caption)
+
+
+def coverage_notes(site: Site, path: Path | None = None) -> str:
+    """In words: the target band, how precise each figure is, and every scenario and score
+    where coverage is poor, with its figure: too narrow (below the band) or wider than
+    needed (above it) with enough tasks, and below the band with fewer."""
+    data = coverage_data(path)
+    target = data["target"]
+    low, enough = target["low"], target["min_tasks"]
+    narrow: list[tuple[dict[str, Any], str]] = []
+    wide: list[tuple[dict[str, Any], str]] = []
+    thin: list[tuple[dict[str, Any], str]] = []
+    for row in data["scenarios"]:
+        for score in data["scores"]:
+            covered = row["coverage"].get(score)
+            if covered is None:
+                continue
+            named = f"{SCORE_NAMES.get(score, score)} {share(covered)}"
+            if row["within_target"].get(score) is False:
+                (narrow if covered < low else wide).append((row, named))
+            elif row["tasks"] < enough and covered < low:
+                thin.append((row, named))
+
+    def listed(found: list[tuple[dict[str, Any], str]]) -> str:
+        by_scenario: dict[str, list[str]] = {}
+        for row, named in found:
+            by_scenario.setdefault(_scenario(row), []).append(named)
+        items = "".join(
+            f"<li>{esc(where)}: {esc(', '.join(names))}</li>"
+            for where, names in by_scenario.items()
+        )
+        return f"<ul>{items}</ul>"
+
+    level = Fraction(repr(data["level"]))
+    agents = data["replications"]
+    # One standard error of a share estimated from `agents` independent agents, at the level.
+    noise = (float(level * (1 - level)) / agents) ** 0.5
+    parts = [
+        f"<p>The target: with {enough} or more tasks, {esc(_band(target))} of the "
+        f"intervals contain the truth. Each figure is itself estimated from {agents} "
+        f"simulated agents, so it carries a standard error of about {esc(share(noise))} "
+        f"of its own (seed <code>{esc(data['seed'])}</code>; the figures are regenerated "
+        f"by <code>{esc(COVERAGE_COMMAND)}</code>).</p>"
+    ]
+    if narrow:
+        parts.append(
+            f"<p>Too narrow with {enough} or more tasks (below the target):</p>" + listed(narrow)
+        )
+    if wide:
+        parts.append(
+            f"<p>Wider than needed with {enough} or more tasks (above the target):</p>"
+            + listed(wide)
+        )
+    if not narrow and not wide:
+        parts.append(f"<p>Every scenario with {enough} or more tasks is within the target.</p>")
+    if thin:
+        parts.append(
+            f"<p>Below {esc(percent(Fraction(repr(low))))} with fewer than "
+            f"{enough} tasks, where no figure is promised (read these intervals as "
+            "optimistic):</p>" + listed(thin)
+        )
+    return block("coverage:notes", "".join(parts))
+
+
+# --- the plot --------------------------------------------------------------------------------
+
+#: The plot repeats the worked example's tasks up to this many times: a drawing range, not a
+#: value of the methodology.
+_WIDTH_REPEATS = 10
+
+
+def width_plot(site: Site) -> str:
+    """Width of the success-rate interval against the number of tasks: the worked
+    example's cohort repeated (runs correlated within a task) beside as many independent
+    runs with the same success rate (each run its own task)."""
+    from scoring.uncertainty import success_interval, success_rate_interval
+
+    example = site.snapshot.example(COHORT_EXAMPLE)
+    tasks = [(int(runs), int(c)) for runs, c, _, _ in example.inputs["tasks"]]
+    per_task = tasks[0][0]
+    last = len(tasks) * _WIDTH_REPEATS
+
+    def width(interval: Any) -> Fraction:
+        return Fraction(interval.high) - Fraction(interval.low)
+
+    clustered, independent = [], []
+    for repeats in range(1, _WIDTH_REPEATS + 1):
+        cohort = tasks * repeats  # the same mix of tasks at every size
+        runs = sum(n for n, _ in cohort)
+        successes = sum(c for _, c in cohort)
+        size = Fraction(len(cohort))
+        clustered.append((size, width(success_rate_interval(cohort))))
+        independent.append((size, width(success_interval(runs, successes))))
+    top = max(w for _, w in clustered)
+    high = Fraction(int(top * 10) + 1, 10)
+    x = plots.Scale(
+        "distinct tasks T",
+        Fraction(0),
+        Fraction(last),
+        [Fraction(0)] + [size for size, _ in clustered],
+        lambda v: plain(v, 0),
+    )
+    y = plots.Scale(
+        "width of the success-rate interval",
+        Fraction(0),
+        high,
+        plots.nice_ticks(Fraction(0), high, 5),
+        lambda v: plain(v, 2),
+    )
+    example_width = clustered[0][1]  # the worked example itself
+    return plots.line_plot(
+        plots.Plot(
+            key="uncertainty.width",
+            title="Interval width against the number of tasks",
+            x=x,
+            y=y,
+            curves=[
+                plots.Curve(f"{per_task} runs per task, clustered by task", clustered),
+                plots.Curve("the same runs as independent runs", independent, style="curve alt"),
+            ],
+            markers=[
+                plots.Marker(
+                    Fraction(len(tasks)),
+                    example_width,
+                    f"worked example: {plain(example_width, C.FRACTION_DECIMALS)}",
+                )
+            ],
+            caption=(
+                f"The tasks of the worked example, repeated up to {_WIDTH_REPEATS} times, "
+                "scored by <code>success_rate_interval</code> (solid), and the same runs and "
+                "successes counted as independent runs by <code>success_interval</code> "
+                "(dashed). The gap is what the correlation within a task costs."
+            ),
+        )
+    )
+
+
+def interval_value(site: Site, name: str, key: str, fmt: str = "score") -> str:
+    """One interval of a worked example as ``[low, high]``: the results ``KEY.low`` and
+    ``KEY.high`` (``low`` and ``high`` when ``key`` is empty), at the score's decimals
+    (``fmt="score"``) or a fraction's (``"fraction"``)."""
+    result = site.snapshot.example(name).result
+    places = {"score": C.SCORE_DECIMALS, "fraction": C.FRACTION_DECIMALS}[fmt]
+    prefix = f"{key}." if key else ""
+    low, high = result[f"{prefix}low"], result[f"{prefix}high"]
+    text = bounds_text(None if low is None else {"low": low, "high": high}, places)
+    return value(f"example:{name}/{key or 'interval'}", text, title=f"worked example {name}")
+
+
+#: The macros this module renders (see ``macros.MACROS_BY_MODULE``).
+MACROS: dict[str, Callable[..., str]] = {
+    "runs_needed_table": runs_needed_table,
+    "interval_leaderboard": interval_leaderboard,
+    "interval_value": interval_value,
+    "cohort_table": cohort_table,
+    "coverage_table": coverage_table,
+    "coverage_notes": coverage_notes,
+}

@@ -1,0 +1,201 @@
+"""Duplicate ``run_id`` detection, once, for the report and the outcome paths alike.
+
+A ``run_id`` is remembered by a 64-bit BLAKE2b fingerprint (:func:`fingerprints`), not by
+the string: memory stays a small constant per record (no Python object per id) and the
+codes are the same in every process, unlike Python's salted ``hash``. The same id always
+has the same code, so no duplicate is ever missed; two different ids can share one, and
+would then be reported as a duplicate. How likely that is follows from the width of what a
+slot keeps, :data:`DISTINGUISHING_BITS` (:func:`collision_odds`, said once in
+:data:`COLLISION_ODDS`, which the README and the inputs page quote).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import sys
+from array import array
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from fractions import Fraction
+from functools import partial
+from itertools import repeat
+from operator import or_
+
+from scoring.errors import Problem, shown
+from scoring.numeric import number_text
+
+#: Bytes of a ``run_id`` fingerprint (a BLAKE2b digest of this size).
+FINGERPRINT_BYTES = 8
+#: Bits of a fingerprint.
+FINGERPRINT_BITS = 8 * FINGERPRINT_BYTES
+#: Bits that tell two ids apart: a slot holds ``fingerprint | 1`` (0 marks an empty slot),
+#: so the lowest bit is lost.
+DISTINGUISHING_BITS = FINGERPRINT_BITS - 1
+#: The run count the odds are quoted at: the size of the largest log the benchmarks time
+#: (``benchmarks/bench_report.py``).
+ODDS_REFERENCE_RUNS = 1_000_000
+
+_blake2b = partial(hashlib.blake2b, digest_size=FINGERPRINT_BYTES)
+_DIGEST = hashlib.blake2b.digest
+# Slots of a new table (a power of two), and its bits.
+_START_SLOTS_BITS = 10
+
+
+def fingerprints(keys: Iterable[str]) -> list[int]:
+    """The 64-bit BLAKE2b fingerprint of each key, as an unsigned integer; in C throughout.
+
+    >>> fingerprints(["run-1"]) == fingerprints(["run-1"]) != fingerprints(["run-2"])
+    True
+    """
+    # surrogatepass: a key is any str (the run logs cannot hold lone surrogates, but the
+    # library may be called with anything) and must never fail to encode.
+    encoded = map(str.encode, keys, repeat("utf-8"), repeat("surrogatepass"))
+    # The digests read as one array of 8-byte words: one conversion for the whole batch
+    # instead of an int.from_bytes call per key. Digests are big-endian numbers, so the
+    # words are swapped on a little-endian machine: the same values everywhere.
+    codes = array("Q", b"".join(map(_DIGEST, map(_blake2b, encoded))))
+    if sys.byteorder == "little":
+        codes.byteswap()
+    return codes.tolist()
+
+
+def collision_odds(runs: int) -> Fraction:
+    """At most the probability that two of ``runs`` different ids share a code: the
+    ``C(runs, 2)`` pairs, each sharing one with probability ``2^-DISTINGUISHING_BITS``
+    (the union bound of the birthday problem), ``C(n, 2) / 2^63``.
+
+    >>> collision_odds(2) == Fraction(1, 2**63)
+    True
+    >>> float(collision_odds(ODDS_REFERENCE_RUNS)) < 6e-8
+    True
+    """
+    return Fraction(math.comb(runs, 2), 2**DISTINGUISHING_BITS)
+
+
+def odds_in_words(odds: Fraction) -> str:
+    """``odds`` as "under k in 10^m": the smallest whole k over the power of ten that makes
+    it a one-digit count (thousands grouped).
+
+    >>> odds_in_words(Fraction(542, 10**10))
+    'under 6 in 100,000,000'
+    """
+    scale = 10 ** math.ceil(-math.log10(odds)) if odds < 1 else 1
+    count = math.ceil(odds * scale)
+    if count >= 10:
+        scale //= 10
+        count = math.ceil(odds * scale)
+    return f"under {count} in {number_text(scale, grouping=True)}"
+
+
+#: The collision odds, said once: what the README and the inputs page quote.
+COLLISION_ODDS = (
+    f"two different ids share a fingerprint with probability at most n(n − 1)/2 ÷ "
+    f"2^{DISTINGUISHING_BITS} for n runs, "
+    f"{odds_in_words(collision_odds(ODDS_REFERENCE_RUNS))} at "
+    f"{number_text(ODDS_REFERENCE_RUNS, grouping=True)} runs"
+)
+
+
+def duplicate_problem(run_id: str, line: int, first_line: int | None = None) -> Problem:
+    """The problem of a repeated ``run_id`` on ``line`` (naming its first line if known)."""
+    first = f", first on line {first_line}" if first_line is not None else ""
+    return Problem(line, "run_id", f"duplicate run_id {shown(run_id)}{first} [unique]")
+
+
+class RunIds:
+    """An open-addressing set of ``run_id`` fingerprints: 8 bytes a slot, and 8 more for
+    the line an id was first seen on when ``lines`` is asked for (the outcome path names
+    it; the report, which keeps a slot per run of a large log, does not).
+
+    A slot holds ``fingerprint(run_id) | 1`` (never 0, the empty slot). A code's home slot
+    is given by its high bits, so a table rehashed in slot order sweeps memory in one
+    direction. A batch is inserted in input order: sorting it first (for the same sweep)
+    cost more than the cache misses it saved (a 64-bit int compares slowly).
+    """
+
+    def __init__(self, *, lines: bool = False) -> None:
+        size = 1 << _START_SLOTS_BITS
+        self._slots = array("Q", bytes(8 * size))
+        self._lines = array("Q", bytes(8 * size)) if lines else None
+        self._mask = size - 1
+        self._shift = FINGERPRINT_BITS - _START_SLOTS_BITS
+        self._used = 0
+
+    def reserve(self, count: int) -> None:
+        """Make room for ``count`` keys in all (growing now, not while they are added)."""
+        while count * 3 > self._mask * 2:
+            self._grow()
+
+    def add(self, key: str) -> bool:
+        """Add ``key``; ``False`` if it was already present."""
+        return not self.add_all((key,))
+
+    def add_all(self, keys: Iterable[str]) -> list[int]:
+        """Add every key; the positions (0-based) of the keys that were already present."""
+        codes = list(map(or_, fingerprints(keys), repeat(1)))
+        self.reserve(self._used + len(codes))  # room for the whole batch: no check per key
+        slots, mask, shift = self._slots, self._mask, self._shift
+        repeated = []
+        for code in codes:
+            index = (code >> shift) & mask
+            held = slots[index]
+            while held:
+                if held == code:
+                    repeated.append(code)
+                    break
+                index = (index + 1) & mask
+                held = slots[index]
+            else:
+                slots[index] = code
+        self._used += len(codes) - len(repeated)
+        return _repeated_positions(codes, repeated) if repeated else []
+
+    def first(self, key: str, line: int) -> int:
+        """The line ``key`` was first seen on; records ``line`` if it is new (a set made
+        with ``lines=True``)."""
+        if self._lines is None:
+            raise TypeError("this set keeps no lines: make it with RunIds(lines=True)")
+        self.reserve(self._used + 1)
+        code = fingerprints((key,))[0] | 1
+        index = (code >> self._shift) & self._mask
+        while held := self._slots[index]:
+            if held == code:
+                return self._lines[index]
+            index = (index + 1) & self._mask
+        self._slots[index], self._lines[index] = code, line
+        self._used += 1
+        return line
+
+    def _grow(self) -> None:
+        old_slots, old_lines = self._slots, self._lines
+        self._mask = mask = 2 * len(old_slots) - 1
+        self._shift = shift = self._shift - 1
+        self._slots = slots = array("Q", bytes(8 * (mask + 1)))
+        if old_lines is None:
+            for code in filter(None, old_slots):
+                index = (code >> shift) & mask
+                while slots[index]:
+                    index = (index + 1) & mask
+                slots[index] = code
+            return
+        lines = self._lines = array("Q", bytes(8 * (mask + 1)))
+        for code, line in zip(old_slots, old_lines, strict=True):
+            if code:
+                index = (code >> shift) & mask
+                while slots[index]:
+                    index = (index + 1) & mask
+                slots[index], lines[index] = code, line
+
+
+def _repeated_positions(codes: list[int], repeated: list[int]) -> list[int]:
+    """Where the repeats are: of a code repeated r times in a batch, its last r places.
+
+    (Its first place overall holds the original, which is before them all.)
+    """
+    times = Counter(repeated)
+    places: defaultdict[int, list[int]] = defaultdict(list)
+    for position, code in enumerate(codes):
+        if code in times:
+            places[code].append(position)
+    return sorted(p for code, r in times.items() for p in places[code][-r:])

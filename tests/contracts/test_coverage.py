@@ -1,0 +1,132 @@
+"""The coverage simulation (``contracts/coverage/simulate.py``) and its committed figures.
+
+The slow test runs the simulation again and fails when ``coverage.json`` is stale. The fast
+ones check the truth it measures against (each population value by another route), the
+shape the site renders, and that the staleness check can fail.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from contracts.build import REPO_ROOT
+from contracts.coverage import simulate
+from scoring.composite import composite_score, outcome_consistency
+from scoring.curves import cost_score, latency_score
+
+SCRIPT = REPO_ROOT / "contracts" / "coverage" / "simulate.py"
+COMMITTED = REPO_ROOT / "contracts" / "coverage" / "coverage.json"
+
+
+def committed() -> dict:
+    return json.loads(COMMITTED.read_text(encoding="utf-8"))
+
+
+def test_the_file_says_it_is_generated_and_by_what() -> None:
+    document = committed()
+    assert next(iter(document)) == "generated"
+    assert simulate.COMMAND in document["generated"]
+
+
+def test_the_grid_is_the_one_the_issue_asks_for() -> None:
+    rows = committed()["scenarios"]
+    assert {r["tasks"] for r in rows} >= {10, 30, 100}
+    assert len({r["mean_success"] for r in rows}) >= 3
+    assert len({r["within_task_correlation"] for r in rows}) >= 2
+    assert any(r["within_task_correlation"] > 0 for r in rows)
+    for row in rows:
+        assert set(row["coverage"]) == set(committed()["scores"])
+        assert all(0 <= v <= 1 for v in row["coverage"].values())
+        assert all(v == 0 for v in row["null_intervals"].values())  # T ≥ 10: never null
+        promised = row["tasks"] >= committed()["target"]["min_tasks"]
+        assert all((v is None) != promised for v in row["within_target"].values())
+
+
+def test_the_beta_moment_is_the_mean_of_p_to_the_k() -> None:
+    # E[p^k] for p ~ Beta(a, b) is B(a + k, b)/B(a, b) (the gamma-function form), and a
+    # sample of 200,000 draws agrees with it.
+    scenario = simulate.Scenario(30, 0.8, 0.3)
+    a, b = scenario.beta()
+    rng = random.Random(2)
+    draws = [rng.betavariate(a, b) for _ in range(200_000)]
+    for k in (1, 3, 5):
+        by_gamma = math.exp(
+            math.lgamma(a + k) + math.lgamma(a + b) - math.lgamma(a) - math.lgamma(a + b + k)
+        )
+        assert scenario.truth()[f"pass^{k}"] == pytest.approx(by_gamma, rel=1e-12)
+        assert sum(p**k for p in draws) / len(draws) == pytest.approx(by_gamma, abs=5e-3)
+    assert simulate.Scenario(30, 0.8, 0.0).truth()["pass^3"] == pytest.approx(0.8**3)
+
+
+def test_the_composite_truth_is_the_formula_at_the_population_means() -> None:
+    # The population mean latency and cost by simulation: within 1% of the closed form.
+    rng = random.Random(1)
+    draws = 100_000
+    latency = (
+        sum(
+            math.exp(
+                math.log(simulate.LATENCY_MEDIAN_MS)
+                + rng.gauss(0, simulate.LATENCY_TASK_SIGMA)
+                + rng.gauss(0, simulate.LATENCY_RUN_SIGMA)
+            )
+            for _ in range(draws)
+        )
+        / draws
+    )
+    cost = (
+        sum(
+            math.exp(
+                math.log(simulate.COST_MEDIAN_USD)
+                + rng.gauss(0, simulate.COST_TASK_SIGMA)
+                + rng.gauss(0, simulate.COST_RUN_SIGMA)
+            )
+            for _ in range(draws)
+        )
+        / draws
+    )
+    scenario = simulate.Scenario(30, 0.5, 0.3)
+    from fractions import Fraction
+
+    p = Fraction(1, 2)
+    expected = float(
+        composite_score(p, outcome_consistency(p, 100), latency_score(latency), cost_score(cost))
+    )
+    assert scenario.truth()["composite"] == pytest.approx(expected, abs=0.3)
+
+
+def test_the_staleness_check_names_a_changed_figure_and_passes_on_the_same() -> None:
+    document = committed()
+    text = COMMITTED.read_text(encoding="utf-8")
+    assert simulate.stale_lines(text, document) == []
+    changed = json.loads(text)
+    changed["scenarios"][0]["coverage"]["composite"] += 0.01
+    row = changed["scenarios"][0]
+    label = f"scenario T={row['tasks']} μ={row['mean_success']} ρ={row['within_task_correlation']}"
+    assert simulate.stale_lines(json.dumps(changed), document) == [f"{label}: differs"]
+    assert simulate.stale_lines("{", document)[0].startswith("coverage.json: not valid JSON")
+
+
+def test_the_file_is_the_text_the_script_writes() -> None:
+    # Formatting only (the figures are the slow test's): a hand edit of the layout shows.
+    assert COMMITTED.read_text(encoding="utf-8") == simulate.document_text(committed())
+
+
+@pytest.mark.slow
+def test_the_committed_coverage_is_what_the_simulation_gives_now() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        cwd=Path(REPO_ROOT),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "up to date" in done.stdout

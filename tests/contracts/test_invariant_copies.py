@@ -1,0 +1,256 @@
+"""A broken invariant, made in a copy of the code, stops every path that would use it.
+
+Each scenario edits ``scoring/constants.py`` in its own copy of the project (with the
+methodology version bumped and a changelog entry added, so that ``contracts update`` would
+otherwise record a new version), then runs there: ``scoring report`` and ``scoring outcome``
+(exit 2, the constant and its line on stderr, nothing on stdout), ``contracts check``
+(exit 1, the same named) and ``contracts update`` (refused, nothing written). A same-value
+refactor passes all four. The site of a broken copy shows the error in place of the numbers.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from contract_builders import python_in
+from serving import copy_project
+
+from contracts import store
+from contracts.source import REPO_ROOT
+from scoring.examples import EXAMPLES
+
+pytestmark = pytest.mark.slow
+
+COPIED = ("scoring", "contracts", "pyproject.toml")
+CONSTANTS = "scoring/constants.py"
+NEW_VERSION = "9.0.0"
+#: One outcome record, as the outcome worked examples write them.
+OUTCOME_RECORD = dict(next(e for e in EXAMPLES if e.name.startswith("outcome.")).inputs["record"])
+
+
+def _replace(old: str, new: str) -> Callable[[str], str]:
+    def change(text: str) -> str:
+        assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times"
+        return text.replace(old, new)
+
+    return change
+
+
+def _after_definition(name: str, addition: str) -> Callable[[str], str]:
+    """Insert ``addition`` after the definition of ``name``."""
+
+    def change(text: str) -> str:
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", None) == name:
+                lines = text.splitlines(keepends=True)
+                end = node.end_lineno or node.lineno
+                return "".join([*lines[:end], addition, *lines[end:]])
+        raise KeyError(name)
+
+    return change
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """One edit of the constants, and the constant the refusal must name (``None``: the
+    edit is harmless and everything passes)."""
+
+    name: str
+    change: Callable[[str], str]
+    constant: str | None
+    says: str = ""
+
+
+SCENARIOS = (
+    Scenario(
+        "composite weight -0.40",
+        _replace('] = Decimal("0.40")', '] = Decimal("-0.40")'),
+        "COMPOSITE_WEIGHT_SUCCESS",
+        "is -0.40, outside [0, 1]",
+    ),
+    Scenario(
+        "composite weights summing to 1.10",
+        _replace('] = Decimal("0.40")', '] = Decimal("0.50")'),
+        "COMPOSITE_WEIGHT_SUCCESS",
+        "sum to 0.50 + 0.30 + 0.30 = 1.10, not 1",
+    ),
+    Scenario(
+        "a latency anchor scoring 150",
+        _replace('_curve(("500", "100"),', '_curve(("500", "150"),'),
+        "LATENCY_ANCHORS_MS",
+        "scores 150, outside the scale [0, 100]",
+    ),
+    Scenario(
+        "two constants with one stable name",
+        _replace('"composite.weight.cost",', '"composite.weight.reliability",'),
+        "COMPOSITE_WEIGHT_COST",
+        "already the name of COMPOSITE_WEIGHT_RELIABILITY",
+    ),
+    Scenario(
+        "a public constant without Meta",
+        _after_definition("CONSISTENCY_MIN_RUNS", "\nRETRY_BUDGET_RUNS = 3\n"),
+        "RETRY_BUDGET_RUNS",
+        "is a public constant without a Meta",
+    ),
+    Scenario(
+        "the cost axis's zero-score median below its full-score median",
+        _replace('] = Decimal("0.11")', '] = Decimal("0.005")'),
+        "RADAR_COST_ZERO_USD",
+        "is 0.005, outside (0.01, ∞]",
+    ),
+    Scenario(
+        "a same-value refactor and a comment",
+        lambda text: _replace('] = Decimal("0.40")', "] = Decimal(2) / Decimal(5)")(
+            text.replace("# --- Headline composite", "# The composite (a comment).\n\n# ---", 1)
+        ),
+        None,
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the four commands did in one copy."""
+
+    root: Path
+    runs: dict[str, tuple[int, str, str]]
+    before: dict[str, bytes]
+    after: dict[str, bytes]
+
+
+def _snapshot_files(root: Path) -> dict[str, bytes]:
+    folder = root / "contracts" / "snapshots"
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def _bump(root: Path) -> None:
+    """Bump the copy's version and log it, so that an update would write a new snapshot."""
+    constants = root / CONSTANTS
+    text = constants.read_text(encoding="utf-8")
+    text = re.sub(r'\] = "\d+\.\d+\.\d+"', f'] = "{NEW_VERSION}"', text, count=1)
+    constants.write_text(text, encoding="utf-8")
+    changelog = root / "contracts" / "CHANGELOG.md"
+    log = changelog.read_text(encoding="utf-8")
+    first = log.index("\n## ")
+    entry = f"\n## {NEW_VERSION} (2026-12-01)\n\nA test release.\n"
+    changelog.write_text(log[:first] + entry + log[first:], encoding="utf-8")
+
+
+def _run_scenario(scenario: Scenario, root: Path) -> Outcome:
+    copy_project(root, COPIED)
+    path = root / CONSTANTS
+    path.write_text(scenario.change(path.read_text(encoding="utf-8")), encoding="utf-8")
+    _bump(root)
+    records = root / "records.jsonl"
+    records.write_text(json.dumps(OUTCOME_RECORD) + "\n", encoding="utf-8")
+    before = _snapshot_files(root)
+    corpus = sorted((root / "contracts" / "corpus").glob("*.jsonl"))[0]
+    commands = {
+        "report": ("-m", "scoring", "report", str(corpus)),
+        "outcome": ("-m", "scoring", "outcome", str(records)),
+        "check": ("-m", "contracts", "check"),
+        "update": ("-m", "contracts", "update"),
+    }
+    runs = {}
+    for key, args in commands.items():
+        done = python_in(root, *args, timeout_s=300)
+        runs[key] = (done.returncode, done.stdout, done.stderr)
+    return Outcome(root, runs, before, _snapshot_files(root))
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+    base = tmp_path_factory.mktemp("invariants")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {
+            s.name: pool.submit(_run_scenario, s, base / f"copy{i}")
+            for i, s in enumerate(SCENARIOS)
+        }
+        return {name: future.result() for name, future in futures.items()}
+
+
+def _line_in_copy(root: Path, name: str) -> int:
+    for node in ast.parse((root / CONSTANTS).read_text(encoding="utf-8")).body:
+        targets = [node.target] if isinstance(node, ast.AnnAssign) else []
+        targets += node.targets if isinstance(node, ast.Assign) else []
+        if any(getattr(t, "id", None) == name for t in targets):
+            return node.lineno
+    raise KeyError(name)
+
+
+BROKEN = [s for s in SCENARIOS if s.constant is not None]
+
+
+@pytest.mark.parametrize("scenario", BROKEN, ids=[s.name for s in BROKEN])
+@pytest.mark.parametrize("command", ["report", "outcome"])
+def test_scoring_stops_naming_the_constant_and_its_line(
+    outcomes: dict[str, Outcome], scenario: Scenario, command: str
+) -> None:
+    outcome = outcomes[scenario.name]
+    status, stdout, stderr = outcome.runs[command]
+    assert status == 2, stderr
+    assert stdout == ""
+    assert f"scoring {command}: the methodology is broken, not the input: " in stderr
+    assert "the methodology breaks its own invariants" in stderr
+    where = f"{CONSTANTS}:{_line_in_copy(outcome.root, scenario.constant or '')}"
+    assert f"{where}: {scenario.constant}: " in stderr
+    assert scenario.says in stderr
+    assert "cannot write the output" not in stderr
+    assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("scenario", BROKEN, ids=[s.name for s in BROKEN])
+def test_the_check_fails_naming_the_constant(
+    outcomes: dict[str, Outcome], scenario: Scenario
+) -> None:
+    outcome = outcomes[scenario.name]
+    status, stdout, stderr = outcome.runs["check"]
+    text = stdout + stderr
+    assert status == 1, text
+    assert "the live constants break the methodology's invariants" in text
+    where = f"{CONSTANTS}:{_line_in_copy(outcome.root, scenario.constant or '')}"
+    assert f"{where}: {scenario.constant}: " in text
+    assert scenario.says in text
+
+
+@pytest.mark.parametrize("scenario", BROKEN, ids=[s.name for s in BROKEN])
+def test_the_update_refuses_and_writes_nothing(
+    outcomes: dict[str, Outcome], scenario: Scenario
+) -> None:
+    outcome = outcomes[scenario.name]
+    status, stdout, stderr = outcome.runs["update"]
+    text = stdout + stderr
+    assert status == 1, text
+    assert "contracts update: REFUSED: " in text
+    assert f"{scenario.constant}: " in text
+    assert outcome.after == outcome.before
+    assert not (outcome.root / "contracts" / "snapshots" / f"{NEW_VERSION}.json").exists()
+
+
+def test_a_same_value_refactor_passes_everywhere(outcomes: dict[str, Outcome]) -> None:
+    outcome = outcomes["a same-value refactor and a comment"]
+    for command in ("report", "outcome"):
+        status, stdout, stderr = outcome.runs[command]
+        assert (status, stderr) == (0, ""), command
+        assert stdout
+    status, stdout, stderr = outcome.runs["update"]
+    assert status == 0, stdout + stderr
+    written = store.read_lock(outcome.root / "contracts" / "snapshots" / store.LOCK_FILENAME)
+    assert NEW_VERSION in written
+    # The check of the copy before its update fails only for the unrecorded new version.
+    status, stdout, stderr = outcome.runs["check"]
+    assert "invariants" not in stdout + stderr
+
+
+def test_the_scenarios_cover_every_case_of_the_issue() -> None:
+    """Composite weight -0.40, weights summing to 1.10, a latency anchor scoring 150, two
+    constants with one stable name, a public constant without Meta, and one more."""
+    assert len(BROKEN) >= 6
+    assert REPO_ROOT.is_dir()
