@@ -371,7 +371,9 @@ def test_ranks_by_sorting_are_the_counts(agents: list[tuple[float | None, Any]])
     # The report ranks 20,000 agents by sorting once (n log n); the formulas count (n²).
     scores = [s for s, _ in agents]
     intervals = [i for _, i in agents]
-    assert competition_ranks(scores) == [counted_rank(s, scores) for s in scores]
+    ranks = competition_ranks(scores)  # floats: compared as they are
+    assert ranks == [counted_rank(s, scores) for s in scores]
+    assert competition_ranks([None if s is None else Fraction(s) for s in scores]) == ranks
     assert rank_upper_bounds(intervals) == [counted_bound(i, intervals) for i in intervals]
 
 
