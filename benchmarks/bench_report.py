@@ -27,7 +27,6 @@ Exit status 1 if a target is missed.
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import subprocess
@@ -145,17 +144,35 @@ def _timestamp(seconds: int, offset: str) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", local) + offset
 
 
+# Counts the agents of a JSON report read from stdin, in a process of its own.
+_COUNT_AGENTS = "import json, sys; print(len(json.load(sys.stdin)['agents']))"
+
+
 def check_output(path: Path, agents: int) -> None:
-    """Run the report once and check it is a complete JSON report of every agent."""
-    out = subprocess.run(
+    """Run the report once and check it is a complete JSON report of every agent.
+
+    The report is parsed in a child process, never in this one: on Linux a child starts
+    with its parent's resident set as its peak (``ru_maxrss`` survives fork and exec), so
+    a report of 20,000 agents held here would be every later measurement's peak memory.
+    """
+    report = subprocess.Popen(
         [sys.executable, "-m", "scoring", "report", str(path), "--format", "json"],
-        capture_output=True,
-        check=True,
+        stdout=subprocess.PIPE,
         cwd=REPO,
     )
-    report = json.loads(out.stdout)
-    if len(report["agents"]) != agents:
-        sys.exit(f"expected {agents} agents in the report, got {len(report['agents'])}")
+    counted = subprocess.run(
+        [sys.executable, "-c", _COUNT_AGENTS],
+        stdin=report.stdout,
+        capture_output=True,
+        check=True,
+        text=True,
+    )
+    assert report.stdout is not None
+    report.stdout.close()
+    if report.wait() != 0:
+        sys.exit(f"the report of {path.name} failed ({report.returncode})")
+    if int(counted.stdout) != agents:
+        sys.exit(f"expected {agents} agents in the report, got {counted.stdout.strip()}")
 
 
 def paired(tops: list[Measure], bottoms: list[Measure]) -> float:
