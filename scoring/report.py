@@ -7,11 +7,13 @@ list of window candidates (trimmed to the latest ``RADAR_WINDOW_RUNS`` terminal 
 count per (task, outcome). The one per-run cost is the duplicate ``run_id`` check: an
 8-byte BLAKE2b fingerprint per run.
 
-Speed (a million runs take about twice as long as ``json.loads`` alone, see
-``benchmarks/bench_report.py``): lines are read in chunks and each chunk is validated in C,
-straight into tuples; the status rules, grouping, counting and sums are done per chunk,
-and the garbage collector is paused. A repeated key is ruled out by counting the
-quotes of the chunk in C. A chunk with a bad (or blank) line, or a
+Speed (a million runs take about 1.5 times as long as ``json.loads`` alone, see
+``benchmarks/bench_report.py`` and the README's measured figures): lines are read in chunks
+and each chunk is decoded and validated in C by msgspec, straight into
+:class:`~scoring.report_input.RunRow` structs read by field name; the status rules,
+grouping, counting and sums are done per chunk, the scores on prepared integers
+(:mod:`scoring.fast_scores`), and the garbage collector is paused. A repeated key is ruled
+out by counting the quotes of the chunk in C. A chunk with a bad (or blank) line, or a
 repeated key, is read again line by line with :class:`RunRecord` and
 :func:`scoring.jsonlines.validate_line`, which name every problem. Every path gives the
 same result, which ``tests/scoring/test_report.py`` checks against a plain computation;
