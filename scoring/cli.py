@@ -26,7 +26,10 @@ from typing import BinaryIO, NoReturn, TextIO
 from scoring.constants import Axis
 from scoring.errors import InputError, MethodologyError, Problem, cut, inert, shown
 from scoring.invariants import check_methodology
+from scoring.jsonlines import file_bytes
 from scoring.outcome import OutcomeScore, iter_outcome_scores
+from scoring.progress import Progress
+from scoring.progress import wanted as progress_wanted
 from scoring.registry import ScoringError
 from scoring.report import build_report
 from scoring.serialize import (
@@ -307,13 +310,26 @@ def _lines(source: BinaryIO, path: str) -> Iterator[bytes]:
         yield line
 
 
-def _report(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> bool:
+def _report(
+    args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO, err: TextIO | None
+) -> bool:
     """Score the run log; whether it held any run."""
     with _open(args.path, stdin) as source:
+        progress = None
+        if err is not None and progress_wanted(err):
+            progress = Progress(err, f"scoring {Command.REPORT.value}", file_bytes(source))
         try:
-            report = build_report(source, args.weights)
+            report = build_report(
+                source,
+                args.weights,
+                on_read=None if progress is None else progress.read,
+                on_rows=None if progress is None else progress.rows,
+            )
         except OSError as error:  # reading is the only I/O of build_report
             raise _ReadError(args.path, _reason(error)) from None
+        finally:
+            if progress is not None:
+                progress.close()
     if args.format == OutputFormat.JSON:
         text = to_json_text(report_to_json(report))
     else:
@@ -442,7 +458,7 @@ def run(
     try:
         check_methodology()  # constants that break an invariant score nothing
         if args.command == Command.REPORT:
-            scored = _report(args, stdin, stdout)
+            scored = _report(args, stdin, stdout, stderr)
         else:
             scored = _outcome(args, stdin, stdout)
         _flush(stdout)

@@ -20,6 +20,17 @@ from scoring.registry import ScoringError, arg, const, formula, point, tex_numbe
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
 _SCALE = tex_number(SCORE_SCALE)
 _NEUTRAL = tex_number(NEUTRAL_CONSISTENCY)
+# The constants as exact fractions, converted once (not on every agent's score).
+_EXACT = {
+    c: exact(c)
+    for c in (
+        SCORE_SCALE,
+        NEUTRAL_CONSISTENCY,
+        COMPOSITE_WEIGHT_SUCCESS,
+        COMPOSITE_WEIGHT_RELIABILITY,
+        COMPOSITE_WEIGHT_COST,
+    )
+}
 
 
 @formula(
@@ -80,7 +91,7 @@ def outcome_consistency(p: Number, completed_runs: int) -> Fraction:
     if not 0 <= rate <= 1:
         raise ScoringError("the success rate p must lie in [0, 1]")
     if completed_runs < CONSISTENCY_MIN_RUNS:
-        return exact(NEUTRAL_CONSISTENCY)
+        return _EXACT[NEUTRAL_CONSISTENCY]
     return 1 - 4 * rate * (1 - rate)
 
 
@@ -133,11 +144,11 @@ def composite_score(p: Number, consistency: Number, latency: Number, cost: Numbe
     rate = exact(p)
     if rate == 0:
         return Fraction(0)
-    scale = exact(SCORE_SCALE)
+    scale = _EXACT[SCORE_SCALE]
     return scale * (
-        exact(COMPOSITE_WEIGHT_SUCCESS) * rate
-        + exact(COMPOSITE_WEIGHT_RELIABILITY) * exact(consistency) * exact(latency) / scale
-        + exact(COMPOSITE_WEIGHT_COST) * exact(cost) / scale
+        _EXACT[COMPOSITE_WEIGHT_SUCCESS] * rate
+        + _EXACT[COMPOSITE_WEIGHT_RELIABILITY] * exact(consistency) * exact(latency) / scale
+        + _EXACT[COMPOSITE_WEIGHT_COST] * exact(cost) / scale
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Sequence
 from fractions import Fraction
@@ -55,19 +56,50 @@ def piecewise_linear(x: Number, anchors: Sequence[Anchor]) -> Fraction:
     >>> piecewise_linear(1250, [Anchor(D(500), D(100)), Anchor(D(2000), D(80))])
     Fraction(90, 1)
     """
+    xs, scores, slopes = _prepared(anchors)
+    value = exact(x)
+    if value <= xs[0]:
+        return scores[0]
+    # The segment (x_i, x_{i+1}] that holds x; s_i + slope_i · (x − x_i) is the formula's
+    # value exactly (Fractions), with the slope divided out once per curve.
+    i = bisect.bisect_left(xs, value)
+    if i == len(xs):
+        return scores[-1]
+    return scores[i - 1] + slopes[i - 1] * (value - xs[i - 1])
+
+
+_Prepared = tuple[tuple[Fraction, ...], tuple[Fraction, ...], tuple[Fraction, ...]]
+# Curves prepared so far, by the identity of their anchors (the published curves are
+# module constants, prepared once; only tuples, which cannot change). Each entry keeps its
+# anchors, so an id is never reused while it is here. Bounded, for callers that build
+# anchors afresh on every call.
+_PREPARED: dict[int, tuple[Sequence[Anchor], _Prepared]] = {}
+_PREPARED_MAX = 64
+
+
+def _prepared(anchors: Sequence[Anchor]) -> _Prepared:
+    """The anchors as exact x values, scores and segment slopes; checked once per curve."""
+    cached = _PREPARED.get(id(anchors))
+    if cached is not None and cached[0] is anchors:
+        return cached[1]
     if not anchors:
         raise ScoringError("a curve needs at least one anchor")
-    points = [(exact(a.x), exact(a.score)) for a in anchors]
-    for (x0, _), (x1, _) in itertools.pairwise(points):
+    xs = tuple(exact(a.x) for a in anchors)
+    scores = tuple(exact(a.score) for a in anchors)
+    for x0, x1 in itertools.pairwise(xs):
         if x1 <= x0:
             raise ScoringError("curve anchors must have strictly increasing x")
-    value = exact(x)
-    if value <= points[0][0]:
-        return points[0][1]
-    for (x0, s0), (x1, s1) in itertools.pairwise(points):
-        if value <= x1:
-            return s0 + (s1 - s0) * (value - x0) / (x1 - x0)
-    return points[-1][1]
+    slopes = tuple(
+        (s1 - s0) / (x1 - x0)
+        for (x0, x1), (s0, s1) in zip(
+            itertools.pairwise(xs), itertools.pairwise(scores), strict=True
+        )
+    )
+    if isinstance(anchors, tuple):  # immutable (Anchor is frozen): safe to keep
+        if len(_PREPARED) >= _PREPARED_MAX:
+            _PREPARED.clear()
+        _PREPARED[id(anchors)] = (anchors, (xs, scores, slopes))
+    return xs, scores, slopes
 
 
 @formula(

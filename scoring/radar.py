@@ -40,6 +40,20 @@ _SCALE = tex_number(SCORE_SCALE)
 _CLAMP = r"\operatorname{clamp}_{[0," + _SCALE + r"]}\!"
 
 _ZERO = Fraction(0)
+# The constants as exact fractions, converted once (not on every agent's score). A dict
+# keyed by value: constants that happen to be equal share one entry, harmlessly.
+_EXACT = {
+    c: exact(c)
+    for c in (
+        SCORE_SCALE,
+        RADAR_LATENCY_FULL_MS,
+        RADAR_LATENCY_POINTS_PER_STEP,
+        RADAR_LATENCY_STEP_MS,
+        RADAR_COST_FULL_USD,
+        RADAR_COST_ZERO_USD,
+        RADAR_POINTS_PER_EXTRA_STEP,
+    )
+}
 
 # The axes of the profile's golden points: one missing, the others spread over the scale.
 _PROFILE_AXES: dict[Axis, Fraction | None] = {
@@ -57,7 +71,7 @@ _LATENCY_ZERO_MS = (
 
 
 def _on_scale(value: Fraction) -> Fraction:
-    return clamp(value, _ZERO, exact(SCORE_SCALE))
+    return clamp(value, _ZERO, _EXACT[SCORE_SCALE])
 
 
 def _clamped_axis(axis: str, inner: str) -> str:
@@ -93,7 +107,7 @@ def correctness_axis(passes: int, known_outcomes: int) -> Fraction | None:
         return None
     if not 0 <= passes <= known_outcomes:
         raise ScoringError("passes must lie between 0 and the known outcomes")
-    return exact(SCORE_SCALE) * Fraction(passes, known_outcomes)
+    return _EXACT[SCORE_SCALE] * Fraction(passes, known_outcomes)
 
 
 @formula(
@@ -142,9 +156,9 @@ def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fr
     """
     if median_latency_ms is None or runs_with_latency < RADAR_LATENCY_MIN_RUNS:
         return None
-    over = exact(median_latency_ms) - exact(RADAR_LATENCY_FULL_MS)
-    lost = exact(RADAR_LATENCY_POINTS_PER_STEP) * over / exact(RADAR_LATENCY_STEP_MS)
-    return _on_scale(exact(SCORE_SCALE) - lost)
+    over = exact(median_latency_ms) - _EXACT[RADAR_LATENCY_FULL_MS]
+    lost = _EXACT[RADAR_LATENCY_POINTS_PER_STEP] * over / _EXACT[RADAR_LATENCY_STEP_MS]
+    return _on_scale(_EXACT[SCORE_SCALE] - lost)
 
 
 @formula(
@@ -185,8 +199,8 @@ def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
     """
     if median_cost_usd is None:
         return None
-    full, zero = exact(RADAR_COST_FULL_USD), exact(RADAR_COST_ZERO_USD)
-    return _on_scale(exact(SCORE_SCALE) * (zero - exact(median_cost_usd)) / (zero - full))
+    full, zero = _EXACT[RADAR_COST_FULL_USD], _EXACT[RADAR_COST_ZERO_USD]
+    return _on_scale(_EXACT[SCORE_SCALE] * (zero - exact(median_cost_usd)) / (zero - full))
 
 
 @formula(
@@ -226,7 +240,7 @@ def tool_efficiency_axis(median_steps: Number | None) -> Fraction | None:
     if median_steps is None:
         return None
     extra = max(_ZERO, exact(median_steps) - RADAR_STEPS_FREE)
-    return _on_scale(exact(SCORE_SCALE) - exact(RADAR_POINTS_PER_EXTRA_STEP) * extra)
+    return _on_scale(_EXACT[SCORE_SCALE] - _EXACT[RADAR_POINTS_PER_EXTRA_STEP] * extra)
 
 
 @formula(
@@ -284,7 +298,7 @@ def robustness_axis(tasks: Iterable[tuple[int, int]]) -> Fraction | None:
     ]
     if not values:
         return None
-    return exact(SCORE_SCALE) * sum(values, _ZERO) / len(values)
+    return _EXACT[SCORE_SCALE] * sum(values, _ZERO) / len(values)
 
 
 @formula(
@@ -315,7 +329,7 @@ def profile(
     >>> profile({Axis.CORRECTNESS: Fraction(80), Axis.LATENCY: None, Axis.COST: Fraction(40)})
     Fraction(60, 1)
     """
-    chosen = RADAR_DEFAULT_WEIGHTS if weights is None else weights
+    chosen = default_weights() if weights is None else weights
     total = _ZERO
     weighted = _ZERO
     for axis, value in axes.items():
@@ -329,6 +343,12 @@ def profile(
     if total == 0:
         return None
     return weighted / total
+
+
+def default_weights() -> Mapping[Axis, Number]:
+    """The weights :func:`profile` uses when it is given none: ``RADAR_DEFAULT_WEIGHTS``,
+    read when it is called."""
+    return RADAR_DEFAULT_WEIGHTS
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,13 @@ list of window candidates (trimmed to the latest ``RADAR_WINDOW_RUNS`` terminal 
 count per (task, outcome). The one per-run cost is the duplicate ``run_id`` check: an
 8-byte BLAKE2b fingerprint per run.
 
-Speed (a million runs take about twice as long as ``json.loads`` alone, see
-``benchmarks/bench_report.py``): lines are read in chunks and each chunk is validated in C,
-straight into tuples; the status rules, grouping, counting and sums are done per chunk,
-and the garbage collector is paused. A repeated key is ruled out by counting the
-quotes of the chunk in C. A chunk with a bad (or blank) line, or a
+Speed (a million runs take about 1.5 times as long as ``json.loads`` alone, see
+``benchmarks/bench_report.py`` and the README's measured figures): lines are read in chunks
+and each chunk is decoded and validated in C by msgspec, straight into
+:class:`~scoring.report_input.RunRow` structs read by field name; the status rules,
+grouping, counting and sums are done per chunk, the scores on prepared integers
+(:mod:`scoring.fast_scores`), and the garbage collector is paused. A repeated key is ruled
+out by counting the quotes of the chunk in C. A chunk with a bad (or blank) line, or a
 repeated key, is read again line by line with :class:`RunRecord` and
 :func:`scoring.jsonlines.validate_line`, which name every problem. Every path gives the
 same result, which ``tests/scoring/test_report.py`` checks against a plain computation;
@@ -27,57 +29,75 @@ from __future__ import annotations
 import gc
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
-from itertools import compress, islice, repeat
-from operator import sub
+from itertools import compress, repeat
+from operator import attrgetter, ge, is_, is_not, sub
+from typing import BinaryIO
 
+from scoring import fast_scores
 from scoring.byte_input import RecordKind, record_lines
-from scoring.composite import CompositeResult, score_composite
+from scoring.composite import CompositeResult
 from scoring.constants import (
+    INTERVAL_MIN_TASKS,
     METHODOLOGY_VERSION,
     RADAR_WINDOW_RUNS,
+    REPEATABILITY_MIN_OUTCOMES,
     SCORE_DECIMALS,
     Axis,
 )
 from scoring.errors import ProblemLog
+from scoring.jsonlines import LineChunk, file_bytes, line_chunks
 from scoring.models import RunRecord, instant_key
-from scoring.numeric import Number, as_written, round_half_up
+from scoring.numeric import Number, as_written, exact, round_half_up
 from scoring.radar import (
     RadarResult,
-    correctness_axis,
-    cost_axis,
+    default_weights,
     latency_axis,
     profile,
-    robustness_axis,
-    tool_efficiency_axis,
 )
-from scoring.repeatability import RepeatabilityResult, score_repeatability
+from scoring.repeatability import RepeatabilityResult
 from scoring.report_cohort import CohortSums
-from scoring.report_input import (
-    _COMPLETED,
-    _FAILED,
-    _ROW,
-    _ROW_RUN_ID,
-    _TIMEOUT,
-    _one_by_one,
-    _Row,
-    _rows,
-    _status_rules_hold,
-)
 from scoring.report_input import CALENDAR_PATTERN as CALENDAR_PATTERN  # tests read it here
-from scoring.run_ids import RunIds, duplicate_problem
+from scoring.report_input import (
+    TERMINAL,
+    RunRow,
+    check_new_ids,
+    chunk_rows,
+    row_of,
+    rows_one_by_one,
+    status_rules_hold,
+)
+from scoring.run_ids import RunIds
 from scoring.uncertainty import (
     NO_INTERVALS,
     AgentIntervals,
+    CohortTask,
     competition_ranks,
     rank_upper_bounds,
     score_intervals,
 )
 
+# The names the tests patch or call (a test patches ``_rows`` to force the line-by-line
+# path): looked up here, in this module's namespace, on every chunk.
+_rows = chunk_rows
+_status_rules_hold = status_rules_hold
+_ROW = row_of
+_COMPLETED = TERMINAL[0]
+_STATUS = attrgetter("status")
+_SUCCESS = attrgetter("success")
+_TASK = attrgetter("task_id")
+_LATENCY = attrgetter("latency_ms")
+_COST = attrgetter("cost_usd")
+_FINISHED_AT = attrgetter("finished_at")
+
+# Completed runs buffered per agent before they are added to the per-task sums
+# (scoring.report_cohort: exact sums of the numbers as written, counted in C) in one call;
+# the composite's sums are those sums added up.
+_SUM_BATCH = 1024
 # Window candidates kept per agent before they are trimmed to the latest RADAR_WINDOW_RUNS.
 _WINDOW_TRIM = 4 * RADAR_WINDOW_RUNS
 # Input lines validated and accounted for together. Larger chunks share the per-agent
@@ -91,7 +111,7 @@ _CHUNK_LINES = 32768
 # ``instant_key`` of finished_at (exact to any number of fraction digits, offsets applied).
 # The input order is unique, so candidates compare by instant, then by input order (later
 # is newer), never by row.
-_Kept = tuple[timedelta, str, int, _Row]
+_Kept = tuple[timedelta, str, int, RunRow]
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # What ``datetime.fromisoformat`` would not read exactly: fraction digits beyond the
@@ -101,12 +121,17 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _BEYOND_MICROSECOND = re.compile(r"\.[0-9]{7}")
 
 
-def _instant_keys(timestamps: list[str]) -> tuple[Sequence[timedelta], Sequence[str]]:
-    """``instant_key`` of every timestamp, as two columns; in C when none needs more.
+def _instant_keys(timestamps: list[str]) -> tuple[Sequence[timedelta], Sequence[str] | None]:
+    """``instant_key`` of every timestamp, as two columns; in C when none needs more, and
+    then the second column (digits beyond the microsecond) is ``None``: all empty.
 
     >>> from scoring.models import instant_key
     >>> stamps = ["2026-07-01T12:00:00Z", "2026-07-01t14:00:00.5+02:00"]
-    >>> list(zip(*_instant_keys(stamps))) == [instant_key(t) for t in stamps]
+    >>> instants, finer = _instant_keys(stamps)
+    >>> finer is None and [(i, "") for i in instants] == [instant_key(t) for t in stamps]
+    True
+    >>> finer = _instant_keys(["2026-07-01T12:00:00.12345678Z"])[1]
+    >>> finer == [instant_key("2026-07-01T12:00:00.12345678Z")[1]] == ["78"]
     True
     """
     joined = "\n".join(timestamps)
@@ -114,7 +139,7 @@ def _instant_keys(timestamps: list[str]) -> tuple[Sequence[timedelta], Sequence[
         keys = list(map(instant_key, timestamps))
         return [k[0] for k in keys], [k[1] for k in keys]
     moments = map(datetime.fromisoformat, timestamps)
-    return list(map(sub, moments, repeat(_EPOCH))), [""] * len(timestamps)
+    return list(map(sub, moments, repeat(_EPOCH))), None
 
 
 @contextmanager
@@ -157,64 +182,93 @@ class _WindowRun:
     steps: int | None
 
 
+class _StatusRuleError(Exception):
+    """A row breaks a rule of :class:`RunRecord` that depends on the status (found while
+    its chunk is accounted for: the chunk is then read again line by line)."""
+
+
 @dataclass(slots=True)
 class _AgentState:
     completed: int = 0
     successes: int = 0
+    # Completed runs not yet added to the per-task sums (``cohort``), as columns: task,
+    # success, latency, cost. Their exact sums are the composite's sums too.
+    pending: tuple[list[str], list[bool | None], list[float], list[float]] = field(
+        default_factory=lambda: ([], [], [], [])
+    )
     # Window candidates, trimmed to the newest RADAR_WINDOW_RUNS when they reach
     # _WINDOW_TRIM; ``floor`` is then the oldest run kept: an older one can never enter
     # the window again.
     window: list[_Kept] = field(default_factory=list)
     floor: _Kept | None = None
-    # (task_id, success) -> recorded outcomes, over every terminal run with a known one.
-    outcomes: Counter[tuple[str, bool]] = field(default_factory=Counter)
+    # task_id -> terminal runs with a known outcome (recorded outcomes), and successes.
+    known: Counter[str] = field(default_factory=Counter)
+    passed: Counter[str] = field(default_factory=Counter)
     # Per task of the completed runs: counts and the exact sums of latency and cost (the
     # composite's means are their totals; its interval, 1.1.0, needs them per task).
     cohort: CohortSums = field(default_factory=CohortSums)
 
-    def account(self, rows: Iterable[_Row], order: int) -> int:
+    def account(self, rows: Iterable[RunRow], order: int) -> int:
         """Account for this agent's rows, in input order; returns the last input order used."""
-        terminal = [r for r in rows if r[1] is _COMPLETED or r[1] is _FAILED or r[1] is _TIMEOUT]
+        terminal = [r for r in rows if r.status in TERMINAL]
         if not terminal:
             return order
-        # One pass over the rows (they are spread over memory), then over their columns.
-        _, statuses, successes, tasks, finished, latencies, costs, _, _ = zip(
-            *terminal, strict=True
-        )
-        completed = [status is _COMPLETED for status in statuses]
+        statuses = list(map(_STATUS, terminal))
+        successes = list(map(_SUCCESS, terminal))
+        tasks = list(map(_TASK, terminal))
+        completed = list(map(is_, statuses, repeat(_COMPLETED)))
         if True in completed:
+            latencies = list(map(_LATENCY, compress(terminal, completed)))
+            costs = list(map(_COST, compress(terminal, completed)))
+            if None in latencies or None in costs:
+                raise _StatusRuleError  # RunRecord requires both on a completed run
             self.completed += completed.count(True)
             self.successes += list(compress(successes, completed)).count(True)
-            # The model guarantees latency and cost on completed runs.
-            self.cohort.add(
-                list(compress(tasks, completed)),
-                list(compress(successes, completed)),
-                list(compress(latencies, completed)),
-                list(compress(costs, completed)),
-            )
-        self.outcomes.update(
-            [(t, s) for t, s in zip(tasks, successes, strict=True) if s is not None]
-        )
-        # The model guarantees finished_at on terminal runs.
-        instants, finer = _instant_keys(list(finished))
+            pending = self.pending
+            pending[0].extend(compress(tasks, completed))
+            pending[1].extend(compress(successes, completed))
+            pending[2].extend(latencies)
+            pending[3].extend(costs)
+            if len(pending[2]) >= _SUM_BATCH:
+                self.flush_sums()
+        # Counted in C, by task id (a string, whose hash Python keeps): compress keeps a
+        # task where its success is true.
+        if None in successes:
+            self.known.update(compress(tasks, map(is_not, successes, repeat(None))))
+        else:
+            self.known.update(tasks)
+        self.passed.update(compress(tasks, successes))
+        finished = list(map(_FINISHED_AT, terminal))
+        if None in finished:
+            raise _StatusRuleError  # RunRecord requires it on a terminal run
+        instants, finer = _instant_keys(finished)
         positions = range(order + 1, order + 1 + len(terminal))
-        candidates = zip(instants, finer, positions, terminal, strict=True)
+        # (strict=False: repeat("") has no end; the other three have the same length.)
+        candidates = zip(instants, finer or repeat(""), positions, terminal, strict=False)
         floor, window = self.floor, self.window
         if floor is None:
             window += candidates
+        elif finer is None and not floor[1]:
+            # Newer than the oldest kept: a later position, so an instant not before it.
+            window += compress(candidates, map(ge, instants, repeat(floor[0])))
         else:
-            window += [c for c in candidates if c > floor]  # newer than the oldest kept
+            window += [c for c in candidates if c > floor]
         if len(window) >= _WINDOW_TRIM:
             self.floor = self.latest()[0]
         return order + len(terminal)
 
     def tasks(self) -> list[tuple[int, int]]:
         """(recorded outcomes n, successes c) per task."""
-        per_task: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for (task_id, success), n in self.outcomes.items():
-            per_task[task_id][0] += n
-            per_task[task_id][1] += n if success else 0
-        return [(n, c) for n, c in per_task.values()]
+        passed = self.passed
+        return [(n, passed[task_id]) for task_id, n in self.known.items()]
+
+    def flush_sums(self) -> None:
+        """Add the pending completed runs to the per-task sums."""
+        pending = self.pending
+        if pending[0]:
+            self.cohort.add(*pending)
+            for column in pending:
+                column.clear()
 
     def latest(self) -> list[_Kept]:
         """The window: the newest RADAR_WINDOW_RUNS terminal runs, oldest first."""
@@ -264,10 +318,10 @@ class ReportBuilder:
         """Account for several runs (already validated), given in input order."""
         self._add_rows(map(_ROW, runs))
 
-    def _add_rows(self, rows: Iterable[_Row]) -> None:
-        by_agent: defaultdict[str, list[_Row]] = defaultdict(list)
+    def _add_rows(self, rows: Iterable[RunRow]) -> None:
+        by_agent: defaultdict[str, list[RunRow]] = defaultdict(list)
         for row in rows:
-            by_agent[row[0]].append(row)  # each agent's rows stay in input order
+            by_agent[row.agent_id].append(row)  # each agent's rows stay in input order
         agents = self._agents
         for agent_id, mine in by_agent.items():
             state = agents.get(agent_id)
@@ -277,8 +331,10 @@ class ReportBuilder:
 
     def finish(self, weights: Mapping[Axis, Number] | None = None) -> Report:
         """Score every agent seen so far."""
+        exact_weights = _exact_weights(weights)
         agents = [
-            _score_agent(agent_id, state, weights) for agent_id, state in self._agents.items()
+            _score_agent(agent_id, state, weights, exact_weights)
+            for agent_id, state in self._agents.items()
         ]
         agents.sort(key=_rank)
         return Report(METHODOLOGY_VERSION, _ranked(agents))
@@ -306,31 +362,71 @@ def _ranked(agents: Sequence[AgentReport]) -> tuple[AgentReport, ...]:
 
 
 def _score_agent(
-    agent_id: str, state: _AgentState, weights: Mapping[Axis, Number] | None
+    agent_id: str,
+    state: _AgentState,
+    weights: Mapping[Axis, Number] | None,
+    exact_weights: dict[Axis, Fraction] | None,
 ) -> AgentReport:
+    state.flush_sums()
     completed = state.completed
-    if completed:
-        latency_sum, cost_sum = state.cohort.totals()
-        mean_latency = latency_sum / completed
-        mean_cost = cost_sum / completed
-    else:
-        mean_latency = mean_cost = Fraction(0)
-    composite = score_composite(completed, state.successes, mean_latency, mean_cost)
-    window = [_WindowRun(r[3], r[2], r[5], r[6], r[7]) for *_, r in state.latest()]
-    radar = score_window(window, weights)
+    cohort = state.cohort.tasks()
+    latency_sum = exact(sum((task[2] for task in cohort), Fraction(0)))
+    cost_sum = exact(sum((task[3] for task in cohort), Fraction(0)))
+    composite = fast_scores.composite(completed, state.successes, latency_sum, cost_sum)
+    window = [kept[3] for kept in state.latest()]
+    radar = _radar(window, weights, exact_weights)
     outcomes = state.tasks()
-    repeatability = score_repeatability(outcomes)
-    intervals = score_intervals(
-        state.cohort.tasks(), [(r.task_id, r.success) for r in window], outcomes
-    )
+    repeatability = fast_scores.repeatability(outcomes)
+    intervals = _intervals(cohort, [(r.task_id, r.success) for r in window], outcomes)
     return AgentReport(agent_id, composite, radar, repeatability, intervals)
 
 
+# The intervals of agents with fewer than INTERVAL_MIN_TASKS tasks everywhere, by those
+# counts: every interval is then null and only the reasons, which name the counts, differ.
+_FEW_TASKS: dict[tuple[int, int, int], AgentIntervals] = {}
+
+
+def _intervals(
+    cohort: list[CohortTask],
+    window: list[tuple[str, bool | None]],
+    outcomes: list[tuple[int, int]],
+) -> AgentIntervals:
+    """``score_intervals`` of an agent; remembered for agents below the minimum of tasks."""
+    counts = (
+        len(cohort),
+        len({task for task, success in window if success is not None}),
+        sum(1 for n, _ in outcomes if n >= REPEATABILITY_MIN_OUTCOMES),
+    )
+    if max(counts) >= INTERVAL_MIN_TASKS:
+        return score_intervals(cohort, window, outcomes)
+    found = _FEW_TASKS.get(counts)
+    if found is None:
+        found = _FEW_TASKS[counts] = score_intervals(cohort, window, outcomes)
+    return found
+
+
+def _exact_weights(weights: Mapping[Axis, Number] | None) -> dict[Axis, Fraction] | None:
+    """The profile's weights as exact fractions, converted once per report; ``None`` when
+    one is negative (the formula itself then names the problem). The defaults are the
+    profile formula's own (:func:`scoring.radar.default_weights`)."""
+    chosen = default_weights() if weights is None else weights
+    converted = {axis: exact(weight) for axis, weight in chosen.items()}
+    return None if any(w < 0 for w in converted.values()) else converted
+
+
 def score_window(
-    window: Iterable[_WindowRun], weights: Mapping[Axis, Number] | None = None
+    window: Iterable[_WindowRun] | Iterable[RunRow], weights: Mapping[Axis, Number] | None = None
 ) -> RadarResult:
     """The radar over the runs of one window (order does not matter)."""
-    runs = list(window)
+    runs: list[_WindowRun] | list[RunRow] = list(window)  # type: ignore[assignment]
+    return _radar(runs, weights, _exact_weights(weights))
+
+
+def _radar(
+    runs: Sequence[_WindowRun] | Sequence[RunRow],
+    weights: Mapping[Axis, Number] | None,
+    exact_weights: dict[Axis, Fraction] | None,
+) -> RadarResult:
     known = [r.success for r in runs if r.success is not None]
     latencies = [r.latency_ms for r in runs if r.latency_ms is not None]
     costs = [r.cost_usd for r in runs if r.cost_usd is not None]
@@ -342,39 +438,80 @@ def score_window(
             counts[0] += int(r.success)
             counts[1] += 1
     median_latency = _median_as_written(latencies) if latencies else None
+    # The formulas of scoring.radar, through scoring.fast_scores (equal values).
     axes: dict[Axis, Fraction | None] = {
-        Axis.CORRECTNESS: correctness_axis(sum(known), len(known)),
+        Axis.CORRECTNESS: fast_scores.correctness(sum(known), len(known)),
         Axis.LATENCY: latency_axis(median_latency, len(latencies)),
-        Axis.COST: cost_axis(_median_as_written(costs) if costs else None),
-        Axis.TOOL_EFFICIENCY: tool_efficiency_axis(_median_as_written(steps) if steps else None),
-        Axis.ROBUSTNESS: robustness_axis((p, k) for p, k in per_task.values()),
+        Axis.COST: fast_scores.cost_axis(_median_as_written(costs) if costs else None),
+        Axis.TOOL_EFFICIENCY: fast_scores.tool_efficiency(
+            _median_as_written(steps) if steps else None
+        ),
+        Axis.ROBUSTNESS: fast_scores.robustness(tuple((p, k) for p, k in per_task.values())),
     }
-    return RadarResult(axes, profile(axes, weights), len(runs), median_latency)
+    if exact_weights is None:
+        weighted = profile(axes, weights)  # a negative weight: the formula names it
+    else:
+        weighted = fast_scores.profile(axes, exact_weights)
+    return RadarResult(axes, weighted, len(runs), median_latency)
 
 
-def build_report(source: Iterable[bytes], weights: Mapping[Axis, Number] | None = None) -> Report:
+def _chunks(
+    source: Iterable[bytes] | BinaryIO, on_read: Callable[[int], None] | None
+) -> Iterator[tuple[list[bytes], LineChunk]]:
+    # _CHUNK_LINES is read here, on every report, so that a test can make it small.
+    for chunk in line_chunks(source, _CHUNK_LINES, on_read):
+        yield chunk.lines, chunk
+
+
+def build_report(
+    source: Iterable[bytes] | BinaryIO,
+    weights: Mapping[Axis, Number] | None = None,
+    *,
+    on_read: Callable[[int], None] | None = None,
+    on_rows: Callable[[int], None] | None = None,
+) -> Report:
     """Read a JSON Lines run log once and score every agent.
 
-    ``source`` yields the raw lines (an open binary file works). Blank lines are skipped.
+    ``source`` is a binary stream (an open file, stdin's buffer), read in blocks, or an
+    iterable of raw lines. Blank lines are skipped. ``on_read`` is told the bytes of each
+    block read, ``on_rows`` the lines of each chunk accounted for (the command line's
+    progress line).
     Raises :class:`scoring.errors.InputError` naming every problem's line, field and rule;
     nothing is scored from an input that has one.
     """
     builder = ReportBuilder()
     log = ProblemLog()
     seen = RunIds()
+    size = file_bytes(source)
     lines = record_lines(source, RecordKind.RUNS)  # gzip read, other binary named
     first = 1
     with _collector_paused():
-        while chunk := list(islice(lines, _CHUNK_LINES)):
-            # Each field is checked in C; RunRecord's status rules on the whole chunk.
+        for chunk, read in _chunks(lines, on_read):
+            if first == 1 and size:
+                # The run_id table sized once for the whole file (lines as long as the
+                # first chunk's), instead of rehashed at every doubling.
+                seen.reserve(size * len(chunk) // max(1, sum(map(len, chunk))))
+            # Each field is checked in C. RunRecord's status rules: while the rows are
+            # accounted for (on the columns read for that), or on the whole chunk once the
+            # input is known to be bad. A chunk that breaks one is read again line by line
+            # (its run_ids are added to `seen` only after the check, so only once).
             rows = _rows(chunk)
-            if rows is None or not _status_rules_hold(rows):
-                rows = _one_by_one(chunk, first, seen, log)
+            if rows is not None:
+                if log.total:
+                    rows = rows if _status_rules_hold(rows) else None
+                else:
+                    try:
+                        builder._add_rows(rows)
+                    except _StatusRuleError:
+                        rows = None  # the report fails: what was accounted no longer counts
+            if rows is None:
+                rows = rows_one_by_one(read.as_read(), first, seen, log)
+                if not log.total:
+                    builder._add_rows(rows)  # RunRecord's own validation: the rules hold
             else:
-                for position in seen.add_all(map(_ROW_RUN_ID, rows)):
-                    log.add(duplicate_problem(rows[position][8], first + position))
-            if not log.total:
-                builder._add_rows(rows)
+                check_new_ids(rows, first, seen, log)
             first += len(chunk)
+            if on_rows is not None:
+                on_rows(len(chunk))
     log.raise_if_any()
     return builder.finish(weights)

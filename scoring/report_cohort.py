@@ -103,6 +103,10 @@ class CohortSums:
                 rest = self._rest.setdefault(tasks[i], [Fraction(0), Fraction(0)])
                 rest[column] += Fraction(repr(values[i]))
 
+    def __len__(self) -> int:
+        """The number of tasks with a completed run."""
+        return len(self._runs)
+
     def totals(self) -> tuple[Fraction, Fraction]:
         """The exact sums of latency_ms and cost_usd over every completed run."""
         unit = Fraction(1, _FIXED_SCALE)
@@ -115,11 +119,12 @@ class CohortSums:
 
     def tasks(self) -> list[CohortTask]:
         """``(runs, successes, latency sum, cost sum)`` per task, in order of first run."""
-        unit = Fraction(1, _FIXED_SCALE)
         found: list[CohortTask] = []
         for task, runs in self._runs.items():
-            latency = self._latencies[task] * unit
-            cost = self._costs[task] * unit
+            # Built directly (units over the scale): multiplying by a Fraction unit costs
+            # an operator dispatch and a gcd more.
+            latency = Fraction(self._latencies[task], _FIXED_SCALE)
+            cost = Fraction(self._costs[task], _FIXED_SCALE)
             rest = self._rest.get(task)
             if rest is not None:
                 latency += rest[0]

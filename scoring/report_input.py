@@ -1,21 +1,27 @@
 """How the agent report (:mod:`scoring.report`) reads its input: a chunk of lines at a time.
 
-A chunk is validated in C straight into row tuples (:func:`_rows`, with every field's
-type and constraint of :class:`scoring.models.RunRecord` and ``CALENDAR_PATTERN`` for
-``finished_at``); a repeated key is ruled out by counting quotes (:func:`_keys_repeated`);
-the rules that depend on the status are checked per chunk (:func:`_status_rules_hold`).
-A chunk that fails any of these is read again line by line (:func:`_one_by_one`), which
-names every problem. Duplicate ``run_id`` values are found with
-:class:`scoring.run_ids.RunIds`, 8 bytes a run. The names are private to the report, which
-imports them.
+A chunk is decoded and validated in C by msgspec (:func:`chunk_rows`), straight into
+:class:`RunRow` structs, with every field's type and constraint of
+:class:`scoring.models.RunRecord` and ``CALENDAR_PATTERN`` for ``finished_at``. msgspec is
+the compiled decoder chosen for this (see ``benchmarks/bench_report.py``): it validates
+while it parses, so no Python runs per line, where orjson or pydantic-core's ``from_json``
+parse to dicts that would still have to be checked field by field. A line that leaves an
+optional key out is validated by pydantic instead (the chunk's second try). A repeated key
+is ruled out by counting quotes (:func:`keys_repeated`); the rules that depend on the
+status are checked per chunk (:func:`status_rules_hold`). A chunk that fails any of these
+is read again line by line (:func:`rows_one_by_one`), which names every problem. Duplicate
+``run_id`` values are found with :class:`scoring.run_ids.RunIds`, 8 bytes a run.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
-from operator import attrgetter, itemgetter
+from itertools import compress, repeat
+from operator import attrgetter, is_, is_not
 from typing import Annotated, Any
 
+import msgspec
 from pydantic import StringConstraints, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict
 
@@ -25,54 +31,7 @@ from scoring.models import RunRecord, RunStatus, _RunFields
 from scoring.run_ids import RunIds, duplicate_problem
 
 _COMPLETED, _FAILED, _TIMEOUT = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.TIMEOUT
-
-# A run as the report reads it, one tuple built in C: (agent_id, status, success, task_id,
-# finished_at, latency_ms, cost_usd, steps, run_id). Taking it right after validation lets
-# the model go while it is still in the CPU cache.
-_ROW_FIELDS = (
-    "agent_id",
-    "status",
-    "success",
-    "task_id",
-    "finished_at",
-    "latency_ms",
-    "cost_usd",
-    "steps",
-    "run_id",
-)
-_ROW = attrgetter(*_ROW_FIELDS)
-_Row = tuple[
-    str, RunStatus, bool | None, str, str | None, float | None, float | None, int | None, str
-]
-_ROW_RUN_ID = itemgetter(8)
-
-
-def _one_by_one(chunk: Sequence[bytes], first: int, seen: RunIds, log: ProblemLog) -> list[_Row]:
-    """Validate a chunk line by line (it holds a bad or a blank line); problems in line order.
-
-    ``first`` is the number of the chunk's first line. Blank lines are skipped.
-    """
-    validate = RunRecord.__pydantic_validator__.validate_json
-    rows: list[_Row] = []
-    for number, run in valid_lines(validate, chunk, first, log):
-        if seen.add(run.run_id):
-            rows.append(_ROW(run))
-        else:
-            log.add(duplicate_problem(run.run_id, number))
-    return rows
-
-
-def _status_rules_hold(rows: list[_Row]) -> bool:
-    """Whether every row keeps :class:`RunRecord`'s rules that depend on the status: a
-    terminal run has ``finished_at``, a completed one also ``latency_ms`` and ``cost_usd``."""
-    terminal = [r for r in rows if r[1] is _COMPLETED or r[1] is _FAILED or r[1] is _TIMEOUT]
-    broken = [
-        r
-        for r in terminal
-        if r[4] is None or (r[1] is _COMPLETED and (r[5] is None or r[6] is None))
-    ]
-    return not broken
-
+TERMINAL = (_COMPLETED, _FAILED, _TIMEOUT)
 
 # The fast path's reading of ``finished_at``: models.Timestamp's RFC 3339 pattern with the
 # calendar written into it (day of month, leap years, years 0001 to 9999), so that no Python
@@ -93,15 +52,110 @@ CALENDAR_PATTERN = (
     rf"^(?:{_YEAR}-{_MONTH_DAY}|{_LEAP_DAY})[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
     r"(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
 )
+# The fast path checks a chunk's timestamps together: joined by "\n" (which no valid
+# timestamp holds, and which the join must add exactly len − 1 times), a few hundred at a
+# time, against the pattern repeated. One match call instead of one per line (msgspec's
+# per-field pattern check took half of its decoding time); a longer run makes Python's
+# regular expression engine keep more backtracking state than it saves.
+_CALENDAR = CALENDAR_PATTERN.removeprefix("^").removesuffix("$")
+_CALENDAR_LINES = re.compile(rf"(?:{_CALENDAR}\n)*{_CALENDAR}\Z")
+_STAMPS_PER_MATCH = 512
+
+_Identifier = Annotated[str, msgspec.Meta(min_length=1)]
+_NonNegativeFloat = Annotated[float, msgspec.Meta(ge=0)]
+
+
+class RunRow(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
+    """A run as the report reads it: :class:`RunRecord`'s fields, decoded by msgspec.
+
+    As a decoding target every key is required (a line that leaves one out is read by
+    pydantic, see :func:`chunk_rows`); the types and constraints are the model's
+    (``finished_at``'s pattern is checked on the chunk's timestamps together). No
+    garbage-collector tracking (``gc=False``): a row holds only strings, numbers and an
+    enum member, never a cycle.
+    """
+
+    run_id: _Identifier
+    agent_id: _Identifier
+    task_id: _Identifier
+    status: RunStatus
+    success: bool | None
+    latency_ms: _NonNegativeFloat | None
+    cost_usd: _NonNegativeFloat | None
+    steps: Annotated[int, msgspec.Meta(ge=0)] | None
+    # Checked against CALENDAR_PATTERN by chunk_rows, for a whole chunk at once.
+    finished_at: str | None
+
+
+ROW_FIELDS = RunRow.__struct_fields__
+_decode_row = msgspec.json.Decoder(RunRow).decode
+_FIELDS = attrgetter(*ROW_FIELDS)
+
+
+def row_of(run: _RunFields) -> RunRow:
+    """The row of a validated run record."""
+    return RunRow(*_FIELDS(run))
+
+
+_RUN_ID = attrgetter("run_id")
+_STATUS = attrgetter("status")
+_LATENCY = attrgetter("latency_ms")
+_COST = attrgetter("cost_usd")
+_FINISHED_AT = attrgetter("finished_at")
+
+
+def rows_one_by_one(
+    chunk: Sequence[bytes], first: int, seen: RunIds, log: ProblemLog
+) -> list[RunRow]:
+    """Validate a chunk line by line (it holds a bad or a blank line); problems in line order.
+
+    ``first`` is the number of the chunk's first line. Blank lines are skipped.
+    """
+    validate = RunRecord.__pydantic_validator__.validate_json
+    rows: list[RunRow] = []
+    for number, run in valid_lines(validate, chunk, first, log):
+        if seen.add(run.run_id):
+            rows.append(row_of(run))
+        else:
+            log.add(duplicate_problem(run.run_id, number))
+    return rows
+
+
+def check_new_ids(rows: Sequence[RunRow], first: int, seen: RunIds, log: ProblemLog) -> None:
+    """Add the rows' ``run_id`` values to ``seen``; a repeat is a problem on its line
+    (``first`` is the line of the first row: a chunk that passed the fast path has no blank
+    line)."""
+    for position in seen.add_all(map(_RUN_ID, rows)):
+        log.add(duplicate_problem(rows[position].run_id, first + position))
+
+
+def status_rules_hold(rows: Sequence[RunRow]) -> bool:
+    """Whether every row keeps :class:`RunRecord`'s rules that depend on the status: a
+    terminal run has ``finished_at``, a completed one also ``latency_ms`` and ``cost_usd``.
+
+    Column by column, in C: only the statuses of the rows that lack a value are looked at.
+    """
+    statuses = list(map(_STATUS, rows))
+    for column, needed_by in (
+        (_FINISHED_AT, TERMINAL),
+        (_LATENCY, (_COMPLETED,)),
+        (_COST, (_COMPLETED,)),
+    ):
+        values = list(map(column, rows))
+        if None in values:
+            lacking = list(compress(statuses, map(is_, values, repeat(None))))
+            if any(status in lacking for status in needed_by):
+                return False
+    return True
 
 
 def _dict_validator() -> Callable[[bytes], dict[str, Any]]:
-    """Validation of one line straight into a dict, with no model instance to build.
+    """pydantic's validation of one line into a dict, for lines that leave a key out.
 
     The fields, types, constraints and configuration are those of ``_RunFields``, except
-    that every key is required (a line that leaves an optional field out fails here and is
-    validated again with ``_RunFields`` itself) and ``finished_at`` is checked by
-    ``CALENDAR_PATTERN`` alone.
+    that ``finished_at`` is checked by ``CALENDAR_PATTERN`` alone, and that every key is
+    required: a line that leaves an optional field out fails here and is validated again
+    with ``_RunFields`` itself.
     """
     fields = {
         name: Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
@@ -113,53 +167,89 @@ def _dict_validator() -> Callable[[bytes], dict[str, Any]]:
 
 
 _validate_every_key = _dict_validator()
-_DICT_ROW = itemgetter(*_ROW_FIELDS)
 
 
-def _rows(chunk: list[bytes]) -> list[_Row] | None:
-    """The rows of a chunk validated field by field, or ``None`` if a line fails or
-    repeats a key."""
+def _pydantic_rows(chunk: list[bytes]) -> tuple[list[RunRow], Sequence[int]] | None:
+    """The rows and distinct-key counts of a chunk that msgspec refused, by pydantic."""
     try:
-        rows = list(map(_DICT_ROW, map(_validate_every_key, chunk)))
-        key_counts: Sequence[int] = [len(_ROW_FIELDS)] * len(chunk)
+        dicts = list(map(_validate_every_key, chunk))
+        return [RunRow(**d) for d in dicts], [len(ROW_FIELDS)] * len(chunk)
     except ValidationError:
-        # A key left out (allowed), a bad line or a blank one.
-        try:
-            models = list(map(_RunFields.__pydantic_validator__.validate_json, chunk))
-        except ValidationError:
+        pass
+    # A key left out (allowed), a bad line or a blank one.
+    try:
+        models = list(map(_RunFields.__pydantic_validator__.validate_json, chunk))
+    except ValidationError:
+        return None
+    return list(map(row_of, models)), [len(m.model_fields_set) for m in models]
+
+
+def chunk_rows(chunk: list[bytes]) -> list[RunRow] | None:
+    """The rows of a chunk validated field by field, or ``None`` if a line fails or
+    repeats a key.
+
+    msgspec first (every key written, the common case); a chunk it refuses is tried with
+    pydantic, which also accepts lines that leave optional keys out.
+    """
+    try:
+        rows = list(map(_decode_row, chunk))
+        key_counts: Sequence[int] = [len(ROW_FIELDS)] * len(chunk)
+        if not timestamps_valid(rows):
             return None
-        rows = list(map(_ROW, models))
-        key_counts = list(map(len, map(_FIELDS_SET, models)))
-    return None if _keys_repeated(chunk, key_counts, rows) else rows
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        found = _pydantic_rows(chunk)
+        if found is None:
+            return None
+        rows, key_counts = found
+    return None if keys_repeated(chunk, key_counts, rows) else rows
 
 
-_FIELDS_SET = attrgetter("model_fields_set")
-_FINISHED_AT = itemgetter(4)
+def timestamps_valid(rows: Sequence[RunRow]) -> bool:
+    """Whether every ``finished_at`` that is not null matches ``CALENDAR_PATTERN``.
+
+    >>> def row(stamp):
+    ...     return RunRow("r", "a", "t", RunStatus.QUEUED, None, None, None, None, stamp)
+    >>> leap, not_leap = "2028-02-29T00:00:00Z", "2026-02-29T00:00:00Z"
+    >>> timestamps_valid([row(leap)]), timestamps_valid([row(not_leap)])
+    (True, False)
+    >>> timestamps_valid([row(leap + "\\n" + leap)])  # one value, not two
+    False
+    """
+    values = list(map(_FINISHED_AT, rows))
+    stamps = list(compress(values, map(is_not, values, repeat(None))))
+    match = _CALENDAR_LINES.match
+    for start in range(0, len(stamps), _STAMPS_PER_MATCH):
+        part = stamps[start : start + _STAMPS_PER_MATCH]
+        joined = "\n".join(part)
+        if joined.count("\n") != len(part) - 1 or match(joined) is None:
+            return False
+    return True
+
+
 # Values a validated row certainly holds as JSON strings: run_id, agent_id, task_id and
 # status (an enum read from a string); finished_at too when it is not null. Only fields
-# whose values are strings by the model may be counted (see _keys_repeated).
+# whose values are strings by the model may be counted (see keys_repeated).
 _STRING_VALUES_PER_ROW = 4
 
 
-def _string_tokens(key_counts: Sequence[int], rows: list[_Row]) -> int:
+def _string_tokens(key_counts: Sequence[int], rows: Sequence[RunRow]) -> int:
     """JSON strings written in lines with these keys and values, if no key is repeated."""
-    unset = list(map(_FINISHED_AT, rows)).count(None)
+    unset = list(map(is_, map(_FINISHED_AT, rows), repeat(None))).count(True)
     return sum(key_counts) + (_STRING_VALUES_PER_ROW + 1) * len(rows) - unset
 
 
-def _keys_repeated(chunk: list[bytes], key_counts: Sequence[int], rows: list[_Row]) -> bool:
+def keys_repeated(chunk: list[bytes], key_counts: Sequence[int], rows: Sequence[RunRow]) -> bool:
     """Whether a validated chunk repeats a key in a line (``key_counts``: distinct keys).
 
     Outside strings JSON has no ``"``; inside one, a ``"`` is written ``\\"``. So a line
     holds ``2 × (keys written + string values written) + escaped quotes`` of them. A repeated
     key writes one more key (and maybe one more string value) than the validated row holds,
     so the count can equal ``2 × (distinct keys + string values of the row)`` only when no
-    key is repeated (and no quote is escaped). That is two scans of the chunk in C; the
+    key is repeated (and no quote is escaped). That is one scan of the chunk's lines in C; the
     lines of a chunk that fails it are counted one by one, and a line whose count differs
     is parsed again for its repeats.
     """
-    joined = b"".join(chunk)
-    if joined.count(b'"') == 2 * _string_tokens(key_counts, rows):
+    if sum(map(bytes.count, chunk, repeat(b'"'))) == 2 * _string_tokens(key_counts, rows):
         return False
     for line, keys, row in zip(chunk, key_counts, rows, strict=True):
         if line.count(b'"') != 2 * _string_tokens((keys,), [row]) and repeated_keys(line):

@@ -1072,10 +1072,22 @@ def competition_ranks(scores: Sequence[Number | None]) -> list[int | None]:
     >>> competition_ranks([80, 70, 70, None, 60])
     [1, 2, 2, None, 4]
     """
-    known = sorted(exact(s) for s in scores if s is not None)
+    present = [s for s in scores if s is not None]
+    # Floats (the published composites) are sorted and searched as they are: Python
+    # compares floats by their exact values, and a Fraction per agent made a report of
+    # 20,000 agents spend a fifth of its time here.
+    if all(type(s) is float for s in present):
+        known: list[Number] = sorted(present)
+        key = _same
+    else:
+        known, key = sorted(map(exact, present)), exact
     return [
-        None if s is None else 1 + len(known) - bisect.bisect_right(known, exact(s)) for s in scores
+        None if s is None else 1 + len(known) - bisect.bisect_right(known, key(s)) for s in scores
     ]
+
+
+def _same(value: Number) -> Number:
+    return value
 
 
 _GOLDEN_HIGH = Interval(Decimal("70"), Decimal("80"))

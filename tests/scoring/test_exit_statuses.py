@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from builders import good
 
+import scoring.fast_scores
 import scoring.radar
-import scoring.report
 from scoring.cli import EXITS, ExitStatus, exit_for, run
 from scoring.constants import Axis
 from scoring.errors import MethodologyError
@@ -54,14 +54,14 @@ def _broken_invariant(monkeypatch: pytest.MonkeyPatch) -> None:
         # Made without its constructor, whose arguments differ between branches (issue16).
         raise MethodologyError.__new__(MethodologyError)
 
-    monkeypatch.setattr(scoring.report, "score_composite", broken)
+    monkeypatch.setattr(scoring.fast_scores, "composite", broken)
 
 
 def _zero_divisor(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*_: Any, **__: Any) -> None:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(scoring.report, "score_composite", broken)
+    monkeypatch.setattr(scoring.fast_scores, "composite", broken)
 
 
 # (row name, argv, stdin, stdout, setup, expected words on stderr)

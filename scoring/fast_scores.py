@@ -1,0 +1,234 @@
+"""The per-agent formulas evaluated faster, to the same exact values.
+
+A report scores every agent once. With many small agents (20,000 agents of one run each)
+that arithmetic, not the reading, is the time: ``Fraction`` checks its operands' types and
+reduces by a gcd at every step. Here the same formulas are evaluated on plain integers
+(numerator and denominator kept apart, one ``Fraction`` built per published value), and
+those whose inputs come from a small set (counts, step medians, the per-task counts of
+pass^k) are remembered. The formulas themselves stay where they are, the one definition:
+``tests/scoring/test_report_speed.py`` proves every function here equal to the formula it
+stands for, on random inputs and on every edge (anchors, clamps, empty cohorts).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from itertools import pairwise
+
+from scoring.composite import CompositeResult
+from scoring.constants import (
+    COMPOSITE_WEIGHT_COST,
+    COMPOSITE_WEIGHT_RELIABILITY,
+    COMPOSITE_WEIGHT_SUCCESS,
+    CONSISTENCY_MIN_RUNS,
+    COST_ANCHORS_USD,
+    LATENCY_ANCHORS_MS,
+    NEUTRAL_CONSISTENCY,
+    RADAR_COST_FULL_USD,
+    RADAR_COST_ZERO_USD,
+    SCORE_SCALE,
+    Anchor,
+    Axis,
+)
+from scoring.numeric import Number, exact
+from scoring.radar import correctness_axis, robustness_axis, tool_efficiency_axis
+from scoring.repeatability import RepeatabilityResult, score_repeatability
+
+# A rational as (numerator, denominator), denominator > 0, not necessarily reduced.
+Ratio = tuple[int, int]
+
+
+def ratio(value: Number) -> Ratio:
+    """``value`` as integers, exactly.
+
+    >>> from decimal import Decimal
+    >>> ratio(Decimal("0.25")), ratio(3)
+    ((1, 4), (3, 1))
+    """
+    if isinstance(value, int):
+        return value, 1
+    if isinstance(value, Fraction):
+        return value.numerator, value.denominator
+    return value.as_integer_ratio()
+
+
+def _fraction(value: Ratio) -> Fraction:
+    return Fraction(*value)
+
+
+class Curve:
+    """``scoring.curves.piecewise_linear`` over fixed anchors, in integers.
+
+    >>> Curve(LATENCY_ANCHORS_MS).at((7000, 2))  # 3500 ms: 65 points
+    (13000, 200)
+    """
+
+    def __init__(self, anchors: Sequence[Anchor]) -> None:
+        xs = [exact(a.x) for a in anchors]
+        scores = [exact(a.score) for a in anchors]
+        self._xs = [(x.numerator, x.denominator) for x in xs]
+        self._scores = [(s.numerator, s.denominator) for s in scores]
+        slopes = [
+            (s1 - s0) / (x1 - x0)
+            for (x0, x1), (s0, s1) in zip(pairwise(xs), pairwise(scores), strict=True)
+        ]
+        self._slopes = [(m.numerator, m.denominator) for m in slopes]
+
+    def at(self, x: Ratio) -> Ratio:
+        """The curve's score at ``x``: s_i + slope_i · (x − x_i) on the segment (x_i, x_{i+1}]."""
+        n, d = x
+        xs = self._xs
+        if n * xs[0][1] <= xs[0][0] * d:
+            return self._scores[0]
+        for i in range(1, len(xs)):
+            xn, xd = xs[i]
+            if n * xd <= xn * d:
+                x0n, x0d = xs[i - 1]
+                s0n, s0d = self._scores[i - 1]
+                mn, md = self._slopes[i - 1]
+                # s0 + m · (x − x0) = s0 + mn (n·x0d − x0n·d) / (md · d · x0d)
+                den = md * d * x0d
+                return s0n * den + s0d * mn * (n * x0d - x0n * d), s0d * den
+        return self._scores[-1]
+
+
+_LATENCY = Curve(LATENCY_ANCHORS_MS)
+_COST = Curve(COST_ANCHORS_USD)
+_SCALE = ratio(SCORE_SCALE)
+_W_SUCCESS = ratio(COMPOSITE_WEIGHT_SUCCESS)
+_W_RELIABILITY = ratio(COMPOSITE_WEIGHT_RELIABILITY)
+_W_COST = ratio(COMPOSITE_WEIGHT_COST)
+_NEUTRAL = ratio(NEUTRAL_CONSISTENCY)
+
+
+def composite(
+    completed: int, successes: int, latency_sum: Number, cost_sum: Number
+) -> CompositeResult:
+    """``scoring.composite.score_composite`` of a cohort's counts and exact sums.
+
+    Means are the sums over ``completed``; the composite is written
+    ``scale·w_s·p + w_r·consistency·latency + w_c·cost``, the formula with its scale
+    multiplied through (equal in exact arithmetic).
+
+    >>> from decimal import Decimal
+    >>> from scoring.composite import score_composite
+    >>> fast = composite(4, 3, Decimal(8000), Decimal("0.04"))
+    >>> fast == score_composite(4, 3, 2000, Decimal("0.010"))
+    True
+    """
+    if completed == 0:
+        return CompositeResult(None, None, None, None, None, 0, False)
+    n = completed
+    if n < CONSISTENCY_MIN_RUNS:
+        consistency = _NEUTRAL
+    else:
+        consistency = (n * n - 4 * successes * (n - successes), n * n)
+    lat_n, lat_d = ratio(latency_sum)
+    cost_n, cost_d = ratio(cost_sum)
+    latency = _LATENCY.at((lat_n, lat_d * n))
+    cost = _COST.at((cost_n, cost_d * n))
+    if successes == 0:
+        score: Ratio = (0, 1)
+    else:
+        # scale · w_s · s/n
+        a = (_SCALE[0] * _W_SUCCESS[0] * successes, _SCALE[1] * _W_SUCCESS[1] * n)
+        # w_r · consistency · latency
+        b = (
+            _W_RELIABILITY[0] * consistency[0] * latency[0],
+            _W_RELIABILITY[1] * consistency[1] * latency[1],
+        )
+        c = (_W_COST[0] * cost[0], _W_COST[1] * cost[1])
+        score = (
+            a[0] * b[1] * c[1] + b[0] * a[1] * c[1] + c[0] * a[1] * b[1],
+            a[1] * b[1] * c[1],
+        )
+    return CompositeResult(
+        score=_fraction(score),
+        success_rate=Fraction(successes, n),
+        consistency=_fraction(consistency),
+        latency_score=_fraction(latency),
+        cost_score=_fraction(cost),
+        completed_runs=n,
+        zero_success_floor=successes == 0,
+    )
+
+
+_COST_FULL = ratio(RADAR_COST_FULL_USD)
+_COST_ZERO = ratio(RADAR_COST_ZERO_USD)
+
+
+def cost_axis(median_cost_usd: Fraction | None) -> Fraction | None:
+    """``scoring.radar.cost_axis``: ``scale · (zero − c) / (zero − full)``, clamped to the
+    scale.
+
+    >>> cost_axis(Fraction(6, 100))
+    Fraction(50, 1)
+    """
+    if median_cost_usd is None:
+        return None
+    c_n, c_d = median_cost_usd.numerator, median_cost_usd.denominator
+    z_n, z_d = _COST_ZERO
+    f_n, f_d = _COST_FULL
+    # (z − c) / (z − f) = (z_n·c_d − c_n·z_d)·f_d / (c_d · (z_n·f_d − f_n·z_d))
+    num = _SCALE[0] * (z_n * c_d - c_n * z_d) * f_d
+    den = _SCALE[1] * c_d * (z_n * f_d - f_n * z_d)
+    if num <= 0:
+        return Fraction(0)
+    if num * _SCALE[1] >= _SCALE[0] * den:
+        return Fraction(*_SCALE)
+    return Fraction(num, den)
+
+
+def profile(
+    axes: Mapping[Axis, Fraction | None], weights: Mapping[Axis, Fraction]
+) -> Fraction | None:
+    """``scoring.radar.profile`` with weights already exact and not negative (the report
+    converts and checks them once): ``Σ w_a x_a / Σ w_a`` over the available axes.
+
+    >>> profile({Axis.CORRECTNESS: Fraction(80), Axis.COST: Fraction(40)},
+    ...         {Axis.CORRECTNESS: Fraction(1), Axis.COST: Fraction(1)})
+    Fraction(60, 1)
+    """
+    total_n, total_d = 0, 1
+    sum_n, sum_d = 0, 1
+    for axis, value in axes.items():
+        if value is None:
+            continue
+        weight = weights.get(axis)
+        if weight is None or not weight:
+            continue
+        w_n, w_d = weight.numerator, weight.denominator
+        total_n, total_d = total_n * w_d + w_n * total_d, total_d * w_d
+        x_n, x_d = w_n * value.numerator, w_d * value.denominator
+        sum_n, sum_d = sum_n * x_d + x_n * sum_d, sum_d * x_d
+    if total_n == 0:
+        return None
+    return Fraction(sum_n * total_d, sum_d * total_n)
+
+
+# Inputs from small sets: counts of at most the window's runs, medians of step counts,
+# (passes, known) per task. Remembered per process (bounded).
+correctness = functools.lru_cache(maxsize=1 << 14)(correctness_axis)
+tool_efficiency = functools.lru_cache(maxsize=1 << 12)(tool_efficiency_axis)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def robustness(tasks: tuple[tuple[int, int], ...]) -> Fraction | None:
+    """``scoring.radar.robustness_axis`` of ``(passes, known)`` per task (order is free:
+    it is a mean)."""
+    return robustness_axis(tasks)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _repeatability(tasks: tuple[tuple[int, int], ...]) -> RepeatabilityResult:
+    return score_repeatability(tasks)
+
+
+def repeatability(tasks: Sequence[tuple[int, int]]) -> RepeatabilityResult:
+    """``scoring.repeatability.score_repeatability`` of ``(n, c)`` per task, remembered by
+    the sorted counts (pass^k is a mean over tasks: their order is free). Each agent gets
+    its own copy of the levels' dict."""
+    shared = _repeatability(tuple(sorted(tasks)))
+    return RepeatabilityResult(dict(shared.pass_hat), shared.tasks)
