@@ -10,9 +10,11 @@ buster removed."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import parity
 import pytest
@@ -67,13 +69,27 @@ def test_both_generators_build_the_same_site(site: Path, zensical_site: Path) ->
     assert any(name.startswith("downloads/") for name in files)
 
 
+THEME_CONFIG = re.compile(
+    r'<script id="__config" type="application/json">(?P<json>.*?)</script>', re.DOTALL
+)
+
+
 def test_the_zensical_site_works_offline_and_its_links_resolve(zensical_site: Path) -> None:
     """What the site tests check of the MkDocs build that is not in the article: no asset
-    from another host (Zensical's own theme included), every link and asset resolves."""
+    from another host (Zensical's own theme included), every link and asset resolves, and
+    no page turns on mike's version selector (it would fetch ../versions.json: Zensical runs
+    no hooks, so the selector must not be in mkdocs.yml)."""
     all_pages = support.pages(zensical_site)
     assert len(all_pages) > len(parity.pages(zensical_site))  # the sources' pages too
     assert support.external_assets(zensical_site, all_pages) == []
     assert support.broken_links(zensical_site, all_pages) == []
+    assert [page.name for page in all_pages if theme_config(page.path).get("version")] == []
+
+
+def theme_config(page: Path) -> dict[str, Any]:
+    """The theme's settings a page hands its scripts (``<script id="__config">``)."""
+    found = THEME_CONFIG.search(page.read_text(encoding="utf-8"))
+    return {} if found is None else json.loads(found["json"])
 
 
 def _edit(path: Path, old: str, new: str) -> None:
