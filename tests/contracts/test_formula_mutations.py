@@ -105,8 +105,8 @@ SCENARIOS = {
         (
             (
                 "scoring/radar.py",
-                "exact(RADAR_POINTS_PER_EXTRA_STEP) * extra",
-                "2 * exact(RADAR_POINTS_PER_EXTRA_STEP) * extra",
+                "_EXACT[RADAR_POINTS_PER_EXTRA_STEP] * extra",
+                "2 * _EXACT[RADAR_POINTS_PER_EXTRA_STEP] * extra",
             ),
         ),
         ("golden point radar.tool_efficiency@4: the LaTeX gives 90, the code 80",),
