@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from scoring.models import RunRecord
 from scoring.report import ReportBuilder, build_report
+from scoring.report_cohort import CohortSums
 from scoring.serialize import _plain, report_json_text, report_to_json, to_json_text
 
 
@@ -119,3 +120,31 @@ def test_a_lone_surrogate_fails_as_in_to_json_text() -> None:
         to_json_text(report_to_json(report))
     with pytest.raises(UnicodeEncodeError):
         report_json_text(report)
+
+
+# --- per-agent shortcuts -----------------------------------------------------------------
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["a", "b", "c"]),
+            st.sampled_from([True, False, None]),
+            amounts,
+            amounts,
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_one_run_at_a_time_gives_the_batch_sums(
+    runs: list[tuple[str, bool | None, float, float]],
+) -> None:
+    """``CohortSums.add`` of one run (its own shortcut) and of the whole batch agree."""
+    batch, single = CohortSums(), CohortSums()
+    batch.add(*map(list, zip(*runs, strict=True)))
+    for task, success, latency, cost in runs:
+        single.add([task], [success], [latency], [cost])
+    assert single.tasks() == batch.tasks()
+    assert single.totals() == batch.totals()
