@@ -39,7 +39,7 @@ from scoring.serialize import (
     Table,
     outcome_row,
     outcome_to_json,
-    report_to_json,
+    report_json_text,
     report_to_table,
     to_json_text,
 )
@@ -330,10 +330,8 @@ def _report(
         finally:
             if progress is not None:
                 progress.close()
-    if args.format == OutputFormat.JSON:
-        text = to_json_text(report_to_json(report))
-    else:
-        text = report_to_table(report)
+    as_json = args.format == OutputFormat.JSON
+    text = report_json_text(report) if as_json else report_to_table(report)
     _write(out, text + "\n")
     return bool(report.agents)
 

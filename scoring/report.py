@@ -31,7 +31,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from itertools import compress, repeat
@@ -355,9 +355,10 @@ def _ranked(agents: Sequence[AgentReport]) -> tuple[AgentReport, ...]:
     ]
     ranks = competition_ranks(scores)
     bounds = rank_upper_bounds([a.intervals.composite for a in agents])
+    # Built directly: dataclasses.replace looks up every field by name, per agent.
     return tuple(
-        replace(agent, rank=rank, rank_upper_bound=bound)
-        for agent, rank, bound in zip(agents, ranks, bounds, strict=True)
+        AgentReport(a.agent_id, a.composite, a.radar, a.repeatability, a.intervals, rank, bound)
+        for a, rank, bound in zip(agents, ranks, bounds, strict=True)
     )
 
 
@@ -370,8 +371,11 @@ def _score_agent(
     state.flush_sums()
     completed = state.completed
     cohort = state.cohort.tasks()
-    latency_sum = exact(sum((task[2] for task in cohort), Fraction(0)))
-    cost_sum = exact(sum((task[3] for task in cohort), Fraction(0)))
+    if len(cohort) == 1:  # the common case of a small agent: no Fraction addition
+        latency_sum, cost_sum = cohort[0][2], cohort[0][3]
+    else:
+        latency_sum = exact(sum((task[2] for task in cohort), Fraction(0)))
+        cost_sum = exact(sum((task[3] for task in cohort), Fraction(0)))
     composite = fast_scores.composite(completed, state.successes, latency_sum, cost_sum)
     window = [kept[3] for kept in state.latest()]
     radar = _radar(window, weights, exact_weights)

@@ -86,6 +86,9 @@ class CohortSums:
         costs: Sequence[float],
     ) -> None:
         """Account for completed runs given as columns (``success`` null counts as not)."""
+        if len(tasks) == 1:
+            self._add_one(tasks[0], successes[0], latencies[0], costs[0])
+            return
         self._runs.update(tasks)
         self._successes.update(compress(tasks, successes))
         latency_units, latency_others = _fixed_point(latencies)
@@ -102,6 +105,21 @@ class CohortSums:
             for i in positions:
                 rest = self._rest.setdefault(tasks[i], [Fraction(0), Fraction(0)])
                 rest[column] += Fraction(repr(values[i]))
+
+    def _add_one(self, task: str, success: bool | None, latency: float, cost: float) -> None:
+        """:meth:`add` of one run (an agent of one completed run, or its last one): the
+        same sums, without the columns' list operations."""
+        self._runs[task] += 1
+        if success:
+            self._successes[task] += 1
+        for column, value, sums in ((0, latency, self._latencies), (1, cost, self._costs)):
+            units = round(min(value, _FIXED_LIMIT) * _FIXED_SCALE)
+            if units / _FIXED_SCALE == value:
+                sums[task] = sums.get(task, 0) + units
+            else:  # not a whole number of units (see _fixed_point)
+                sums[task] = sums.get(task, 0)
+                rest = self._rest.setdefault(task, [Fraction(0), Fraction(0)])
+                rest[column] += Fraction(repr(value))
 
     def __len__(self) -> int:
         """The number of tasks with a completed run."""

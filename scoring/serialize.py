@@ -326,6 +326,65 @@ def to_json_text(data: object) -> str:
     return json_visible(msgspec.json.format(compact, indent=2))
 
 
+# Python writes a float in exponent form ("1e-05", "1e+16") below 1e-4 and from 1e16 on;
+# msgspec writes those differently ("0.00001", "1e16"), and every other finite float as its
+# ``repr`` (tests/scoring/test_report_speed.py checks both claims).
+_PLAIN_LOW, _PLAIN_HIGH = 1e-4, 1e16
+
+
+def _plain(value: float | None) -> bool:
+    """Whether msgspec writes ``value`` as ``json.dumps`` does (``None`` and 0 included)."""
+    return not value or _PLAIN_LOW <= abs(value) < _PLAIN_HIGH
+
+
+def _intervals_plain(intervals: object) -> bool:
+    if intervals is None:
+        return True
+    assert isinstance(intervals, dict)
+    return _plain(intervals["low"]) and _plain(intervals["high"])
+
+
+def _agent_plain(agent: dict[str, Any]) -> bool:
+    """Whether every float of an ``agent_to_json`` object is written alike by msgspec and
+    ``json.dumps``: the unrounded ones (the median latency, the interval bounds) are
+    checked; the rounded ones are whole units of 10^-SCORE_DECIMALS or 10^-FRACTION_DECIMALS
+    on scales of at most 100, never below 1e-4 unless 0 (both at most 4 decimals)."""
+    composite, radar, repeatability = agent["composite"], agent["radar"], agent["repeatability"]
+    return (
+        _plain(radar["median_latency_ms"])
+        and _intervals_plain(composite["interval"])
+        and _intervals_plain(composite["success_rate_interval"])
+        and all(map(_intervals_plain, radar["intervals"].values()))
+        and all(map(_intervals_plain, repeatability["intervals"].values()))
+    )
+
+
+def report_json_text(report: Report) -> str:
+    """``to_json_text(report_to_json(report))``, the same characters, encoded in C.
+
+    msgspec writes the compact text (every string as ``json.dumps(ensure_ascii=False)``
+    writes it, every float of the report as its ``repr`` unless :func:`_agent_plain` says
+    otherwise), then indents it. A report holding a lone surrogate (which msgspec cannot
+    encode) or a float msgspec would write differently goes the way of :func:`to_json_text`.
+    Only characters a terminal could act on are then escaped: none in ASCII text but DEL.
+    """
+    data = report_to_json(report)
+    if all(map(_agent_plain, data["agents"])):
+        try:
+            compact = _encode(data)
+        except UnicodeEncodeError:
+            pass
+        else:
+            indented = msgspec.json.format(compact, indent=2)
+            if indented.isascii() and b"\x7f" not in indented:
+                return indented.decode("ascii")
+            return json_visible(indented.decode("utf-8"))
+    return to_json_text(data)
+
+
+_encode = msgspec.json.Encoder().encode
+
+
 __all__ = [
     "NO_RECORDS",
     "OUTCOME_HEADERS",
@@ -336,6 +395,7 @@ __all__ = [
     "outcomes_to_table",
     "pass_key",
     "render_table",
+    "report_json_text",
     "report_to_json",
     "report_to_table",
     "to_json_text",
