@@ -25,6 +25,7 @@ PRECISION = 60
 #: from ``INTERVAL_Z``): 1 − (1 − level)/2, the point with (1 − level)/2 of the mass above
 #: it. The float's exact binary value, as the report takes it.
 Z = Decimal(NormalDist().inv_cdf(float(1 - (1 - C.INTERVAL_LEVEL) / 2)))
+SCALE = Decimal(C.SCORE_SCALE)  # every score's top (the decisions write it as 100)
 W_S, W_R, W_C = C.COMPOSITE_WEIGHT_SUCCESS, C.COMPOSITE_WEIGHT_RELIABILITY, C.COMPOSITE_WEIGHT_COST
 
 Run = dict[str, Any]
@@ -95,7 +96,7 @@ def slope(x: Decimal, anchors: Sequence[Anchor]) -> Decimal:
 def weighted(p: Decimal, n: int, latency: Decimal, cost: Decimal) -> Decimal:
     """S(p, ℓ, u) = 100·(w_s·p + w_r·cons(p)·L/100 + w_c·C/100), no floor."""
     consistency = 1 - 4 * p * (1 - p) if n >= C.CONSISTENCY_MIN_RUNS else Decimal(1)
-    return 100 * (W_S * p + W_R * consistency * latency / 100 + W_C * cost / 100)
+    return SCALE * (W_S * p + W_R * consistency * latency / SCALE + W_C * cost / SCALE)
 
 
 def composite_part(completed: Sequence[Run]) -> dict[str, Any]:
@@ -118,7 +119,7 @@ def composite_part(completed: Sequence[Run]) -> dict[str, Any]:
         if p == 0:
             return {
                 "interval": outwards(
-                    Decimal(0), weighted(high_p, n, score_l, score_c), C.SCORE_DECIMALS, 100
+                    Decimal(0), weighted(high_p, n, score_l, score_c), C.SCORE_DECIMALS, SCALE
                 ),
                 "success_rate_interval": rate,
                 "interval_reason": None,
@@ -126,7 +127,7 @@ def composite_part(completed: Sequence[Run]) -> dict[str, Any]:
         score = weighted(p, n, score_l, score_c)
         consistency = 1 - 4 * p * (1 - p)
         g = [
-            100 * W_S + W_R * score_l * (8 * p - 4),
+            SCALE * W_S + W_R * score_l * (8 * p - 4),
             W_R * consistency * slope(mean_l, C.LATENCY_ANCHORS_MS),
             W_C * slope(mean_c, C.COST_ANCHORS_USD),
         ]
@@ -148,7 +149,7 @@ def composite_part(completed: Sequence[Run]) -> dict[str, Any]:
         if p == 1:
             low = min(low, weighted(low_p, n, score_l, score_c))
         return {
-            "interval": outwards(low, high, C.SCORE_DECIMALS, 100),
+            "interval": outwards(low, high, C.SCORE_DECIMALS, SCALE),
             "success_rate_interval": rate,
             "interval_reason": None,
         }
@@ -166,7 +167,7 @@ def correctness_part(window: Sequence[Run]) -> tuple[Bound, str | None]:
         values = [Decimal(1 if r["success"] else 0) for r in known]
         q = sum(values, Decimal(0)) / len(values)
         low, high = wilson(q, clustered_variance(values, tasks), t, len(values))
-        return outwards(100 * low, 100 * high, C.SCORE_DECIMALS, 100), None
+        return outwards(SCALE * low, SCALE * high, C.SCORE_DECIMALS, SCALE), None
 
 
 def pass_part(outcomes: Sequence[tuple[int, int]]) -> tuple[dict[str, Bound], str | None]:

@@ -1,0 +1,259 @@
+"""The report's reference: one plain in-memory implementation, exact, written here.
+
+It groups, windows, sums and takes medians itself, exactly, on the numbers as written, with
+every number of the methodology read from ``scoring.constants``; it calls the library's pure
+per-axis functions only for the last formula of a value (the latency/cost curves, the radar
+latency/cost/tool axes, the composite formula). ``test_report.py`` and
+``test_report_streaming.py`` check the published JSON and the library's exact values
+against it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from collections.abc import Mapping
+from datetime import datetime
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from builders import NULL_COMPOSITE, jsonl
+from interval_reference import with_intervals, with_ranks
+
+from scoring import (
+    Axis,
+    cost_axis,
+    cost_score,
+    latency_axis,
+    latency_score,
+    tool_efficiency_axis,
+)
+from scoring.composite import CompositeResult, composite_score
+from scoring.constants import (
+    CONSISTENCY_MIN_RUNS,
+    FRACTION_DECIMALS,
+    METHODOLOGY_VERSION,
+    NEUTRAL_CONSISTENCY,
+    PASS_K_LEVELS,
+    RADAR_DEFAULT_WEIGHTS,
+    RADAR_WINDOW_RUNS,
+    REPEATABILITY_MIN_OUTCOMES,
+    ROBUSTNESS_MIN_OUTCOMES,
+    SCORE_DECIMALS,
+    SCORE_SCALE,
+)
+
+
+def to_lines(records: list[dict[str, Any]]) -> list[bytes]:
+    return jsonl(records).splitlines(keepends=True)
+
+
+TERMINAL = {"completed", "failed", "timeout"}
+
+
+# --- the reference --------------------------------------------------------------------------
+# One plain in-memory reference, exact: whole lists, sorts and statistics.median, every
+# number of the methodology read from scoring.constants. The JSON document (rounded as the
+# report publishes it) and the exact values (as the library holds them) both come from it.
+
+
+def half_up(value: Fraction | None, places: int) -> float | None:
+    if value is None:
+        return None
+    units = math.floor(value * 10**places + Fraction(1, 2))
+    return float(Decimal(units).scaleb(-places))
+
+
+def written(value: float | int) -> Fraction:
+    """The number as it was written in the JSON line (``json.dumps`` writes ``repr``)."""
+    return Fraction(repr(value))
+
+
+def _median(values: list[Fraction]) -> Fraction | None:
+    return statistics.median(values) if values else None
+
+
+STAMP = re.compile(
+    r"(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(?:\.(\d+))?(?:[Zz]|([+-])(\d\d):(\d\d))$"
+)
+
+
+def exact_instant(text: str) -> Fraction:
+    """Seconds since 1970-01-01T00:00:00Z, exactly, read with a regular expression (digits
+    beyond the microsecond, which a datetime cannot hold, still order runs)."""
+    year, month, day, hour, minute, second, fraction, sign, oh, om = STAMP.match(text).groups()
+    days = (datetime(int(year), int(month), int(day)) - datetime(1970, 1, 1)).days
+    seconds = Fraction(days * 86400 + int(hour) * 3600 + int(minute) * 60 + int(second))
+    if fraction:
+        seconds += Fraction(int(fraction), 10 ** len(fraction))
+    if sign:
+        seconds -= (1 if sign == "+" else -1) * (int(oh) * 3600 + int(om) * 60)
+    return seconds
+
+
+def exact_agent(
+    agent_id: str, runs: list[tuple[int, dict[str, Any]]], weights: Mapping[Axis, Any] | None
+) -> dict[str, Any]:
+    """One agent's scores, exact."""
+    scale = Fraction(SCORE_SCALE)
+    # composite: every completed run
+    completed = [r for _, r in runs if r["status"] == "completed"]
+    n = len(completed)
+    if n == 0:
+        composite = CompositeResult(None, None, None, None, None, 0, False)
+    else:
+        successes = sum(1 for r in completed if r.get("success") is True)
+        p = Fraction(successes, n)
+        consistency = (
+            1 - 4 * p * (1 - p) if n >= CONSISTENCY_MIN_RUNS else Fraction(NEUTRAL_CONSISTENCY)
+        )
+        mean_latency = sum((written(r["latency_ms"]) for r in completed), Fraction(0)) / n
+        mean_cost = sum((written(r["cost_usd"]) for r in completed), Fraction(0)) / n
+        lat, cost = latency_score(mean_latency), cost_score(mean_cost)
+        score = Fraction(0) if successes == 0 else composite_score(p, consistency, lat, cost)
+        composite = CompositeResult(score, p, consistency, lat, cost, n, successes == 0)
+
+    # radar: the latest RADAR_WINDOW_RUNS terminal runs by (instant, input order)
+    terminal = [(i, r) for i, r in runs if r["status"] in TERMINAL]
+    terminal.sort(key=lambda ir: (exact_instant(ir[1]["finished_at"]), ir[0]))
+    window = [r for _, r in terminal[-RADAR_WINDOW_RUNS:]]
+    known = [r["success"] for r in window if r.get("success") is not None]
+    latencies = [written(r["latency_ms"]) for r in window if r.get("latency_ms") is not None]
+    costs = [written(r["cost_usd"]) for r in window if r.get("cost_usd") is not None]
+    steps = [Fraction(r["steps"]) for r in window if r.get("steps") is not None]
+    median_latency = _median(latencies)
+    per_task: dict[str, list[bool]] = {}
+    for r in window:
+        if r.get("success") is not None:
+            per_task.setdefault(r["task_id"], []).append(r["success"])
+    determinisms = [
+        (2 * Fraction(sum(o), len(o)) - 1) ** 2
+        for o in per_task.values()
+        if len(o) >= ROBUSTNESS_MIN_OUTCOMES
+    ]
+    axes: dict[Axis, Fraction | None] = {
+        Axis.CORRECTNESS: scale * Fraction(sum(known), len(known)) if known else None,
+        Axis.LATENCY: latency_axis(median_latency, len(latencies)),
+        Axis.COST: cost_axis(_median(costs)),
+        Axis.TOOL_EFFICIENCY: tool_efficiency_axis(_median(steps)),
+        Axis.ROBUSTNESS: scale * sum(determinisms, Fraction(0)) / len(determinisms)
+        if determinisms
+        else None,
+    }
+    chosen = RADAR_DEFAULT_WEIGHTS if weights is None else weights
+    total = sum((Fraction(chosen.get(a, 0)) for a, v in axes.items() if v is not None), Fraction(0))
+    weighted = sum(
+        (Fraction(chosen.get(a, 0)) * v for a, v in axes.items() if v is not None), Fraction(0)
+    )
+
+    # repeatability: every terminal run with a known outcome, by task
+    outcomes: dict[str, list[int]] = {}
+    for _, r in terminal:
+        if r.get("success") is not None:
+            counts = outcomes.setdefault(r["task_id"], [0, 0])
+            counts[0] += 1
+            counts[1] += r["success"]
+    qualifying = [(n_, c) for n_, c in outcomes.values() if n_ >= REPEATABILITY_MIN_OUTCOMES]
+    pass_hat: dict[int, Fraction | None] = {}
+    for k in PASS_K_LEVELS:
+        values = [
+            Fraction(math.comb(c, k), math.comb(n_, k)) if c >= k else Fraction(0)
+            for n_, c in qualifying
+        ]
+        pass_hat[k] = sum(values, Fraction(0)) / len(values) if values else None
+    return {
+        "agent_id": agent_id,
+        "composite": composite,
+        "axes": axes,
+        "profile": weighted / total if total else None,
+        "window_runs": len(window),
+        "median_latency_ms": median_latency,
+        "pass_hat": pass_hat,
+        "tasks": len(qualifying),
+        # what the interval reference needs (tests/scoring/interval_reference.py)
+        "runs": (completed, window, list(outcomes.values())),
+    }
+
+
+def reference_agents(
+    records: list[dict[str, Any]], weights: Mapping[Axis, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Every agent's exact scores, in the report's order: by published composite, highest
+    first, null last, then by agent id."""
+    by_agent: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for index, record in enumerate(records):
+        by_agent.setdefault(record["agent_id"], []).append((index, record))
+    agents = [exact_agent(a, runs, weights) for a, runs in by_agent.items()]
+    agents.sort(
+        key=lambda a: (
+            a["composite"].score is None,
+            -(half_up(a["composite"].score, SCORE_DECIMALS) or 0.0),
+            a["agent_id"],
+        )
+    )
+    return agents
+
+
+def _published_composite(composite: CompositeResult) -> dict[str, Any]:
+    if composite.completed_runs == 0:
+        return dict(NULL_COMPOSITE)
+    return {
+        "score": half_up(composite.score, SCORE_DECIMALS),
+        "success_rate": half_up(composite.success_rate, FRACTION_DECIMALS),
+        "consistency": half_up(composite.consistency, FRACTION_DECIMALS),
+        "latency_score": half_up(composite.latency_score, SCORE_DECIMALS),
+        "cost_score": half_up(composite.cost_score, SCORE_DECIMALS),
+        "completed_runs": composite.completed_runs,
+        "zero_success_floor": composite.zero_success_floor,
+    }
+
+
+def reference_report(
+    records: list[dict[str, Any]], weights: Mapping[Axis, Any] | None = None
+) -> dict[str, Any]:
+    """The reference as ``report --format json`` publishes it."""
+    agents = [
+        {
+            "agent_id": a["agent_id"],
+            "composite": _published_composite(a["composite"]),
+            "radar": {
+                "axes": {axis.value: half_up(v, SCORE_DECIMALS) for axis, v in a["axes"].items()},
+                "profile": half_up(a["profile"], SCORE_DECIMALS),
+                "window_runs": a["window_runs"],
+                "median_latency_ms": None
+                if a["median_latency_ms"] is None
+                else float(a["median_latency_ms"]),
+            },
+            "repeatability": {
+                **{f"pass^{k}": half_up(v, FRACTION_DECIMALS) for k, v in a["pass_hat"].items()},
+                "tasks": a["tasks"],
+            },
+            "runs": a["runs"],
+        }
+        for a in reference_agents(records, weights)
+    ]
+    agents = [
+        with_intervals({k: v for k, v in a.items() if k != "runs"}, *a["runs"]) for a in agents
+    ]
+    return {"methodology_version": METHODOLOGY_VERSION, "agents": with_ranks(agents)}
+
+
+def check_bounds(document: dict[str, Any]) -> None:
+    def within(value: float | None, high: float) -> None:
+        assert value is None or 0 <= value <= high, value
+
+    top = float(SCORE_SCALE)
+    for agent in document["agents"]:
+        c = agent["composite"]
+        for key in ("score", "latency_score", "cost_score"):
+            within(c[key], top)
+        for key in ("success_rate", "consistency"):
+            within(c[key], 1)
+        for value in agent["radar"]["axes"].values():
+            within(value, top)
+        within(agent["radar"]["profile"], top)
+        assert 0 <= agent["radar"]["window_runs"] <= RADAR_WINDOW_RUNS
+        for k in PASS_K_LEVELS:
+            within(agent["repeatability"][f"pass^{k}"], 1)
