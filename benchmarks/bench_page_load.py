@@ -21,13 +21,13 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from processes import run_captured
 from serving import copy_project
 
 #: The pages of the site, as the shim sees them (source path, URL).
@@ -99,9 +99,7 @@ def run(project: Path, unshared: int = 3) -> dict[str, list[dict[str, Any]]]:
     code = _RUN.format(
         benchmarks=str(Path(__file__).resolve().parent), project=str(project), unshared=unshared
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=600
-    )
+    result = run_captured([sys.executable, "-c", code], timeout=600)
     if result.returncode != 0:
         raise RuntimeError(f"loading the pages failed:\n{result.stderr}")
     data: dict[str, list[dict[str, Any]]] = json.loads(result.stdout.splitlines()[-1])

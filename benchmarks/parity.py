@@ -28,6 +28,8 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from processes import run_captured
+
 #: The two generators, as their commands are named.
 GENERATORS = ("mkdocs", "zensical")
 
@@ -77,25 +79,13 @@ def build(
     else:
         raise ValueError(f"generator must be one of {GENERATORS}, not {generator!r}")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NO_COLOR": "1"}
-    done = subprocess.run(
-        [*command, *(["--strict"] if strict else [])],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-        check=False,
+    done = run_captured(
+        [*command, *(["--strict"] if strict else [])], cwd=project, env=env, timeout=600
     )
     if generator == "zensical" and done.returncode == 0:
         # Zensical runs no hook: the zip of the site is the documented step after its build.
-        zipped = subprocess.run(
-            [sys.executable, "docs/hooks/site_zip.py", "site"],
-            cwd=project,
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=600,
-            check=False,
+        zipped = run_captured(
+            [sys.executable, "docs/hooks/site_zip.py", "site"], cwd=project, env=env, timeout=600
         )
         if zipped.returncode != 0:
             return zipped

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from processes import run_captured
 
 # Packaging is not in a writer's loop, and several of these tests start fresh interpreters.
 pytestmark = pytest.mark.slow
@@ -362,14 +363,7 @@ print("loaded", loaded)
 
 def _run_harness(blocked: set[str], body: str) -> subprocess.CompletedProcess[str]:
     code = _HARNESS.format(blocked=sorted(blocked), body=body)
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    return run_captured([sys.executable, "-c", code], cwd=REPO_ROOT, timeout=300)
 
 
 def test_the_library_runs_without_the_site_and_test_tools(groups: Declared) -> None:

@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from processes import run_captured
 
 # npm installs the linter on first use, and each run starts a WebAssembly build of it.
 pytestmark = pytest.mark.slow
@@ -33,13 +34,7 @@ def _node() -> None:
 
 
 def lint(project: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["bash", str(SCRIPT), str(project)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return run_captured(["bash", str(SCRIPT), str(project)], timeout=600)
 
 
 def copy_with(tmp_path: Path, change: tuple[str, str] | None) -> Path:

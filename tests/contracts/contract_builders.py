@@ -10,6 +10,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from processes import run_captured
+
 import contracts.check
 from contracts import store
 from contracts.model import Methodology
@@ -75,12 +77,4 @@ def python_in(root: Path, *args: str, timeout_s: float = 600) -> subprocess.Comp
         "PYTHONDONTWRITEBYTECODE": "1",
         "NO_MKDOCS_2_WARNING": "1",
     }
-    return subprocess.run(
-        [sys.executable, *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout_s,
-        check=False,
-    )
+    return run_captured([sys.executable, *args], cwd=root, env=env, timeout=timeout_s)

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from contract_builders import add_entry, bumped_to, python_in, with_constant
+from processes import run_captured
 from serving import copy_project
 
 from contracts import annotations, store, workflow_commands
@@ -90,15 +91,7 @@ def run_github(
         env["GITHUB_ACTIONS"] = "true"
     if summary is not None:
         env["GITHUB_STEP_SUMMARY"] = str(summary)
-    return subprocess.run(
-        [sys.executable, "-m", "contracts", *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    return run_captured([sys.executable, "-m", "contracts", *args], cwd=root, env=env, timeout=300)
 
 
 #: The version a copy is released as when its code drifts from the committed snapshot (the

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import math
 import random
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from processes import run_captured
 
 from contracts.build import REPO_ROOT
 from contracts.coverage import simulate
@@ -120,13 +120,6 @@ def test_the_file_is_the_text_the_script_writes() -> None:
 
 @pytest.mark.slow
 def test_the_committed_coverage_is_what_the_simulation_gives_now() -> None:
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--check"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        cwd=Path(REPO_ROOT),
-    )
+    done = run_captured([sys.executable, str(SCRIPT), "--check"], cwd=Path(REPO_ROOT), timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "up to date" in done.stdout

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from processes import run_captured
 
 from contracts import readme, store
 from contracts.build import build_snapshot
@@ -62,14 +62,11 @@ def _copy(dest: Path) -> Path:
 
 
 def _run(project: Path, *argv: str) -> tuple[int, str]:
-    done = subprocess.run(
+    done = run_captured(
         [sys.executable, "-m", "contracts", *argv],
         cwd=project,
         env={**os.environ, "PYTHONPATH": str(project)},
-        capture_output=True,
-        text=True,
         timeout=120,
-        check=False,
     )
     return done.returncode, done.stdout + done.stderr
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from processes import run_captured
 
 from contracts.build import build_snapshot
 from contracts.check import run_check
@@ -40,13 +41,7 @@ RELEASED = list(read_lock())
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "contracts", "verify", *args],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run_captured([sys.executable, "-m", "contracts", "verify", *args], cwd=REPO_ROOT)
 
 
 @pytest.mark.parametrize("version", RELEASED)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from builders import (
     scoring_subprocess,
     small_agent,
 )
+from processes import run_captured
 
 from scoring.constants import METHODOLOGY_VERSION
 
@@ -549,13 +549,8 @@ def console_commands() -> list[list[str]]:
 @pytest.mark.parametrize("command", console_commands(), ids=lambda c: Path(c[-1]).name)
 def test_the_console_script(command: list[str], small_input: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run(
-        [*command, "report", str(small_input), "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
+    done = run_captured(
+        [*command, "report", str(small_input), "--format", "json"], env=env, timeout=60
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert json.loads(done.stdout) == DOCUMENTED_REPORT
@@ -564,13 +559,10 @@ def test_the_console_script(command: list[str], small_input: Path) -> None:
 def test_the_console_script_on_bad_input(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text('{"run_id": "x"}\n')
-    done = subprocess.run(
+    done = run_captured(
         [sys.executable, "-m", "scoring", "report", str(path)],
-        capture_output=True,
-        text=True,
         env={**os.environ, "PYTHONPATH": str(REPO)},
         timeout=60,
-        check=False,
     )
     assert done.returncode == 2
     assert done.stdout == ""

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from fault_builders import REPO_ROOT, STDERR_BUDGET_BYTES, cli, run_line, valid_lines
+from processes import run_captured
 
 from scoring.cli import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_OUTPUT_FAILED, run
 from scoring.errors import MAX_LISTED_PROBLEMS, MAX_SHOWN_CHARS
@@ -29,15 +30,7 @@ from scoring.serialize import outcome_to_json
 
 def _shell(command: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    return subprocess.run(
-        ["bash", "-c", command],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_captured(["bash", "-c", command], cwd=tmp_path, env=env, timeout=120)
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from processes import run_captured
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,9 +97,7 @@ def mkdocs_build(
     command = [sys.executable, "-m", "mkdocs", "build", "-f", str(project / "mkdocs.yml")]
     command += ["-d", str(dest)] + (["--strict"] if strict else [])
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(
-        command, cwd=project, capture_output=True, text=True, env=env, timeout=600, check=False
-    )
+    return run_captured(command, cwd=project, env=env, timeout=600)
 
 
 _BUILT: dict[str, Path] = {}

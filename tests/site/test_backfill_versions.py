@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from processes import run_captured
 from support import ROOT
 
 from contracts.store import read_lock
@@ -39,15 +40,7 @@ def git(root: Path, *args: str) -> str:
 def backfill(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MIKE_", "GIT_"))}
     env["NO_MKDOCS_2_WARNING"] = "1"
-    return subprocess.run(
-        [sys.executable, SCRIPT, *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    return run_captured([sys.executable, SCRIPT, *args], cwd=root, env=env, timeout=900)
 
 
 @pytest.fixture(scope="module")

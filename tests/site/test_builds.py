@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import logging
 import os
-import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
 import bench_page_load
 import pytest
+from processes import run_captured
 from serving import copy_project
 from support import ROOT, import_macros
 from zensical.extensions.macros import MacroEnv
@@ -135,9 +135,7 @@ constants.write_text(
 after = load_pages(project, pages[:1], config)
 print(json.dumps(before + after))
 """
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=600
-    )
+    result = run_captured([sys.executable, "-c", code], timeout=600)
     assert result.returncode == 0, result.stderr
     top, nested, edited = json.loads(result.stdout.splitlines()[-1])
     assert top["site"] == nested["site"]

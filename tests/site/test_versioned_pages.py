@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from chromium_driver import console_errors, load, serve, wait_for
+from processes import run_captured
 from serving import copy_project
 from support import mkdocs_build
 
@@ -41,9 +42,7 @@ def _env() -> dict[str, str]:
 
 
 def run(root: Path, *command: str) -> str:
-    done = subprocess.run(
-        command, cwd=root, env=_env(), capture_output=True, text=True, timeout=600, check=False
-    )
+    done = run_captured(command, cwd=root, env=_env(), timeout=600)
     assert done.returncode == 0, f"{' '.join(command)}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 

@@ -1,0 +1,35 @@
+"""Running a command to its end with its output captured: the one way the benchmarks and the
+tests start a subprocess whose status and output they read.
+
+Shared by ``benchmarks/parity.py`` and the tests (``from processes import run_captured``):
+``benchmarks/`` is on pytest's import path. Only the standard library: the benchmarks run
+without pytest.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+
+def run_captured(
+    command: Sequence[str],
+    *,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``command`` run in ``cwd`` with ``env`` (this process's environment when ``None``),
+    its stdout and stderr captured as text. A failing status is returned, not raised: the
+    caller reads ``returncode``; only a run longer than ``timeout`` seconds raises
+    (:exc:`subprocess.TimeoutExpired`)."""
+    return subprocess.run(
+        list(command),
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
