@@ -50,6 +50,8 @@ from scoring.constants import (
 from scoring.curves import cost_score, latency_score
 from scoring.numeric import Number, exact
 from scoring.registry import (
+    Binding,
+    Rows,
     ScoringError,
     arg,
     at_least,
@@ -523,10 +525,62 @@ def _success_bounds(tasks: Sequence[tuple[int, int]]) -> tuple[Surd, Surd]:
     return wilson_bounds(p, n_eff)
 
 
-def _check_counts(tasks: Sequence[tuple[int, int]]) -> None:
+def _pooled_rate_interval(
+    tasks: Sequence[tuple[int, int]], places: int, scale: Fraction
+) -> Interval | None:
+    """The cluster-adjusted Wilson interval of the pooled rate of ``tasks`` (``(runs,
+    successes)`` each), times ``scale``, rounded outwards at ``places`` and clipped to
+    ``[0, scale]``; ``None`` below ``INTERVAL_MIN_TASKS`` tasks."""
+    if not _enough_tasks(tasks):
+        return None
+    low, high = _success_bounds(tasks)
+    return outwards(low * scale, high * scale, places, scale)
+
+
+def _enough_tasks(tasks: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``tasks`` (``(runs, successes)`` each) are enough for an interval: at least
+    ``INTERVAL_MIN_TASKS`` of them. Raises :class:`ScoringError` on impossible counts."""
     for runs, successes in tasks:
         if runs <= 0 or not 0 <= successes <= runs:
             raise ScoringError("each task needs runs > 0 and successes between 0 and its runs")
+    return len(tasks) >= INTERVAL_MIN_TASKS
+
+
+def _clustered_variance_tex(estimate: str) -> str:
+    """The LaTeX of ``V(estimate)``, the clustered variance of a pooled rate over tasks,
+    and the minimum number of tasks."""
+    return (
+        rf"V({estimate}) = \dfrac{{T}}{{T - 1}} \cdot \dfrac{{1}}{{n^2}} \sum_{{t=1}}^{{T}}"
+        rf" (c_t - n_t {estimate})^2,\quad T \ge " + _MIN_TASKS
+    )
+
+
+def _clustered_wilson_symbols(
+    tasks: Rows, runs: str, successes: str, estimate: Mapping[str, Binding]
+) -> dict[str, Binding]:
+    """The symbols of a Wilson interval of a pooled rate with its clustered variance
+    (:func:`_clustered_variance_tex`): ``t`` ranges over ``tasks``, ``n_t`` and ``c_t`` are
+    its columns ``runs`` and ``successes``; ``estimate`` binds the rate and its parts."""
+    n = total(tasks, runs)
+    return {
+        r"\mathrm{Wilson}": uses(
+            "uncertainty.cluster_wilson",
+            "m",
+            "variance",
+            tasks=count(tasks.name),
+            observations=n,
+        ),
+        **estimate,
+        "T": count(tasks.name),
+        "t": tasks,
+        "n_t": column(runs),
+        "c_t": column(successes),
+        "n": n,
+    }
+
+
+#: The cohort's tasks of the success rate: completed runs and successes.
+_COHORT_TASKS = rows("tasks", "n", "c")
 
 
 @formula(
@@ -534,24 +588,11 @@ def _check_counts(tasks: Sequence[tuple[int, int]]) -> None:
     title="Success-rate interval",
     latex=(
         r"p \in \mathrm{Wilson}\!\left(\hat p,\ V(\hat p)\right),"
-        r"\quad V(\hat p) = \dfrac{T}{T - 1} \cdot \dfrac{1}{n^2} \sum_{t=1}^{T}"
-        r" (c_t - n_t \hat p)^2,\quad T \ge " + _MIN_TASKS
+        r"\quad " + _clustered_variance_tex(r"\hat p")
     ),
-    symbols={
-        r"\mathrm{Wilson}": uses(
-            "uncertainty.cluster_wilson",
-            "m",
-            "variance",
-            tasks=count("tasks"),
-            observations=total(rows("tasks", "n", "c"), "n"),
-        ),
-        r"\hat p": total(rows("tasks", "n", "c"), "c", per="n"),
-        "T": count("tasks"),
-        "t": rows("tasks", "n", "c"),
-        "n_t": column("n"),
-        "c_t": column("c"),
-        "n": total(rows("tasks", "n", "c"), "n"),
-    },
+    symbols=_clustered_wilson_symbols(
+        _COHORT_TASKS, "n", "c", {r"\hat p": total(_COHORT_TASKS, "c", per="n")}
+    ),
     golden=(
         point("example", tasks=((4, 3), (4, 1)) * 5),
         point("below the minimum", tasks=((4, 3),) * (INTERVAL_MIN_TASKS - 1)),
@@ -573,11 +614,7 @@ def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     >>> success_rate_interval([(4, 3)] * 9) is None
     True
     """
-    _check_counts(tasks)
-    if len(tasks) < INTERVAL_MIN_TASKS:
-        return None
-    low, high = _success_bounds(tasks)
-    return outwards(low, high, FRACTION_DECIMALS, _ONE)
+    return _pooled_rate_interval(tasks, FRACTION_DECIMALS, _ONE)
 
 
 @formula(
@@ -876,8 +913,7 @@ def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
 
 def _composite_and_success(tasks: Sequence[CohortTask]) -> tuple[Interval, Interval] | None:
     """The composite's interval and its success rate's, from one pass over the sums."""
-    _check_counts([(runs, successes) for runs, successes, _, _ in tasks])
-    if len(tasks) < INTERVAL_MIN_TASKS:
+    if not _enough_tasks([(runs, successes) for runs, successes, _, _ in tasks]):
         return None
     columns = _Columns.of([(task[0], task[1:]) for task in tasks])
     if any(total < 0 for total in columns.integers[1] + columns.integers[2]):
@@ -996,25 +1032,17 @@ _WINDOW_TASKS = rows("tasks", "passes", "known")
         + _SCALE
         + r" \cdot \mathrm{Wilson}\!\left(\hat q,\ V(\hat q)\right),"
         r"\quad \hat q = \dfrac{\text{passes}}{\text{window runs with a known outcome}},"
-        r"\quad V(\hat q) = \dfrac{T}{T - 1} \cdot \dfrac{1}{n^2} \sum_{t=1}^{T}"
-        r" (c_t - n_t \hat q)^2,\quad T \ge " + _MIN_TASKS
+        r"\quad " + _clustered_variance_tex(r"\hat q")
     ),
-    symbols={
-        r"\mathrm{Wilson}": uses(
-            "uncertainty.cluster_wilson",
-            "m",
-            "variance",
-            tasks=count("tasks"),
-            observations=total(_WINDOW_TASKS, "known"),
-        ),
-        r"\text{passes}": total(_WINDOW_TASKS, "passes"),
-        r"\text{window runs with a known outcome}": total(_WINDOW_TASKS, "known"),
-        "T": count("tasks"),
-        "t": _WINDOW_TASKS,
-        "n_t": column("known"),
-        "c_t": column("passes"),
-        "n": total(_WINDOW_TASKS, "known"),
-    },
+    symbols=_clustered_wilson_symbols(
+        _WINDOW_TASKS,
+        "known",
+        "passes",
+        {
+            r"\text{passes}": total(_WINDOW_TASKS, "passes"),
+            r"\text{window runs with a known outcome}": total(_WINDOW_TASKS, "known"),
+        },
+    ),
     golden=(
         point("example", tasks=((3, 4), (1, 4)) * 5),
         point("below the minimum", tasks=((3, 4),) * (INTERVAL_MIN_TASKS - 1)),
@@ -1037,12 +1065,7 @@ def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     Interval(low=Decimal('34.47'), high=Decimal('65.53'))
     """
     counts = [(known, passes) for passes, known in tasks]
-    _check_counts(counts)
-    if len(counts) < INTERVAL_MIN_TASKS:
-        return None
-    low, high = _success_bounds(counts)
-    scale = exact(SCORE_SCALE)
-    return outwards(low * scale, high * scale, SCORE_DECIMALS, scale)
+    return _pooled_rate_interval(counts, SCORE_DECIMALS, exact(SCORE_SCALE))
 
 
 # --- Ranks --------------------------------------------------------------------------------
