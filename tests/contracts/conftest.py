@@ -6,9 +6,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from contract_builders import with_constant
 
 from contracts import store
 from contracts.build import build_snapshot
+from contracts.check import CheckResult, run_check
 from contracts.model import Methodology
 
 
@@ -26,3 +28,11 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
     changelog = tmp_path / "CHANGELOG.md"
     shutil.copy2(store.CHANGELOG_PATH, changelog)
     return snapshots, changelog
+
+
+@pytest.fixture
+def cost_drift(files: tuple[Path, Path], live: Methodology) -> CheckResult:
+    """The check of a copy whose live cost weight (0.25) drifted from the released one."""
+    snapshots, changelog = files
+    drifted = with_constant(live, "composite.weight.cost", 0.25)
+    return run_check(live=drifted, snapshot_dir=snapshots, changelog_path=changelog)

@@ -16,6 +16,7 @@ import contracts.check
 from contracts import store
 from contracts.model import Methodology
 from contracts.source import locate
+from contracts.update import UpdateResult, run_update
 from scoring.constants import METHODOLOGY_VERSION
 
 #: The version of the committed contracts the tests start from: the current (newest
@@ -46,6 +47,16 @@ def add_entry(changelog: Path, version: str) -> None:
     changelog.write_text(f"{head}{entry}\n## {VERSION} ({rest}", encoding="utf-8")
 
 
+def update_bumped(files: tuple[Path, Path], live: Methodology, version: str) -> UpdateResult:
+    """``contracts update`` of the copy ``files`` (snapshots, changelog) with ``live`` bumped
+    to ``version``, after a changelog entry for ``version``."""
+    snapshots, changelog = files
+    add_entry(changelog, version)
+    return run_update(
+        live=bumped_to(live, version), snapshot_dir=snapshots, changelog_path=changelog
+    )
+
+
 def line_of(snapshot: Methodology, name: str) -> int:
     """The line where constant ``name`` is defined."""
     return locate(snapshot.constant(name).defined_in)
@@ -66,6 +77,15 @@ def edit_snapshot(path: Path, keys: Sequence[str | int], value: object) -> None:
         node = node[key]
     node[last] = value
     path.write_text(store.pretty_json(data), encoding="utf-8")
+
+
+def edit_lock(snapshots: Path, version: str, key: str, value: object) -> None:
+    """Set the field ``key`` of the released ``version`` in the lock of the snapshots folder
+    ``snapshots`` (written as ``json.dumps`` indents it, not as the store writes it)."""
+    lock = snapshots / store.LOCK_FILENAME
+    data = json.loads(lock.read_text(encoding="utf-8"))
+    data["released"][version][key] = value
+    lock.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
 def python_in(root: Path, *args: str, timeout_s: float = 600) -> subprocess.CompletedProcess[str]:

@@ -20,6 +20,7 @@ import contracts.check
 import contracts.update
 from contracts import store
 from contracts.check import (
+    CheckResult,
     Difference,
     Kind,
     diff_snapshots,
@@ -44,11 +45,9 @@ def test_check_passes_on_a_copy(files: tuple[Path, Path], live: Methodology) -> 
 
 
 def test_check_names_each_drift_and_asks_for_a_bump(
-    files: tuple[Path, Path], live: Methodology
+    cost_drift: CheckResult, live: Methodology
 ) -> None:
-    snapshots, changelog = files
-    drifted = with_constant(live, "composite.weight.cost", 0.25)
-    result = run_check(live=drifted, snapshot_dir=snapshots, changelog_path=changelog)
+    result = cost_drift
     assert (result.ok, result.exit_code) == (False, 1)
     [difference] = result.differences
     assert difference.path == "constants[composite.weight.cost].value"

@@ -7,9 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from contract_builders import with_constant
 
-from contracts.check import CHECKS, Check, CheckContext, Finding, finding, run_check
+from contracts.check import (
+    CHECKS,
+    Check,
+    CheckContext,
+    CheckResult,
+    Finding,
+    finding,
+    run_check,
+)
 from contracts.model import Methodology
 from contracts.store import LOCK_FILENAME, read_lock, read_snapshot, snapshot_path, version_key
 
@@ -77,11 +84,9 @@ def test_a_failing_live_build_stops_the_checks_after_it(
 
 
 def test_drift_findings_carry_their_differences_with_file_and_line(
-    files: tuple[Path, Path], live: Methodology
+    cost_drift: CheckResult,
 ) -> None:
-    snapshots, changelog = files
-    drifted = with_constant(live, "composite.weight.cost", 0.25)
-    result = run_check(live=drifted, snapshot_dir=snapshots, changelog_path=changelog)
+    result = cost_drift
     current = [f for f in result.findings if f.check == "current"]
     assert current
     [difference] = [d for f in current for d in f.differences if d.path.startswith("constants[")]

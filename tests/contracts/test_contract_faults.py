@@ -10,7 +10,6 @@ has a ``test_faults.py``.)
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import signal
 import subprocess
@@ -21,7 +20,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from contract_builders import edit_snapshot, python_in
+from contract_builders import edit_lock, edit_snapshot, python_in
 from serving import copy_project
 
 from contracts import store
@@ -133,10 +132,8 @@ def test_a_wrong_hash_in_the_lock_is_named_as_such(
     files: tuple[Path, Path], live: Methodology
 ) -> None:
     snapshots, changelog = files
+    edit_lock(snapshots, VERSION, "sha256", "0" * 64)
     lock = snapshots / store.LOCK_FILENAME
-    data = json.loads(lock.read_text(encoding="utf-8"))
-    data["released"][VERSION]["sha256"] = "0" * 64
-    lock.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     result = run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     text = _text(result.output())
     assert result.exit_code == 1

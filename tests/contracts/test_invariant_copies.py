@@ -188,50 +188,58 @@ def _line_in_copy(root: Path, name: str) -> int:
 BROKEN = [s for s in SCENARIOS if s.constant is not None]
 
 
-@pytest.mark.parametrize("scenario", BROKEN, ids=[s.name for s in BROKEN])
+@dataclass(frozen=True, slots=True)
+class Broken:
+    """A scenario that breaks a constant, and what the four commands did in its copy."""
+
+    scenario: Scenario
+    outcome: Outcome
+
+    def named(self) -> str:
+        """How a failure names the broken constant: its file and line in the copy, then it."""
+        line = _line_in_copy(self.outcome.root, self.scenario.constant or "")
+        return f"{CONSTANTS}:{line}: {self.scenario.constant}: "
+
+    def refused(self, command: str) -> str:
+        """What the contracts ``command`` printed (stdout and stderr); it must have exited 1."""
+        status, stdout, stderr = self.outcome.runs[command]
+        assert status == 1, stdout + stderr
+        return stdout + stderr
+
+
+@pytest.fixture(params=BROKEN, ids=[s.name for s in BROKEN])
+def broken(request: pytest.FixtureRequest, outcomes: dict[str, Outcome]) -> Broken:
+    """Each scenario of :data:`BROKEN` with its outcome."""
+    return Broken(request.param, outcomes[request.param.name])
+
+
 @pytest.mark.parametrize("command", ["report", "outcome"])
-def test_scoring_stops_naming_the_constant_and_its_line(
-    outcomes: dict[str, Outcome], scenario: Scenario, command: str
-) -> None:
-    outcome = outcomes[scenario.name]
-    status, stdout, stderr = outcome.runs[command]
+def test_scoring_stops_naming_the_constant_and_its_line(broken: Broken, command: str) -> None:
+    status, stdout, stderr = broken.outcome.runs[command]
     assert status == 2, stderr
     assert stdout == ""
     assert f"scoring {command}: the methodology is broken, not the input: " in stderr
     assert "the methodology breaks its own invariants" in stderr
-    where = f"{CONSTANTS}:{_line_in_copy(outcome.root, scenario.constant or '')}"
-    assert f"{where}: {scenario.constant}: " in stderr
-    assert scenario.says in stderr
+    assert broken.named() in stderr
+    assert broken.scenario.says in stderr
     assert "cannot write the output" not in stderr
     assert "Traceback" not in stderr
 
 
-@pytest.mark.parametrize("scenario", BROKEN, ids=[s.name for s in BROKEN])
-def test_the_check_fails_naming_the_constant(
-    outcomes: dict[str, Outcome], scenario: Scenario
-) -> None:
-    outcome = outcomes[scenario.name]
-    status, stdout, stderr = outcome.runs["check"]
-    text = stdout + stderr
-    assert status == 1, text
+def test_the_check_fails_naming_the_constant(broken: Broken) -> None:
+    text = broken.refused("check")
     assert "the live constants break the methodology's invariants" in text
-    where = f"{CONSTANTS}:{_line_in_copy(outcome.root, scenario.constant or '')}"
-    assert f"{where}: {scenario.constant}: " in text
-    assert scenario.says in text
+    assert broken.named() in text
+    assert broken.scenario.says in text
 
 
-@pytest.mark.parametrize("scenario", BROKEN, ids=[s.name for s in BROKEN])
-def test_the_update_refuses_and_writes_nothing(
-    outcomes: dict[str, Outcome], scenario: Scenario
-) -> None:
-    outcome = outcomes[scenario.name]
-    status, stdout, stderr = outcome.runs["update"]
-    text = stdout + stderr
-    assert status == 1, text
+def test_the_update_refuses_and_writes_nothing(broken: Broken) -> None:
+    text = broken.refused("update")
     assert "contracts update: REFUSED: " in text
-    assert f"{scenario.constant}: " in text
-    assert outcome.after == outcome.before
-    assert not (outcome.root / "contracts" / "snapshots" / f"{NEW_VERSION}.json").exists()
+    assert f"{broken.scenario.constant}: " in text
+    root = broken.outcome.root
+    assert broken.outcome.after == broken.outcome.before
+    assert not (root / "contracts" / "snapshots" / f"{NEW_VERSION}.json").exists()
 
 
 def test_a_same_value_refactor_passes_everywhere(outcomes: dict[str, Outcome]) -> None:

@@ -14,12 +14,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from contract_builders import add_entry, bumped_to, check_text, edit_snapshot
+from contract_builders import check_text, edit_lock, edit_snapshot, update_bumped
 
 from contracts import store
 from contracts.check import run_check
 from contracts.model import Methodology
-from contracts.update import run_update
 from contracts.verify import verify_file
 
 RELEASED = list(store.read_lock())
@@ -113,10 +112,7 @@ def test_check_fails_on_an_edited_content_hash_in_the_lock(
     files: tuple[Path, Path], live: Methodology
 ) -> None:
     snapshots, changelog = files
-    lock = snapshots / store.LOCK_FILENAME
-    data = json.loads(lock.read_text(encoding="utf-8"))
-    data["released"][RELEASED[0]]["content_sha256"] = "0" * 64
-    lock.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    edit_lock(snapshots, RELEASED[0], "content_sha256", "0" * 64)
     result = run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert result.exit_code == 1
     assert f"the content hash of released version {RELEASED[0]} was changed" in check_text(result)
@@ -125,11 +121,8 @@ def test_check_fails_on_an_edited_content_hash_in_the_lock(
 def test_update_records_the_hash_of_the_bytes_it_writes(
     files: tuple[Path, Path], live: Methodology
 ) -> None:
-    snapshots, changelog = files
-    add_entry(changelog, "9.0.0")
-    result = run_update(
-        live=bumped_to(live, "9.0.0"), snapshot_dir=snapshots, changelog_path=changelog
-    )
+    snapshots, _ = files
+    result = update_bumped(files, live, "9.0.0")
     assert result.ok, result.output()
     written = store.snapshot_path("9.0.0", snapshots)
     entry = store.read_lock_entries(snapshots / store.LOCK_FILENAME)["9.0.0"]

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from contract_builders import VERSION, add_entry, bumped_to, with_constant
+from contract_builders import VERSION, add_entry, bumped_to, update_bumped, with_constant
 
 from contracts import store
 from contracts.check import (
@@ -82,11 +82,7 @@ def test_update_records_a_new_version_and_leaves_older_ones(
 def test_update_refuses_a_version_that_is_not_newer(
     files: tuple[Path, Path], live: Methodology
 ) -> None:
-    snapshots, changelog = files
-    add_entry(changelog, "0.9.0")
-    result = run_update(
-        live=bumped_to(live, "0.9.0"), snapshot_dir=snapshots, changelog_path=changelog
-    )
+    result = update_bumped(files, live, "0.9.0")
     assert result.exit_code == 1
     assert f"version 0.9.0 is not newer than released version {VERSION}" in result.lines[0]
 
