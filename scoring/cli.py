@@ -30,17 +30,18 @@ from scoring.jsonlines import file_bytes
 from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.progress import Progress
 from scoring.progress import wanted as progress_wanted
+from scoring.published import publish
 from scoring.registry import ScoringError
-from scoring.report import build_report
+from scoring.report import read_runs
 from scoring.serialize import (
     NO_RECORDS,
     OUTCOME_HEADERS,
     OutputFormat,
     Table,
+    document_json_text,
+    document_table,
     outcome_row,
     outcome_to_json,
-    report_json_text,
-    report_to_table,
     to_json_text,
 )
 
@@ -319,21 +320,21 @@ def _report(
         if err is not None and progress_wanted(err):
             progress = Progress(err, f"scoring {Command.REPORT.value}", file_bytes(source))
         try:
-            report = build_report(
+            builder = read_runs(
                 source,
-                args.weights,
                 on_read=None if progress is None else progress.read,
                 on_rows=None if progress is None else progress.rows,
             )
-        except OSError as error:  # reading is the only I/O of build_report
+        except OSError as error:  # reading is the only I/O of read_runs
             raise _ReadError(args.path, _reason(error)) from None
         finally:
             if progress is not None:
                 progress.close()
+    document = publish(builder, args.weights)
     as_json = args.format == OutputFormat.JSON
-    text = report_json_text(report) if as_json else report_to_table(report)
+    text = document_json_text(document) if as_json else document_table(document)
     _write(out, text + "\n")
-    return bool(report.agents)
+    return bool(document["agents"])
 
 
 def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> bool:
