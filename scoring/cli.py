@@ -38,6 +38,7 @@ from scoring.serialize import (
     OUTCOME_HEADERS,
     OutputFormat,
     Table,
+    document_json_ascii,
     document_json_text,
     document_table,
     outcome_row,
@@ -331,10 +332,22 @@ def _report(
             if progress is not None:
                 progress.close()
     document = publish(builder, args.weights)
-    as_json = args.format == OutputFormat.JSON
-    text = document_json_text(document) if as_json else document_table(document)
-    _write(out, text + "\n")
-    return bool(document["agents"])
+    if args.format != OutputFormat.JSON:
+        _write(out, document_table(document) + "\n")
+        return bool(document["agents"])
+    # Written as bytes where stdout has a buffer: a report of many agents is tens of MiB of
+    # text, and each copy (decoded, joined with the newline, encoded again) costs its size.
+    held_runs = bool(document["agents"])
+    ascii_json = document_json_ascii(document)
+    buffer: BinaryIO | None = getattr(out, "buffer", None)
+    if ascii_json is None or buffer is None:
+        _write(out, document_json_text(document) + "\n")
+    else:
+        _flush(out)
+        _write(buffer, ascii_json)
+        _write(buffer, b"\n")
+        _flush(buffer)
+    return held_runs
 
 
 def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> bool:
@@ -397,16 +410,16 @@ def _output_error(error: OSError | ValueError) -> _WriteError:
     return _WriteError(f"cannot write the output: {reason}")
 
 
-def _write(out: TextIO, text: str) -> None:
+def _write(out: TextIO | BinaryIO, text: str | bytes) -> None:
     try:
-        out.write(text)
+        out.write(text)  # type: ignore[arg-type]
     except BrokenPipeError:
         raise
     except (OSError, ValueError) as error:  # ValueError: stdout was closed under us
         raise _output_error(error) from None
 
 
-def _flush(out: TextIO) -> None:
+def _flush(out: TextIO | BinaryIO) -> None:
     try:
         out.flush()
     except BrokenPipeError:

@@ -73,21 +73,22 @@ def publish(builder: ReportBuilder, weights: Mapping[Axis, Number] | None = None
         agent = builder.score(agent_id, weights)
         documents.append(agent_to_json(agent))
         intervals.append(agent.intervals.composite)
-    order = sorted(range(len(documents)), key=lambda i: _rank(documents[i]))
+    # scoring.report's order: by published composite, highest first, null last, then by id.
+    scores = [document["composite"]["score"] for document in documents]
+    keys = [
+        (True, 0.0, document["agent_id"])
+        if score is None
+        else (False, -score, document["agent_id"])
+        for document, score in zip(documents, scores, strict=True)
+    ]
+    order = sorted(range(len(documents)), key=keys.__getitem__)
     ranked = [documents[i] for i in order]
-    ranks = competition_ranks([document["composite"]["score"] for document in ranked])
+    ranks = competition_ranks([scores[i] for i in order])
     bounds = rank_upper_bounds([intervals[i] for i in order])
     for document, rank, bound in zip(ranked, ranks, bounds, strict=True):
         document["rank"] = rank
         document["rank_upper_bound"] = bound
     return {"methodology_version": METHODOLOGY_VERSION, "agents": ranked}
-
-
-def _rank(document: dict[str, Any]) -> tuple[bool, float, str]:
-    """``scoring.report``'s order: by published composite, highest first, ``null`` last,
-    then by agent id."""
-    score = document["composite"]["score"]
-    return (score is None, 0.0 if score is None else -score, document["agent_id"])
 
 
 def small_parts(rows: Sequence[RunRow], weights: Sequence[Ratio | None]) -> Parts | None:
@@ -118,8 +119,11 @@ def small_parts(rows: Sequence[RunRow], weights: Sequence[Ratio | None]) -> Part
                 tally[0] += success
                 tally[1] += 1
     cohort_tasks = len({r.task_id for r in completed}) if len(completed) > 1 else len(completed)
-    outcomes = tuple(sorted([(k, p) for p, k in per_task.values()]))
-    qualifying = sum(1 for k, _ in outcomes if k >= REPEATABILITY_MIN_OUTCOMES)
+    tallies = list(per_task.values())
+    outcomes = ((tallies[0][1], tallies[0][0]),) if len(tallies) == 1 else _outcomes(tallies)
+    qualifying = 0
+    if len(window) >= REPEATABILITY_MIN_OUTCOMES:
+        qualifying = sum(1 for k, _ in outcomes if k >= REPEATABILITY_MIN_OUTCOMES)
     counts = (cohort_tasks, len(per_task), qualifying)
     found = few_tasks_intervals(counts)
     if found is None:
@@ -134,6 +138,11 @@ def small_parts(rows: Sequence[RunRow], weights: Sequence[Ratio | None]) -> Part
     )
 
 
+def _outcomes(tallies: list[list[int]]) -> tuple[tuple[int, int], ...]:
+    """``(n, c)`` per task, sorted, of ``[passes, known]`` tallies."""
+    return tuple(sorted([(k, p) for p, k in tallies]))
+
+
 def _composite(completed: list[RunRow], intervals: AgentIntervals) -> dict[str, Any] | None:
     n = len(completed)
     if not n:
@@ -146,7 +155,7 @@ def _composite(completed: list[RunRow], intervals: AgentIntervals) -> dict[str, 
         cost = whole_units([r.cost_usd for r in completed])  # type: ignore[misc]
     if latency is None or cost is None:
         return None  # a value beyond 10^-9 units: the exact sums
-    successes = sum(1 for r in completed if r.success)
+    successes = sum(1 for r in completed if r.success) if n > 1 else int(bool(completed[0].success))
     score, rate, consistency, latency_score, cost_score = fast_scores.composite_ratios(
         n, successes, (latency, FIXED_SCALE), (cost, FIXED_SCALE)
     )
@@ -216,7 +225,7 @@ def _median(values: list[float] | list[int]) -> Ratio | None:
 
 def _written(value: float | int) -> Ratio:
     """A JSON number exactly as written, as a ratio (``scoring.numeric.as_written``)."""
-    if isinstance(value, int):
+    if type(value) is int:
         return value, 1
     units = units_of(value)
     if units is not None:

@@ -440,12 +440,14 @@ def _agent_plain(agent: dict[str, Any]) -> bool:
     checked; the rounded ones are whole units of 10^-SCORE_DECIMALS or 10^-FRACTION_DECIMALS
     on scales of at most 100, never below 1e-4 unless 0 (both at most 4 decimals)."""
     composite, radar, repeatability = agent["composite"], agent["radar"], agent["repeatability"]
-    return (
-        _plain(radar["median_latency_ms"])
-        and _intervals_plain(composite["interval"])
-        and _intervals_plain(composite["success_rate_interval"])
-        and all(map(_intervals_plain, radar["intervals"].values()))
-        and all(map(_intervals_plain, repeatability["intervals"].values()))
+    intervals = [
+        composite["interval"],
+        composite["success_rate_interval"],
+        *radar["intervals"].values(),
+        *repeatability["intervals"].values(),
+    ]
+    return _plain(radar["median_latency_ms"]) and (
+        intervals.count(None) == len(intervals) or all(map(_intervals_plain, intervals))
     )
 
 
@@ -463,17 +465,36 @@ def report_json_text(report: Report) -> str:
 
 def document_json_text(data: dict[str, Any]) -> str:
     """:func:`report_json_text` of a ``report --format json`` document."""
-    if all(map(_agent_plain, data["agents"])):
-        try:
-            compact = _encode(data)
-        except UnicodeEncodeError:
-            pass
-        else:
-            indented = msgspec.json.format(compact, indent=2)
-            if indented.isascii() and b"\x7f" not in indented:
-                return indented.decode("ascii")
-            return json_visible(indented.decode("utf-8"))
-    return to_json_text(data)
+    indented = _indented(data)
+    if indented is None:
+        return to_json_text(data)
+    if _shown_as_is(indented):
+        return indented.decode("ascii")
+    return json_visible(indented.decode("utf-8"))
+
+
+def document_json_ascii(data: dict[str, Any]) -> bytes | None:
+    """:func:`document_json_text` as ASCII bytes, without a copy as text, where msgspec
+    writes it and it holds nothing to escape (as a report of ASCII names does); else
+    ``None``."""
+    indented = _indented(data)
+    return indented if indented is not None and _shown_as_is(indented) else None
+
+
+def _indented(data: dict[str, Any]) -> bytes | None:
+    """The document indented by msgspec, where msgspec writes it as ``json.dumps`` would."""
+    if not all(map(_agent_plain, data["agents"])):
+        return None
+    try:
+        compact = _encode(data)
+    except UnicodeEncodeError:
+        return None
+    return msgspec.json.format(compact, indent=2)
+
+
+def _shown_as_is(indented: bytes) -> bool:
+    """Whether JSON text holds no character a terminal could act on: ASCII without DEL."""
+    return indented.isascii() and b"\x7f" not in indented
 
 
 _encode = msgspec.json.Encoder().encode
@@ -486,6 +507,7 @@ __all__ = [
     "agent_document",
     "agent_to_json",
     "composite_part",
+    "document_json_ascii",
     "document_json_text",
     "document_table",
     "outcome_row",
