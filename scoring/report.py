@@ -1,6 +1,8 @@
 """The agent report: composite, radar and repeatability from one pass over a run log.
 
-Memory grows with agents × tasks, not with runs: per agent the report keeps counts, per
+Memory grows with agents × tasks, not with runs: an agent's first ``SMALL_AGENT_RUNS`` runs
+are kept as they are (a small agent is scored from them, see :mod:`scoring.published`); past
+that, per agent the report keeps counts, per
 task of the completed runs their counts and exact sums of latency and cost
 (:mod:`scoring.report_cohort`; the composite's means and its interval read them), a bounded
 list of window candidates (trimmed to the latest ``RADAR_WINDOW_RUNS`` terminal runs) and a
@@ -12,7 +14,9 @@ Speed (a million runs take about 1.5 times as long as ``json.loads`` alone, see
 and each chunk is decoded and validated in C by msgspec, straight into
 :class:`~scoring.report_input.RunRow` structs read by field name; the status rules,
 grouping, counting and sums are done per chunk, the scores on prepared integers
-(:mod:`scoring.fast_scores`), and the garbage collector is paused. A repeated key is ruled
+(:mod:`scoring.fast_scores`), and the garbage collector is paused. The command line prints
+:func:`scoring.published.publish`, the same document as ``report_to_json`` of the exact
+report, small agents scored from their kept runs. A repeated key is ruled
 out by counting the quotes of the chunk in C. A chunk with a bad (or blank) line, or a
 repeated key, is read again line by line with :class:`RunRecord` and
 :func:`scoring.jsonlines.validate_line`, which name every problem. Every path gives the
