@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, Anchor
 from scoring.numeric import Number, exact
 from scoring.registry import (
+    P,
+    R,
     ScoringError,
     arg,
     const,
@@ -102,20 +104,27 @@ def _prepared(anchors: Sequence[Anchor]) -> _Prepared:
     return xs, scores, slopes
 
 
-@formula(
-    "composite.latency_score",
-    title="Latency score",
-    latex=r"\mathrm{latency} = f_{\mathrm{latency}}\!\left(\overline{\mathrm{latency\_ms}}\right)",
-    symbols={
-        r"f_{\mathrm{latency}}": uses(
-            "curve.piecewise_linear", "x", anchors=const("LATENCY_ANCHORS_MS")
-        ),
-        r"\overline{\mathrm{latency\_ms}}": arg("mean_latency_ms"),
-    },
-    golden=[
-        point(str(x), mean_latency_ms=x) for x in curve_points([a.x for a in LATENCY_ANCHORS_MS])
-    ],
-)
+def _score_on_curve(
+    part: str, mean: str, anchors_name: str, anchors: Sequence[Anchor]
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Register a part of the composite that is the curve ``anchors`` (the constant
+    ``anchors_name``) read at the argument ``mean`` (``mean_<part>_<unit>``), e.g.
+    ``latency = f_latency(mean latency_ms)``; golden at the curve's :func:`curve_points`."""
+    curve = rf"f_{{\mathrm{{{part}}}}}"
+    average = r"\overline{\mathrm{" + mean.removeprefix("mean_").replace("_", r"\_") + "}}"
+    return formula(
+        f"composite.{part}_score",
+        title=f"{part.capitalize()} score",
+        latex=rf"\mathrm{{{part}}} = {curve}\!\left({average}\right)",
+        symbols={
+            curve: uses("curve.piecewise_linear", "x", anchors=const(anchors_name)),
+            average: arg(mean),
+        },
+        golden=[point(str(x), **{mean: x}) for x in curve_points([a.x for a in anchors])],
+    )
+
+
+@_score_on_curve("latency", "mean_latency_ms", "LATENCY_ANCHORS_MS", LATENCY_ANCHORS_MS)
 def latency_score(mean_latency_ms: Number) -> Fraction:
     """Latency score (0–100) of a mean latency in ms, on ``LATENCY_ANCHORS_MS``.
 
@@ -127,18 +136,7 @@ def latency_score(mean_latency_ms: Number) -> Fraction:
     return piecewise_linear(mean_latency_ms, LATENCY_ANCHORS_MS)
 
 
-@formula(
-    "composite.cost_score",
-    title="Cost score",
-    latex=r"\mathrm{cost} = f_{\mathrm{cost}}\!\left(\overline{\mathrm{cost\_usd}}\right)",
-    symbols={
-        r"f_{\mathrm{cost}}": uses(
-            "curve.piecewise_linear", "x", anchors=const("COST_ANCHORS_USD")
-        ),
-        r"\overline{\mathrm{cost\_usd}}": arg("mean_cost_usd"),
-    },
-    golden=[point(str(x), mean_cost_usd=x) for x in curve_points([a.x for a in COST_ANCHORS_USD])],
-)
+@_score_on_curve("cost", "mean_cost_usd", "COST_ANCHORS_USD", COST_ANCHORS_USD)
 def cost_score(mean_cost_usd: Number) -> Fraction:
     """Cost score (0–100) of a mean cost per run in USD, on ``COST_ANCHORS_USD``.
 
