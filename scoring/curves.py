@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, Anchor
 from scoring.numeric import Number, exact
 from scoring.registry import (
+    Binding,
     P,
+    Point,
     R,
     ScoringError,
     arg,
@@ -24,6 +26,23 @@ from scoring.registry import (
     uses,
 )
 
+#: The symbols of a formula of ``x`` on a curve's ``anchors`` (the curve and its slope).
+CURVE_SYMBOLS: Mapping[str, Binding] = {
+    "x": arg("x"),
+    "x_": sequence("anchors", "x"),
+    "s_": sequence("anchors", "score"),
+    "m": count("anchors"),
+    "i": index("anchors"),
+}
+
+
+def curve_golden(curve: str, anchors: Sequence[Anchor]) -> list[Point]:
+    """Golden points of a formula of ``x`` on ``anchors`` (see :data:`CURVE_SYMBOLS`): one
+    at each of the curve's :func:`curve_points`, labelled ``<curve>,x=<x>``."""
+    return [
+        point(f"{curve},x={x}", x=x, anchors=anchors) for x in curve_points([a.x for a in anchors])
+    ]
+
 
 @formula(
     "curve.piecewise_linear",
@@ -33,17 +52,8 @@ from scoring.registry import (
         r" s_i + (s_{i+1} - s_i)\,\dfrac{x - x_i}{x_{i+1} - x_i} & x_i < x \le x_{i+1} \\"
         r" s_m & x \ge x_m \end{cases}"
     ),
-    symbols={
-        "x": arg("x"),
-        "x_": sequence("anchors", "x"),
-        "s_": sequence("anchors", "score"),
-        "m": count("anchors"),
-        "i": index("anchors"),
-    },
-    golden=[
-        point(f"latency,x={x}", x=x, anchors=LATENCY_ANCHORS_MS)
-        for x in curve_points([a.x for a in LATENCY_ANCHORS_MS])
-    ],
+    symbols=CURVE_SYMBOLS,
+    golden=curve_golden("latency", LATENCY_ANCHORS_MS),
 )
 def piecewise_linear(x: Number, anchors: Sequence[Anchor]) -> Fraction:
     """Interpolate ``x`` linearly between adjacent anchors ``(x_i, s_i)``.

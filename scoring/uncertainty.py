@@ -47,7 +47,7 @@ from scoring.constants import (
     SCORE_SCALE,
     Anchor,
 )
-from scoring.curves import cost_score, latency_score
+from scoring.curves import CURVE_SYMBOLS, cost_score, curve_golden, latency_score
 from scoring.numeric import Number, exact
 from scoring.registry import (
     Binding,
@@ -59,14 +59,11 @@ from scoring.registry import (
     column,
     const,
     count,
-    curve_points,
     formula,
-    index,
     point,
     present,
     rows,
     runs_of,
-    sequence,
     tex_number,
     total,
     uses,
@@ -682,22 +679,10 @@ def success_interval(runs: int, successes: int) -> Interval | None:
         r" \sigma(i) = \begin{cases} \dfrac{s_{i+1} - s_i}{x_{i+1} - x_i} & 1 \le i < m \\"
         r" 0 & i = m \end{cases}"
     ),
-    symbols={
-        "x": arg("x"),
-        "x_": sequence("anchors", "x"),
-        "s_": sequence("anchors", "score"),
-        "m": count("anchors"),
-        "i": index("anchors"),
-    },
+    symbols=CURVE_SYMBOLS,
     golden=(
-        *(
-            point(f"latency,x={x}", x=x, anchors=LATENCY_ANCHORS_MS)
-            for x in curve_points([a.x for a in LATENCY_ANCHORS_MS])
-        ),
-        *(
-            point(f"cost,x={x}", x=x, anchors=COST_ANCHORS_USD)
-            for x in curve_points([a.x for a in COST_ANCHORS_USD])
-        ),
+        *curve_golden("latency", LATENCY_ANCHORS_MS),
+        *curve_golden("cost", COST_ANCHORS_USD),
         point("one anchor", x=Decimal(1), anchors=LATENCY_ANCHORS_MS[:1]),
     ),
 )
