@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, Anchor
 from scoring.numeric import Number, exact
 from scoring.registry import (
     Binding,
-    P,
+    FormulaParts,
     Point,
-    R,
     ScoringError,
     arg,
     const,
@@ -116,14 +115,13 @@ def _prepared(anchors: Sequence[Anchor]) -> _Prepared:
 
 def _score_on_curve(
     part: str, mean: str, anchors_name: str, anchors: Sequence[Anchor]
-) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Register a part of the composite that is the curve ``anchors`` (the constant
+) -> FormulaParts:
+    """The formula of a part of the composite that is the curve ``anchors`` (the constant
     ``anchors_name``) read at the argument ``mean`` (``mean_<part>_<unit>``), e.g.
     ``latency = f_latency(mean latency_ms)``; golden at the curve's :func:`curve_points`."""
     curve = rf"f_{{\mathrm{{{part}}}}}"
     average = r"\overline{\mathrm{" + mean.removeprefix("mean_").replace("_", r"\_") + "}}"
-    return formula(
-        f"composite.{part}_score",
+    return FormulaParts(
         title=f"{part.capitalize()} score",
         latex=rf"\mathrm{{{part}}} = {curve}\!\left({average}\right)",
         symbols={
@@ -134,7 +132,10 @@ def _score_on_curve(
     )
 
 
-@_score_on_curve("latency", "mean_latency_ms", "LATENCY_ANCHORS_MS", LATENCY_ANCHORS_MS)
+@formula(
+    "composite.latency_score",
+    **_score_on_curve("latency", "mean_latency_ms", "LATENCY_ANCHORS_MS", LATENCY_ANCHORS_MS),
+)
 def latency_score(mean_latency_ms: Number) -> Fraction:
     """Latency score (0–100) of a mean latency in ms, on ``LATENCY_ANCHORS_MS``.
 
@@ -146,7 +147,10 @@ def latency_score(mean_latency_ms: Number) -> Fraction:
     return piecewise_linear(mean_latency_ms, LATENCY_ANCHORS_MS)
 
 
-@_score_on_curve("cost", "mean_cost_usd", "COST_ANCHORS_USD", COST_ANCHORS_USD)
+@formula(
+    "composite.cost_score",
+    **_score_on_curve("cost", "mean_cost_usd", "COST_ANCHORS_USD", COST_ANCHORS_USD),
+)
 def cost_score(mean_cost_usd: Number) -> Fraction:
     """Cost score (0–100) of a mean cost per run in USD, on ``COST_ANCHORS_USD``.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -24,9 +24,8 @@ from scoring.constants import (
 from scoring.numeric import Number, clamp, exact
 from scoring.registry import (
     Arg,
-    P,
+    FormulaParts,
     Point,
-    R,
     ScoringError,
     arg,
     at_least,
@@ -85,7 +84,6 @@ def _clamped_axis(axis: str, inner: str) -> str:
 
 
 def _median_axis(
-    name: str,
     *,
     title: str,
     latex: str,
@@ -94,15 +92,14 @@ def _median_axis(
     values: Iterable[Number],
     others: Iterable[Point] = (),
     **inputs: Any,
-) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Register an axis read off one median: its ``latex``, the median's symbol and
+) -> FormulaParts:
+    """The formula of an axis read off one median: its ``latex``, the median's symbol and
     argument, the symbols of its ``constants`` (LaTeX → constant name), and golden points
     at each of ``values`` (labelled by the value), then ``others``, then ``"none"`` for an
     absent median; every point also takes the fixed ``inputs``."""
     symbol, argument = median
     spread = [point(str(value), **{argument.name: value}, **inputs) for value in values]
-    return formula(
-        name,
+    return FormulaParts(
         title=title,
         latex=latex,
         symbols={symbol: argument, **{tex: const(c) for tex, c in constants.items()}},
@@ -141,37 +138,40 @@ def correctness_axis(passes: int, known_outcomes: int) -> Fraction | None:
     return _EXACT[SCORE_SCALE] * Fraction(passes, known_outcomes)
 
 
-@_median_axis(
+@formula(
     "radar.latency",
-    title="Latency axis",
-    latex=_clamped_axis(
-        "latency", _SCALE + r" - \Delta \cdot \dfrac{\tilde{t} - t_{\mathrm{full}}}{\mathrm{step}}"
-    ),
-    median=(
-        r"\tilde{t}",
-        arg("median_latency_ms", unless_below=("runs_with_latency", "RADAR_LATENCY_MIN_RUNS")),
-    ),
-    constants={
-        r"t_{\mathrm{full}}": "RADAR_LATENCY_FULL_MS",
-        r"\Delta": "RADAR_LATENCY_POINTS_PER_STEP",
-        r"\mathrm{step}": "RADAR_LATENCY_STEP_MS",
-    },
-    values=(
-        RADAR_LATENCY_FULL_MS / 2,
-        RADAR_LATENCY_FULL_MS,
-        RADAR_LATENCY_FULL_MS + RADAR_LATENCY_STEP_MS,
-        (RADAR_LATENCY_FULL_MS + _LATENCY_ZERO_MS) / 2,
-        _LATENCY_ZERO_MS,
-        _LATENCY_ZERO_MS * 2,
-    ),
-    others=(
-        point(
-            f"hidden,n={RADAR_LATENCY_MIN_RUNS - 1}",
-            median_latency_ms=RADAR_LATENCY_FULL_MS,
-            runs_with_latency=RADAR_LATENCY_MIN_RUNS - 1,
+    **_median_axis(
+        title="Latency axis",
+        latex=_clamped_axis(
+            "latency",
+            _SCALE + r" - \Delta \cdot \dfrac{\tilde{t} - t_{\mathrm{full}}}{\mathrm{step}}",
         ),
+        median=(
+            r"\tilde{t}",
+            arg("median_latency_ms", unless_below=("runs_with_latency", "RADAR_LATENCY_MIN_RUNS")),
+        ),
+        constants={
+            r"t_{\mathrm{full}}": "RADAR_LATENCY_FULL_MS",
+            r"\Delta": "RADAR_LATENCY_POINTS_PER_STEP",
+            r"\mathrm{step}": "RADAR_LATENCY_STEP_MS",
+        },
+        values=(
+            RADAR_LATENCY_FULL_MS / 2,
+            RADAR_LATENCY_FULL_MS,
+            RADAR_LATENCY_FULL_MS + RADAR_LATENCY_STEP_MS,
+            (RADAR_LATENCY_FULL_MS + _LATENCY_ZERO_MS) / 2,
+            _LATENCY_ZERO_MS,
+            _LATENCY_ZERO_MS * 2,
+        ),
+        others=(
+            point(
+                f"hidden,n={RADAR_LATENCY_MIN_RUNS - 1}",
+                median_latency_ms=RADAR_LATENCY_FULL_MS,
+                runs_with_latency=RADAR_LATENCY_MIN_RUNS - 1,
+            ),
+        ),
+        runs_with_latency=RADAR_LATENCY_MIN_RUNS,
     ),
-    runs_with_latency=RADAR_LATENCY_MIN_RUNS,
 )
 def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fraction | None:
     """From the median latency: 100 at 500 ms, minus 2 points per 100 ms; clamped.
@@ -190,25 +190,27 @@ def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fr
     return _on_scale(_EXACT[SCORE_SCALE] - lost)
 
 
-@_median_axis(
+@formula(
     "radar.cost",
-    title="Cost axis",
-    latex=_clamped_axis(
-        "cost",
-        _SCALE + r" \cdot \dfrac{c_{\mathrm{zero}} - \tilde{c}}"
-        r"{c_{\mathrm{zero}} - c_{\mathrm{full}}}",
-    ),
-    median=(r"\tilde{c}", arg("median_cost_usd")),
-    constants={
-        r"c_{\mathrm{zero}}": "RADAR_COST_ZERO_USD",
-        r"c_{\mathrm{full}}": "RADAR_COST_FULL_USD",
-    },
-    values=(
-        RADAR_COST_FULL_USD / 2,
-        RADAR_COST_FULL_USD,
-        (RADAR_COST_FULL_USD + RADAR_COST_ZERO_USD) / 2,
-        RADAR_COST_ZERO_USD,
-        RADAR_COST_ZERO_USD * 2,
+    **_median_axis(
+        title="Cost axis",
+        latex=_clamped_axis(
+            "cost",
+            _SCALE + r" \cdot \dfrac{c_{\mathrm{zero}} - \tilde{c}}"
+            r"{c_{\mathrm{zero}} - c_{\mathrm{full}}}",
+        ),
+        median=(r"\tilde{c}", arg("median_cost_usd")),
+        constants={
+            r"c_{\mathrm{zero}}": "RADAR_COST_ZERO_USD",
+            r"c_{\mathrm{full}}": "RADAR_COST_FULL_USD",
+        },
+        values=(
+            RADAR_COST_FULL_USD / 2,
+            RADAR_COST_FULL_USD,
+            (RADAR_COST_FULL_USD + RADAR_COST_ZERO_USD) / 2,
+            RADAR_COST_ZERO_USD,
+            RADAR_COST_ZERO_USD * 2,
+        ),
     ),
 )
 def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
@@ -226,24 +228,26 @@ def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
     return _on_scale(_EXACT[SCORE_SCALE] * (zero - exact(median_cost_usd)) / (zero - full))
 
 
-@_median_axis(
+@formula(
     "radar.tool_efficiency",
-    title="Tool-efficiency axis",
-    latex=_clamped_axis(
-        "tool", _SCALE + r" - \delta \cdot \max\!\left(0,\ \tilde{s} - s_{\mathrm{free}}\right)"
-    ),
-    median=(r"\tilde{s}", arg("median_steps")),
-    constants={
-        r"s_{\mathrm{free}}": "RADAR_STEPS_FREE",
-        r"\delta": "RADAR_POINTS_PER_EXTRA_STEP",
-    },
-    values=(
-        0,
-        RADAR_STEPS_FREE,
-        RADAR_STEPS_FREE + 1,
-        RADAR_STEPS_FREE + Fraction(1, 2),
-        RADAR_STEPS_FREE + 5,
-        RADAR_STEPS_FREE + 20,
+    **_median_axis(
+        title="Tool-efficiency axis",
+        latex=_clamped_axis(
+            "tool", _SCALE + r" - \delta \cdot \max\!\left(0,\ \tilde{s} - s_{\mathrm{free}}\right)"
+        ),
+        median=(r"\tilde{s}", arg("median_steps")),
+        constants={
+            r"s_{\mathrm{free}}": "RADAR_STEPS_FREE",
+            r"\delta": "RADAR_POINTS_PER_EXTRA_STEP",
+        },
+        values=(
+            0,
+            RADAR_STEPS_FREE,
+            RADAR_STEPS_FREE + 1,
+            RADAR_STEPS_FREE + Fraction(1, 2),
+            RADAR_STEPS_FREE + 5,
+            RADAR_STEPS_FREE + 20,
+        ),
     ),
 )
 def tool_efficiency_axis(median_steps: Number | None) -> Fraction | None:
