@@ -177,7 +177,8 @@ def catastrophic_gate(entries: Sequence[VerificationEntry]) -> int:
     "outcome.correctness",
     **_source_chain(
         "Correctness",
-        r"c = \dfrac{\sum_{o \in \text{passed objectives}} w_o}{\sum_{o \in \text{objectives}} w_o}",
+        r"c = \dfrac{\sum_{o \in \text{passed objectives}} w_o}"
+        r"{\sum_{o \in \text{objectives}} w_o}",
         (r"\mathrm{checklist}", r"\mathrm{outcome\_validity}"),
         ("objectives", ("objective-passed", "objective-failed"), {"checklist": 0.5}),
         ("objective-error", ("objective-passed", "objective-error"), {"checklist": 0.5}),
