@@ -30,17 +30,19 @@ from scoring.jsonlines import file_bytes
 from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.progress import Progress
 from scoring.progress import wanted as progress_wanted
+from scoring.published import publish
 from scoring.registry import ScoringError
-from scoring.report import build_report
+from scoring.report import read_runs
 from scoring.serialize import (
     NO_RECORDS,
     OUTCOME_HEADERS,
     OutputFormat,
     Table,
+    document_json_ascii,
+    document_json_text,
+    document_table,
     outcome_row,
     outcome_to_json,
-    report_json_text,
-    report_to_table,
     to_json_text,
 )
 
@@ -319,21 +321,33 @@ def _report(
         if err is not None and progress_wanted(err):
             progress = Progress(err, f"scoring {Command.REPORT.value}", file_bytes(source))
         try:
-            report = build_report(
+            builder = read_runs(
                 source,
-                args.weights,
                 on_read=None if progress is None else progress.read,
                 on_rows=None if progress is None else progress.rows,
             )
-        except OSError as error:  # reading is the only I/O of build_report
+        except OSError as error:  # reading is the only I/O of read_runs
             raise _ReadError(args.path, _reason(error)) from None
         finally:
             if progress is not None:
                 progress.close()
-    as_json = args.format == OutputFormat.JSON
-    text = report_json_text(report) if as_json else report_to_table(report)
-    _write(out, text + "\n")
-    return bool(report.agents)
+    document = publish(builder, args.weights)
+    if args.format != OutputFormat.JSON:
+        _write(out, document_table(document) + "\n")
+        return bool(document["agents"])
+    # Written as bytes where stdout has a buffer: a report of many agents is tens of MiB of
+    # text, and each copy (decoded, joined with the newline, encoded again) costs its size.
+    held_runs = bool(document["agents"])
+    ascii_json = document_json_ascii(document)
+    buffer: BinaryIO | None = getattr(out, "buffer", None)
+    if ascii_json is None or buffer is None:
+        _write(out, document_json_text(document) + "\n")
+    else:
+        _flush(out)
+        _write(buffer, ascii_json)
+        _write(buffer, b"\n")
+        _flush(buffer)
+    return held_runs
 
 
 def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> bool:
@@ -396,16 +410,16 @@ def _output_error(error: OSError | ValueError) -> _WriteError:
     return _WriteError(f"cannot write the output: {reason}")
 
 
-def _write(out: TextIO, text: str) -> None:
+def _write(out: TextIO | BinaryIO, text: str | bytes) -> None:
     try:
-        out.write(text)
+        out.write(text)  # type: ignore[arg-type]
     except BrokenPipeError:
         raise
     except (OSError, ValueError) as error:  # ValueError: stdout was closed under us
         raise _output_error(error) from None
 
 
-def _flush(out: TextIO) -> None:
+def _flush(out: TextIO | BinaryIO) -> None:
     try:
         out.flush()
     except BrokenPipeError:

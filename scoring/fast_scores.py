@@ -13,7 +13,7 @@ stands for, on random inputs and on every edge (anchors, clamps, empty cohorts).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import pairwise
 
@@ -61,6 +61,9 @@ def _fraction(value: Ratio) -> Fraction:
 class Curve:
     """``scoring.curves.piecewise_linear`` over fixed anchors, in integers.
 
+    Each segment's line ``s_i + slope_i · (x − x_i)`` is prepared once as ``(P·x + Q) / D``
+    in integers, so that a score costs two products and a sum.
+
     >>> Curve(LATENCY_ANCHORS_MS).at((7000, 2))  # 3500 ms: 65 points
     (13000, 200)
     """
@@ -69,29 +72,30 @@ class Curve:
         xs = [exact(a.x) for a in anchors]
         scores = [exact(a.score) for a in anchors]
         self._xs = [(x.numerator, x.denominator) for x in xs]
-        self._scores = [(s.numerator, s.denominator) for s in scores]
-        slopes = [
-            (s1 - s0) / (x1 - x0)
-            for (x0, x1), (s0, s1) in zip(pairwise(xs), pairwise(scores), strict=True)
-        ]
-        self._slopes = [(m.numerator, m.denominator) for m in slopes]
+        self._first = ratio(scores[0])
+        self._last = ratio(scores[-1])
+        self._lines: list[tuple[int, int, int]] = []
+        for (x0, x1), (s0, s1) in zip(pairwise(xs), pairwise(scores), strict=True):
+            slope = (s1 - s0) / (x1 - x0)
+            offset = s0 - slope * x0
+            # slope·x + offset = (slope_n·offset_d·x + offset_n·slope_d) / (slope_d·offset_d)
+            common = slope.denominator * offset.denominator
+            self._lines.append(
+                (slope.numerator * offset.denominator, offset.numerator * slope.denominator, common)
+            )
 
     def at(self, x: Ratio) -> Ratio:
         """The curve's score at ``x``: s_i + slope_i · (x − x_i) on the segment (x_i, x_{i+1}]."""
         n, d = x
         xs = self._xs
         if n * xs[0][1] <= xs[0][0] * d:
-            return self._scores[0]
+            return self._first
         for i in range(1, len(xs)):
             xn, xd = xs[i]
             if n * xd <= xn * d:
-                x0n, x0d = xs[i - 1]
-                s0n, s0d = self._scores[i - 1]
-                mn, md = self._slopes[i - 1]
-                # s0 + m · (x − x0) = s0 + mn (n·x0d − x0n·d) / (md · d · x0d)
-                den = md * d * x0d
-                return s0n * den + s0d * mn * (n * x0d - x0n * d), s0d * den
-        return self._scores[-1]
+                p, q, common = self._lines[i - 1]
+                return p * n + q * d, common * d
+        return self._last
 
 
 _LATENCY = Curve(LATENCY_ANCHORS_MS)
@@ -101,6 +105,46 @@ _W_SUCCESS = ratio(COMPOSITE_WEIGHT_SUCCESS)
 _W_RELIABILITY = ratio(COMPOSITE_WEIGHT_RELIABILITY)
 _W_COST = ratio(COMPOSITE_WEIGHT_COST)
 _NEUTRAL = ratio(NEUTRAL_CONSISTENCY)
+
+
+# The composite's fields as integer ratios: score, success rate, consistency, latency score,
+# cost score (``None`` for all without a completed run).
+CompositeRatios = tuple[Ratio, Ratio, Ratio, Ratio, Ratio]
+
+
+def composite_ratios(
+    completed: int, successes: int, latency_sum: Ratio, cost_sum: Ratio
+) -> CompositeRatios:
+    """:func:`composite` as integer ratios (``completed`` > 0): score, success rate,
+    consistency, latency score and cost score, none of them reduced.
+
+    >>> score, rate, *_ = composite_ratios(4, 3, (8000, 1), (4, 100))
+    >>> Fraction(*score), rate
+    (Fraction(78, 1), (3, 4))
+    """
+    n = completed
+    if n < CONSISTENCY_MIN_RUNS:
+        consistency = _NEUTRAL
+    else:
+        consistency = (n * n - 4 * successes * (n - successes), n * n)
+    latency = _LATENCY.at((latency_sum[0], latency_sum[1] * n))
+    cost = _COST.at((cost_sum[0], cost_sum[1] * n))
+    if successes == 0:
+        score: Ratio = (0, 1)
+    else:
+        # scale · w_s · s/n
+        a = (_SCALE[0] * _W_SUCCESS[0] * successes, _SCALE[1] * _W_SUCCESS[1] * n)
+        # w_r · consistency · latency
+        b = (
+            _W_RELIABILITY[0] * consistency[0] * latency[0],
+            _W_RELIABILITY[1] * consistency[1] * latency[1],
+        )
+        c = (_W_COST[0] * cost[0], _W_COST[1] * cost[1])
+        score = (
+            a[0] * b[1] * c[1] + b[0] * a[1] * c[1] + c[0] * a[1] * b[1],
+            a[1] * b[1] * c[1],
+        )
+    return score, (successes, n), consistency, latency, cost
 
 
 def composite(
@@ -120,43 +164,51 @@ def composite(
     """
     if completed == 0:
         return CompositeResult(None, None, None, None, None, 0, False)
-    n = completed
-    if n < CONSISTENCY_MIN_RUNS:
-        consistency = _NEUTRAL
-    else:
-        consistency = (n * n - 4 * successes * (n - successes), n * n)
-    lat_n, lat_d = ratio(latency_sum)
-    cost_n, cost_d = ratio(cost_sum)
-    latency = _LATENCY.at((lat_n, lat_d * n))
-    cost = _COST.at((cost_n, cost_d * n))
-    if successes == 0:
-        score: Ratio = (0, 1)
-    else:
-        # scale · w_s · s/n
-        a = (_SCALE[0] * _W_SUCCESS[0] * successes, _SCALE[1] * _W_SUCCESS[1] * n)
-        # w_r · consistency · latency
-        b = (
-            _W_RELIABILITY[0] * consistency[0] * latency[0],
-            _W_RELIABILITY[1] * consistency[1] * latency[1],
-        )
-        c = (_W_COST[0] * cost[0], _W_COST[1] * cost[1])
-        score = (
-            a[0] * b[1] * c[1] + b[0] * a[1] * c[1] + c[0] * a[1] * b[1],
-            a[1] * b[1] * c[1],
-        )
+    score, rate, consistency, latency, cost = composite_ratios(
+        completed, successes, ratio(latency_sum), ratio(cost_sum)
+    )
     return CompositeResult(
         score=_fraction(score),
-        success_rate=Fraction(successes, n),
+        success_rate=_fraction(rate),
         consistency=_fraction(consistency),
         latency_score=_fraction(latency),
         cost_score=_fraction(cost),
-        completed_runs=n,
+        completed_runs=completed,
         zero_success_floor=successes == 0,
     )
 
 
+def half_up(value: Ratio, places: int) -> float:
+    """``scoring.numeric.round_half_up`` of an integer ratio, without a ``Fraction``.
+
+    >>> half_up((1, 8), 2), half_up((-1, 8), 2), half_up((2, 3), 4)
+    (0.13, -0.12, 0.6667)
+    """
+    scale: int = 10**places
+    return (2 * value[0] * scale + value[1]) // (2 * value[1]) / scale
+
+
 _COST_FULL = ratio(RADAR_COST_FULL_USD)
 _COST_ZERO = ratio(RADAR_COST_ZERO_USD)
+
+
+def cost_axis_ratio(median_cost_usd: Ratio) -> Ratio:
+    """:func:`cost_axis` of an integer ratio, as one.
+
+    >>> Fraction(*cost_axis_ratio((6, 100))), cost_axis_ratio((1, 1000))
+    (Fraction(50, 1), (100, 1))
+    """
+    c_n, c_d = median_cost_usd
+    z_n, z_d = _COST_ZERO
+    f_n, f_d = _COST_FULL
+    # (z − c) / (z − f) = (z_n·c_d − c_n·z_d)·f_d / (c_d · (z_n·f_d − f_n·z_d))
+    num = _SCALE[0] * (z_n * c_d - c_n * z_d) * f_d
+    den = _SCALE[1] * c_d * (z_n * f_d - f_n * z_d)
+    if num <= 0:
+        return (0, 1)
+    if num * _SCALE[1] >= _SCALE[0] * den:
+        return _SCALE
+    return num, den
 
 
 def cost_axis(median_cost_usd: Fraction | None) -> Fraction | None:
@@ -168,17 +220,39 @@ def cost_axis(median_cost_usd: Fraction | None) -> Fraction | None:
     """
     if median_cost_usd is None:
         return None
-    c_n, c_d = median_cost_usd.numerator, median_cost_usd.denominator
-    z_n, z_d = _COST_ZERO
-    f_n, f_d = _COST_FULL
-    # (z − c) / (z − f) = (z_n·c_d − c_n·z_d)·f_d / (c_d · (z_n·f_d − f_n·z_d))
-    num = _SCALE[0] * (z_n * c_d - c_n * z_d) * f_d
-    den = _SCALE[1] * c_d * (z_n * f_d - f_n * z_d)
-    if num <= 0:
-        return Fraction(0)
-    if num * _SCALE[1] >= _SCALE[0] * den:
-        return Fraction(*_SCALE)
-    return Fraction(num, den)
+    return _fraction(cost_axis_ratio((median_cost_usd.numerator, median_cost_usd.denominator)))
+
+
+def profile_ratio(axes: Iterable[tuple[Ratio | None, Ratio | None]]) -> Ratio | None:
+    """:func:`profile` of ``(axis value, weight)`` pairs as integer ratios: a pair whose
+    value or weight is ``None`` is left out (and so is a weight of 0).
+
+    >>> profile_ratio([((80, 1), (1, 1)), (None, (1, 1)), ((40, 1), (1, 1))])
+    (120, 2)
+    """
+    total_n, total_d = 0, 1
+    sum_n, sum_d = 0, 1
+    for value, weight in axes:
+        if value is None or weight is None:
+            continue
+        w_n, w_d = weight
+        total_n, total_d = total_n * w_d + w_n * total_d, total_d * w_d
+        x_n, x_d = w_n * value[0], w_d * value[1]
+        sum_n, sum_d = sum_n * x_d + x_n * sum_d, sum_d * x_d
+    if total_n == 0:
+        return None
+    return sum_n * total_d, sum_d * total_n
+
+
+def weight_ratios(weights: Mapping[Axis, Fraction]) -> list[Ratio | None]:
+    """The profile's weights by axis (in ``Axis`` order) as :func:`profile_ratio` reads
+    them: ``None`` for an axis without weight.
+
+    >>> weight_ratios({Axis.CORRECTNESS: Fraction(1, 2)})
+    [(1, 2), None, None, None, None]
+    """
+    found = [weights.get(axis) for axis in Axis]
+    return [None if not w else (w.numerator, w.denominator) for w in found]
 
 
 def profile(
@@ -191,21 +265,12 @@ def profile(
     ...         {Axis.CORRECTNESS: Fraction(1), Axis.COST: Fraction(1)})
     Fraction(60, 1)
     """
-    total_n, total_d = 0, 1
-    sum_n, sum_d = 0, 1
-    for axis, value in axes.items():
-        if value is None:
-            continue
-        weight = weights.get(axis)
-        if weight is None or not weight:
-            continue
-        w_n, w_d = weight.numerator, weight.denominator
-        total_n, total_d = total_n * w_d + w_n * total_d, total_d * w_d
-        x_n, x_d = w_n * value.numerator, w_d * value.denominator
-        sum_n, sum_d = sum_n * x_d + x_n * sum_d, sum_d * x_d
-    if total_n == 0:
-        return None
-    return Fraction(sum_n * total_d, sum_d * total_n)
+    by_axis = dict(zip(Axis, weight_ratios(weights), strict=True))
+    found = profile_ratio(
+        (None if value is None else (value.numerator, value.denominator), by_axis[axis])
+        for axis, value in axes.items()
+    )
+    return None if found is None else _fraction(found)
 
 
 # Inputs from small sets: counts of at most the window's runs, medians of step counts,
@@ -232,3 +297,25 @@ def repeatability(tasks: Sequence[tuple[int, int]]) -> RepeatabilityResult:
     its own copy of the levels' dict."""
     shared = _repeatability(tuple(sorted(tasks)))
     return RepeatabilityResult(dict(shared.pass_hat), shared.tasks)
+
+
+def _as_ratio(value: Fraction | None) -> Ratio | None:
+    return None if value is None else value.as_integer_ratio()
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def correctness_ratio(passes: int, known_outcomes: int) -> Ratio | None:
+    """:func:`correctness` as an integer ratio."""
+    return _as_ratio(correctness(passes, known_outcomes))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def tool_efficiency_ratio(median_steps: int | Fraction) -> Ratio | None:
+    """:func:`tool_efficiency` as an integer ratio."""
+    return _as_ratio(tool_efficiency(median_steps))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def robustness_ratio(tasks: tuple[tuple[int, int], ...]) -> Ratio | None:
+    """:func:`robustness` as an integer ratio."""
+    return _as_ratio(robustness(tasks))

@@ -98,6 +98,10 @@ _FINISHED_AT = attrgetter("finished_at")
 # (scoring.report_cohort: exact sums of the numbers as written, counted in C) in one call;
 # the composite's sums are those sums added up.
 _SUM_BATCH = 1024
+# Runs an agent may have and still be kept as they are, to be scored from them at the end
+# (scoring.published): at most the radar's window, which is then every terminal run. A
+# one-run agent then costs no per-agent state while the log is read.
+SMALL_AGENT_RUNS = min(32, RADAR_WINDOW_RUNS)
 # Window candidates kept per agent before they are trimmed to the latest RADAR_WINDOW_RUNS.
 _WINDOW_TRIM = 4 * RADAR_WINDOW_RUNS
 # Input lines validated and accounted for together. Larger chunks share the per-agent
@@ -304,10 +308,16 @@ class Report:
 
 
 class ReportBuilder:
-    """Feeds validated runs in input order; :meth:`finish` computes every score."""
+    """Feeds validated runs in input order; :meth:`finish` computes every score.
+
+    An agent's first ``SMALL_AGENT_RUNS`` runs are kept as they are (a small agent is
+    scored from them, :mod:`scoring.published`); with one more it is accounted for like
+    every large agent, its kept runs first.
+    """
 
     def __init__(self) -> None:
         self._agents: dict[str, _AgentState] = {}
+        self._small: dict[str, list[RunRow]] = {}
         self._order = 0
 
     def add(self, run: RunRecord) -> None:
@@ -322,16 +332,55 @@ class ReportBuilder:
         by_agent: defaultdict[str, list[RunRow]] = defaultdict(list)
         for row in rows:
             by_agent[row.agent_id].append(row)  # each agent's rows stay in input order
-        agents = self._agents
+        agents, small = self._agents, self._small
+        kept: list[RunRow] = []
         for agent_id, mine in by_agent.items():
             state = agents.get(agent_id)
             if state is None:
+                before = small.get(agent_id)
+                if before is None:
+                    if len(mine) <= SMALL_AGENT_RUNS:
+                        small[agent_id] = mine
+                        kept += mine
+                        continue
+                elif len(before) + len(mine) <= SMALL_AGENT_RUNS:
+                    before += mine
+                    kept += mine
+                    continue
+                else:
+                    mine = small.pop(agent_id) + mine
                 state = agents[agent_id] = _AgentState()
             self._order = state.account(mine, self._order)
+        # The rules account() checks on what it reads, for the rows kept as they are.
+        if kept and not status_rules_hold(kept):
+            raise _StatusRuleError
+
+    def small_agents(self) -> dict[str, list[RunRow]]:
+        """The agents of at most ``SMALL_AGENT_RUNS`` runs, and their runs in input order."""
+        return self._small
+
+    def score(self, agent_id: str, weights: Mapping[Axis, Number] | None = None) -> AgentReport:
+        """The exact scores of one agent seen so far (without its ranks)."""
+        state = self._promoted(agent_id)
+        return _score_agent(agent_id, state, weights, exact_profile_weights(weights))
+
+    def _promoted(self, agent_id: str) -> _AgentState:
+        """The agent's state, a small agent's kept runs accounted for first."""
+        state = self._agents.get(agent_id)
+        if state is None:
+            state = self._agents[agent_id] = _AgentState()
+            self._order = state.account(self._small.pop(agent_id), self._order)
+        return state
+
+    def large_agents(self) -> list[str]:
+        """The agents of more than ``SMALL_AGENT_RUNS`` runs."""
+        return list(self._agents)
 
     def finish(self, weights: Mapping[Axis, Number] | None = None) -> Report:
         """Score every agent seen so far."""
-        exact_weights = _exact_weights(weights)
+        for agent_id in list(self._small):
+            self._promoted(agent_id)
+        exact_weights = exact_profile_weights(weights)
         agents = [
             _score_agent(agent_id, state, weights, exact_weights)
             for agent_id, state in self._agents.items()
@@ -390,6 +439,14 @@ def _score_agent(
 _FEW_TASKS: dict[tuple[int, int, int], AgentIntervals] = {}
 
 
+def few_tasks_intervals(counts: tuple[int, int, int]) -> AgentIntervals | None:
+    """The intervals of an agent with these counts of tasks (its composite cohort's, its
+    window's with a known outcome, its qualifying ones for pass^k), if an agent with the
+    same counts, all below ``INTERVAL_MIN_TASKS``, was scored before: every interval is
+    then null, and the reasons name the counts alone."""
+    return _FEW_TASKS.get(counts)
+
+
 def _intervals(
     cohort: list[CohortTask],
     window: list[tuple[str, bool | None]],
@@ -403,13 +460,15 @@ def _intervals(
     )
     if max(counts) >= INTERVAL_MIN_TASKS:
         return score_intervals(cohort, window, outcomes)
-    found = _FEW_TASKS.get(counts)
+    found = few_tasks_intervals(counts)
     if found is None:
         found = _FEW_TASKS[counts] = score_intervals(cohort, window, outcomes)
     return found
 
 
-def _exact_weights(weights: Mapping[Axis, Number] | None) -> dict[Axis, Fraction] | None:
+def exact_profile_weights(
+    weights: Mapping[Axis, Number] | None,
+) -> dict[Axis, Fraction] | None:
     """The profile's weights as exact fractions, converted once per report; ``None`` when
     one is negative (the formula itself then names the problem). The defaults are the
     profile formula's own (:func:`scoring.radar.default_weights`)."""
@@ -423,7 +482,7 @@ def score_window(
 ) -> RadarResult:
     """The radar over the runs of one window (order does not matter)."""
     runs: list[_WindowRun] | list[RunRow] = list(window)  # type: ignore[assignment]
-    return _radar(runs, weights, _exact_weights(weights))
+    return _radar(runs, weights, exact_profile_weights(weights))
 
 
 def _radar(
@@ -483,6 +542,19 @@ def build_report(
     Raises :class:`scoring.errors.InputError` naming every problem's line, field and rule;
     nothing is scored from an input that has one.
     """
+    return read_runs(source, on_read=on_read, on_rows=on_rows).finish(weights)
+
+
+def read_runs(
+    source: Iterable[bytes] | BinaryIO,
+    *,
+    on_read: Callable[[int], None] | None = None,
+    on_rows: Callable[[int], None] | None = None,
+) -> ReportBuilder:
+    """:func:`build_report`'s reading: every run of the log accounted for, none scored yet.
+
+    Raises :class:`scoring.errors.InputError` as :func:`build_report` does.
+    """
     builder = ReportBuilder()
     log = ProblemLog()
     seen = RunIds()
@@ -518,4 +590,4 @@ def build_report(
             if on_rows is not None:
                 on_rows(len(chunk))
     log.raise_if_any()
-    return builder.finish(weights)
+    return builder

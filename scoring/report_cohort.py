@@ -26,8 +26,8 @@ from scoring.uncertainty import CohortTask
 # give x as written = n·10^-9 exactly. Below 2^22 the reals that round to x span less than
 # 10^-9, so n·10^-9 is the only multiple of 10^-9 among them, and the shortest decimal
 # that rounds to x (``repr``) has no more decimals than it, so it is that multiple.
-_FIXED_DIGITS = 9
-_FIXED_SCALE = 10**_FIXED_DIGITS
+FIXED_DIGITS = 9
+FIXED_SCALE = 10**FIXED_DIGITS
 _FIXED_LIMIT = float(2**22)
 
 
@@ -45,14 +45,38 @@ def _fixed_point(values: Sequence[float]) -> tuple[list[int], list[int]]:
         else list(map(min, values, repeat(_FIXED_LIMIT)))
     )
     # float.__round__, not round: the products are floats, and the direct call is cheaper.
-    scaled = list(map(float.__round__, map(mul, clamped, repeat(float(_FIXED_SCALE)))))
-    fits = list(map(eq, map(truediv, scaled, repeat(_FIXED_SCALE)), values))
+    scaled = list(map(float.__round__, map(mul, clamped, repeat(float(FIXED_SCALE)))))
+    fits = list(map(eq, map(truediv, scaled, repeat(FIXED_SCALE)), values))
     if all(fits):
         return scaled, []
     others = [i for i, fit in enumerate(fits) if not fit]
     for i in others:
         scaled[i] = 0
     return scaled, others
+
+
+def units_of(value: float) -> int | None:
+    """``value`` in ``10^-FIXED_DIGITS`` units, exactly as written, if it is a whole number
+    of them (see ``_fixed_point``); otherwise ``None``.
+
+    >>> units_of(0.25), units_of(1e-10), units_of(5e6)
+    (250000000, None, None)
+    """
+    units = round(min(value, _FIXED_LIMIT) * FIXED_SCALE)
+    return units if units / FIXED_SCALE == value else None
+
+
+def whole_units(values: Sequence[float]) -> int | None:
+    """The sum of ``values`` in ``10^-FIXED_DIGITS`` units, exactly as written, if every
+    value is a whole number of them; otherwise ``None``.
+
+    >>> whole_units([0.25, 1.5]), whole_units([1e-10])
+    (1750000000, None)
+    """
+    if len(values) == 1:
+        return units_of(values[0])
+    units, others = _fixed_point(values)
+    return None if others else sum(units)
 
 
 class CohortSums:
@@ -113,8 +137,8 @@ class CohortSums:
         if success:
             self._successes[task] += 1
         for column, value, sums in ((0, latency, self._latencies), (1, cost, self._costs)):
-            units = round(min(value, _FIXED_LIMIT) * _FIXED_SCALE)
-            if units / _FIXED_SCALE == value:
+            units = units_of(value)
+            if units is not None:
                 sums[task] = sums.get(task, 0) + units
             else:  # not a whole number of units (see _fixed_point)
                 sums[task] = sums.get(task, 0)
@@ -127,7 +151,7 @@ class CohortSums:
 
     def totals(self) -> tuple[Fraction, Fraction]:
         """The exact sums of latency_ms and cost_usd over every completed run."""
-        unit = Fraction(1, _FIXED_SCALE)
+        unit = Fraction(1, FIXED_SCALE)
         latency = sum(self._latencies.values()) * unit
         cost = sum(self._costs.values()) * unit
         for rest_latency, rest_cost in self._rest.values():
@@ -141,8 +165,8 @@ class CohortSums:
         for task, runs in self._runs.items():
             # Built directly (units over the scale): multiplying by a Fraction unit costs
             # an operator dispatch and a gcd more.
-            latency = Fraction(self._latencies[task], _FIXED_SCALE)
-            cost = Fraction(self._costs[task], _FIXED_SCALE)
+            latency = Fraction(self._latencies[task], FIXED_SCALE)
+            cost = Fraction(self._costs[task], FIXED_SCALE)
             rest = self._rest.get(task)
             if rest is not None:
                 latency += rest[0]

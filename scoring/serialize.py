@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -21,7 +21,7 @@ from scoring.errors import json_visible, visible
 from scoring.numeric import round_half_up
 from scoring.outcome import OutcomeScore
 from scoring.report import AgentReport, Report
-from scoring.uncertainty import Interval
+from scoring.uncertainty import AgentIntervals, Interval
 
 _NONE = "—"
 
@@ -49,48 +49,133 @@ def _interval(value: Interval | None) -> dict[str, float] | None:
     return None if value is None else {"low": float(value.low), "high": float(value.high)}
 
 
+_AXIS_KEYS = tuple(axis.value for axis in Axis)
+_CORRECTNESS = Axis.CORRECTNESS.value
+
+
 def pass_key(k: int) -> str:
     """The JSON key of pass^k at level ``k``."""
     return f"pass^{k}"
+
+
+class _PassKeys(dict[int, str]):
+    """``pass_key`` of each level, computed once per level."""
+
+    def __missing__(self, k: int) -> str:
+        key = self[k] = pass_key(k)
+        return key
+
+
+_PASS_KEYS = _PassKeys()
+
+
+def composite_part(
+    published: Sequence[float | None], completed_runs: int, floor: bool, intervals: AgentIntervals
+) -> dict[str, Any]:
+    """The ``composite`` object of an agent: its published score, success rate,
+    consistency, latency and cost scores (in that order), its counts and intervals."""
+    score, success_rate, consistency, latency, cost = published
+    return {
+        "score": score,
+        "success_rate": success_rate,
+        "consistency": consistency,
+        "latency_score": latency,
+        "cost_score": cost,
+        "completed_runs": completed_runs,
+        "zero_success_floor": floor,
+        "interval": _interval(intervals.composite),
+        "success_rate_interval": _interval(intervals.success_rate),
+        "interval_reason": intervals.composite_reason,
+    }
+
+
+def radar_part(
+    axes: Sequence[float | None],
+    profile: float | None,
+    window_runs: int,
+    median_latency_ms: float | None,
+    intervals: AgentIntervals,
+) -> dict[str, Any]:
+    """The ``radar`` object of an agent: the published axes (in ``Axis`` order), profile,
+    window size, unrounded median latency and the correctness interval."""
+    correctness, latency, cost, tool_efficiency, robustness = axes
+    return {
+        "axes": {
+            _AXIS_KEYS[0]: correctness,
+            _AXIS_KEYS[1]: latency,
+            _AXIS_KEYS[2]: cost,
+            _AXIS_KEYS[3]: tool_efficiency,
+            _AXIS_KEYS[4]: robustness,
+        },
+        "profile": profile,
+        "window_runs": window_runs,
+        "median_latency_ms": median_latency_ms,
+        "intervals": {_CORRECTNESS: _interval(intervals.correctness)},
+        "interval_reasons": {_CORRECTNESS: intervals.correctness_reason},
+    }
+
+
+def repeatability_part(
+    pass_hat: Mapping[int, float | None], tasks: int, intervals: AgentIntervals
+) -> dict[str, Any]:
+    """The ``repeatability`` object of an agent: published pass^k by level, the qualifying
+    tasks and the intervals."""
+    reason = intervals.pass_hat_reason
+    keys = _PASS_KEYS
+    return {
+        **{keys[k]: v for k, v in pass_hat.items()},
+        "tasks": tasks,
+        "intervals": {keys[k]: _interval(v) for k, v in intervals.pass_hat.items()},
+        "interval_reasons": {keys[k]: reason for k in intervals.pass_hat},
+    }
+
+
+def agent_document(
+    agent_id: str,
+    rank: int | None,
+    rank_upper_bound: int | None,
+    parts: tuple[dict[str, Any], dict[str, Any], dict[str, Any]],
+) -> dict[str, Any]:
+    """One agent's object of ``report --format json``: its composite, radar and
+    repeatability parts."""
+    composite, radar, repeatability = parts
+    return {
+        "agent_id": agent_id,
+        "rank": rank,
+        "rank_upper_bound": rank_upper_bound,
+        "composite": composite,
+        "radar": radar,
+        "repeatability": repeatability,
+    }
 
 
 def agent_to_json(agent: AgentReport) -> dict[str, Any]:
     """One agent's scores with the published scales and rounding."""
     composite, radar, rep = agent.composite, agent.radar, agent.repeatability
     intervals = agent.intervals
-    return {
-        "agent_id": agent.agent_id,
-        "rank": agent.rank,
-        "rank_upper_bound": agent.rank_upper_bound,
-        "composite": {
-            "score": _score(composite.score),
-            "success_rate": _fraction(composite.success_rate),
-            "consistency": _fraction(composite.consistency),
-            "latency_score": _score(composite.latency_score),
-            "cost_score": _score(composite.cost_score),
-            "completed_runs": composite.completed_runs,
-            "zero_success_floor": composite.zero_success_floor,
-            "interval": _interval(intervals.composite),
-            "success_rate_interval": _interval(intervals.success_rate),
-            "interval_reason": intervals.composite_reason,
-        },
-        "radar": {
-            "axes": {axis.value: _score(radar.axes[axis]) for axis in Axis},
-            "profile": _score(radar.profile),
-            "window_runs": radar.window_runs,
-            "median_latency_ms": _raw(radar.median_latency_ms),
-            "intervals": {Axis.CORRECTNESS.value: _interval(intervals.correctness)},
-            "interval_reasons": {Axis.CORRECTNESS.value: intervals.correctness_reason},
-        },
-        "repeatability": {
-            **{pass_key(k): _fraction(v) for k, v in rep.pass_hat.items()},
-            "tasks": rep.tasks,
-            "intervals": {pass_key(k): _interval(v) for k, v in intervals.pass_hat.items()},
-            "interval_reasons": {
-                pass_key(k): intervals.pass_hat_reason for k in intervals.pass_hat
-            },
-        },
-    }
+    published = (
+        _score(composite.score),
+        _fraction(composite.success_rate),
+        _fraction(composite.consistency),
+        _score(composite.latency_score),
+        _score(composite.cost_score),
+    )
+    parts = (
+        composite_part(
+            published, composite.completed_runs, composite.zero_success_floor, intervals
+        ),
+        radar_part(
+            [_score(radar.axes[axis]) for axis in Axis],
+            _score(radar.profile),
+            radar.window_runs,
+            _raw(radar.median_latency_ms),
+            intervals,
+        ),
+        repeatability_part(
+            {k: _fraction(v) for k, v in rep.pass_hat.items()}, rep.tasks, intervals
+        ),
+    )
+    return agent_document(agent.agent_id, agent.rank, agent.rank_upper_bound, parts)
 
 
 def report_to_json(report: Report) -> dict[str, Any]:
@@ -208,7 +293,12 @@ def _rank_cell(rank: int | None, upper: int | None) -> str:
 
 def report_to_table(report: Report) -> str:
     """The ``report`` tables for a terminal: composite, radar, repeatability."""
-    data = [agent_to_json(a) for a in report.agents]
+    return document_table(report_to_json(report))
+
+
+def document_table(document: Mapping[str, Any]) -> str:
+    """:func:`report_to_table` of a ``report --format json`` document."""
+    data = document["agents"]
     s, f = SCORE_DECIMALS, FRACTION_DECIMALS
     composite = render_table(
         [
@@ -277,7 +367,7 @@ def report_to_table(report: Report) -> str:
     )
     return "\n".join(
         [
-            f"methodology {report.methodology_version}",
+            f"methodology {document['methodology_version']}",
             "",
             "Headline composite (0-100)",
             composite,
@@ -350,12 +440,14 @@ def _agent_plain(agent: dict[str, Any]) -> bool:
     checked; the rounded ones are whole units of 10^-SCORE_DECIMALS or 10^-FRACTION_DECIMALS
     on scales of at most 100, never below 1e-4 unless 0 (both at most 4 decimals)."""
     composite, radar, repeatability = agent["composite"], agent["radar"], agent["repeatability"]
-    return (
-        _plain(radar["median_latency_ms"])
-        and _intervals_plain(composite["interval"])
-        and _intervals_plain(composite["success_rate_interval"])
-        and all(map(_intervals_plain, radar["intervals"].values()))
-        and all(map(_intervals_plain, repeatability["intervals"].values()))
+    intervals = [
+        composite["interval"],
+        composite["success_rate_interval"],
+        *radar["intervals"].values(),
+        *repeatability["intervals"].values(),
+    ]
+    return _plain(radar["median_latency_ms"]) and (
+        intervals.count(None) == len(intervals) or all(map(_intervals_plain, intervals))
     )
 
 
@@ -368,18 +460,41 @@ def report_json_text(report: Report) -> str:
     encode) or a float msgspec would write differently goes the way of :func:`to_json_text`.
     Only characters a terminal could act on are then escaped: none in ASCII text but DEL.
     """
-    data = report_to_json(report)
-    if all(map(_agent_plain, data["agents"])):
-        try:
-            compact = _encode(data)
-        except UnicodeEncodeError:
-            pass
-        else:
-            indented = msgspec.json.format(compact, indent=2)
-            if indented.isascii() and b"\x7f" not in indented:
-                return indented.decode("ascii")
-            return json_visible(indented.decode("utf-8"))
-    return to_json_text(data)
+    return document_json_text(report_to_json(report))
+
+
+def document_json_text(data: dict[str, Any]) -> str:
+    """:func:`report_json_text` of a ``report --format json`` document."""
+    indented = _indented(data)
+    if indented is None:
+        return to_json_text(data)
+    if _shown_as_is(indented):
+        return indented.decode("ascii")
+    return json_visible(indented.decode("utf-8"))
+
+
+def document_json_ascii(data: dict[str, Any]) -> bytes | None:
+    """:func:`document_json_text` as ASCII bytes, without a copy as text, where msgspec
+    writes it and it holds nothing to escape (as a report of ASCII names does); else
+    ``None``."""
+    indented = _indented(data)
+    return indented if indented is not None and _shown_as_is(indented) else None
+
+
+def _indented(data: dict[str, Any]) -> bytes | None:
+    """The document indented by msgspec, where msgspec writes it as ``json.dumps`` would."""
+    if not all(map(_agent_plain, data["agents"])):
+        return None
+    try:
+        compact = _encode(data)
+    except UnicodeEncodeError:
+        return None
+    return msgspec.json.format(compact, indent=2)
+
+
+def _shown_as_is(indented: bytes) -> bool:
+    """Whether JSON text holds no character a terminal could act on: ASCII without DEL."""
+    return indented.isascii() and b"\x7f" not in indented
 
 
 _encode = msgspec.json.Encoder().encode
@@ -389,12 +504,19 @@ __all__ = [
     "NO_RECORDS",
     "OUTCOME_HEADERS",
     "Table",
+    "agent_document",
     "agent_to_json",
+    "composite_part",
+    "document_json_ascii",
+    "document_json_text",
+    "document_table",
     "outcome_row",
     "outcome_to_json",
     "outcomes_to_table",
     "pass_key",
+    "radar_part",
     "render_table",
+    "repeatability_part",
     "report_json_text",
     "report_to_json",
     "report_to_table",

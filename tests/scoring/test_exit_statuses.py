@@ -54,14 +54,14 @@ def _broken_invariant(monkeypatch: pytest.MonkeyPatch) -> None:
         # Made without its constructor, whose arguments differ between branches (issue16).
         raise MethodologyError.__new__(MethodologyError)
 
-    monkeypatch.setattr(scoring.fast_scores, "composite", broken)
+    monkeypatch.setattr(scoring.fast_scores, "composite_ratios", broken)
 
 
 def _zero_divisor(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*_: Any, **__: Any) -> None:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(scoring.fast_scores, "composite", broken)
+    monkeypatch.setattr(scoring.fast_scores, "composite_ratios", broken)
 
 
 # (row name, argv, stdin, stdout, setup, expected words on stderr)

@@ -7,12 +7,12 @@ hypothesis-drawn logs: the published JSON equals the reference's, and stays in b
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from report_logs import OFFSETS, STATUSES, random_log, timestamp_at
 from report_reference import TERMINAL, check_bounds, reference_report, to_lines
 
 from scoring import (
@@ -21,73 +21,8 @@ from scoring import (
     report_to_json,
 )
 from scoring.constants import (
-    COST_ANCHORS_USD,
-    LATENCY_ANCHORS_MS,
     RADAR_WINDOW_RUNS,
 )
-
-STATUSES = ["completed", "failed", "timeout", "queued", "running"]
-_T0 = datetime(2024, 3, 1, tzinfo=UTC)
-_OFFSETS = [timedelta(0), timedelta(hours=1), timedelta(hours=-5), timedelta(hours=5, minutes=30)]
-
-
-# --- random run logs ------------------------------------------------------------------------
-
-
-def _timestamp(minute: int, micro: int, offset: timedelta) -> str:
-    instant = _T0 + timedelta(minutes=minute, microseconds=micro)
-    text = instant.astimezone(timezone(offset)).isoformat()
-    return text.replace("+00:00", "Z") if offset == timedelta(0) and minute % 2 else text
-
-
-def _number(rng: random.Random, scale: float) -> float | int:
-    kind = rng.randrange(7)
-    if kind == 0:
-        return rng.randint(0, int(scale))
-    if kind == 1:
-        return round(rng.uniform(0, scale), rng.randint(0, 4))
-    if kind == 2:
-        return rng.uniform(0, scale)  # 17 significant digits
-    if kind == 3:
-        return rng.uniform(0, scale * 1e-6)
-    if kind == 4:
-        return rng.uniform(0, scale * 1e4)  # beyond 2**22 for latencies
-    if kind == 5:
-        return rng.choice([0, 0.1, 0.2, 0.3, 1e-7, 2.5e-5, 4194304.0, 4194304.5])
-    anchors = LATENCY_ANCHORS_MS if scale > 1 else COST_ANCHORS_USD
-    return float(rng.choice(anchors).x)
-
-
-def random_log(
-    rng: random.Random, size: int, agents: int, tasks: int, minutes: int
-) -> list[dict[str, Any]]:
-    records = []
-    status_weights = [rng.randint(1, 8) for _ in STATUSES]
-    for i in range(size):
-        status = rng.choices(STATUSES, status_weights)[0]
-        terminal = status in TERMINAL
-        completed = status == "completed"
-        latency = _number(rng, 12000) if completed or rng.random() < 0.5 else None
-        cost = _number(rng, 0.25) if completed or rng.random() < 0.5 else None
-        at = None
-        if terminal or rng.random() < 0.3:
-            micro = rng.choice([0, 0, 0, rng.randrange(10**6)])
-            at = _timestamp(rng.randrange(minutes), micro, rng.choice(_OFFSETS))
-        records.append(
-            {
-                "run_id": f"run-{i}",
-                "agent_id": f"agent-{rng.randrange(agents)}",
-                "task_id": f"task-{rng.randrange(tasks)}",
-                "status": status,
-                "success": rng.choice([True, True, False, None]),
-                "latency_ms": latency,
-                "cost_usd": cost,
-                "steps": rng.choice([None, rng.randint(0, 15)]),
-                "finished_at": at,
-            }
-        )
-    return records
-
 
 _FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -151,7 +86,7 @@ def test_long_log_with_old_runs_arriving_late() -> None:
                 "latency_ms": 100.0 + (i * 37) % 9000,
                 "cost_usd": 0.001 * (i % 150),
                 "steps": i % 11,
-                "finished_at": _timestamp(minute, 0, _OFFSETS[i % 4]),
+                "finished_at": timestamp_at(minute, 0, OFFSETS[i % 4]),
             }
         )
     # Runs 500..599 are the newest 100; run 500 is the oldest of them (minute 1166, tied
@@ -183,7 +118,7 @@ _run = st.fixed_dictionaries(
         ),
         "steps": st.one_of(st.none(), st.integers(0, 20)),
         "minute": st.integers(0, 5),
-        "offset": st.sampled_from(_OFFSETS),
+        "offset": st.sampled_from(OFFSETS),
     }
 )
 
@@ -195,7 +130,7 @@ def _valid(draft: dict[str, Any], i: int) -> dict[str, Any]:
         record["latency_ms"] = 0 if record["latency_ms"] is None else record["latency_ms"]
         record["cost_usd"] = 0 if record["cost_usd"] is None else record["cost_usd"]
     record["finished_at"] = (
-        _timestamp(draft["minute"], 0, draft["offset"])
+        timestamp_at(draft["minute"], 0, draft["offset"])
         if record["status"] in TERMINAL or draft["minute"] % 2
         else None
     )

@@ -179,7 +179,7 @@ def test_the_composite_check_catches_a_wrong_weight(monkeypatch: pytest.MonkeyPa
 
 def test_the_curve_check_catches_an_off_by_one_segment(monkeypatch: pytest.MonkeyPatch) -> None:
     curve = fast_scores.Curve(LATENCY_ANCHORS_MS)
-    monkeypatch.setattr(curve, "_slopes", [*curve._slopes[1:], curve._slopes[0]])
+    monkeypatch.setattr(curve, "_lines", [*curve._lines[1:], curve._lines[0]])
     mismatched = [
         x
         for x in anchor_points(LATENCY_ANCHORS_MS)

@@ -1,0 +1,208 @@
+"""The published document (``scoring/published.py``) against the exact report.
+
+``publish`` scores an agent of at most ``SMALL_AGENT_RUNS`` runs from its runs, in
+integers, and leaves the others to the exact path: its document must equal
+``report_to_json(build_report(...))`` on any log, with the rounding ties included, and the
+small path must really be the one taken.
+"""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from report_logs import random_log
+from report_reference import to_lines
+
+from scoring import Axis, build_report, report_to_json
+from scoring import published as published_module
+from scoring.composite import score_composite
+from scoring.constants import SCORE_DECIMALS, SCORE_SCALE
+from scoring.fast_scores import half_up, weight_ratios
+from scoring.numeric import round_half_up
+from scoring.published import publish, small_parts
+from scoring.registry import ScoringError
+from scoring.report import SMALL_AGENT_RUNS, ReportBuilder, exact_profile_weights, read_runs
+from scoring.serialize import document_json_text, report_json_text
+
+_SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _documents(
+    records: list[dict[str, Any]], weights: dict[Axis, Any] | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    lines = to_lines(records)
+    return publish(read_runs(lines), weights), report_to_json(build_report(lines, weights))
+
+
+def _run(i: int, agent: str, **fields: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "run_id": f"r{i}",
+        "agent_id": agent,
+        "task_id": "t",
+        "status": "completed",
+        "success": True,
+        "latency_ms": 500,
+        "cost_usd": 0.01,
+        "steps": 3,
+        "finished_at": "2026-01-01T00:00:00Z",
+    }
+    return record | fields
+
+
+@_SETTINGS
+@given(
+    seed=st.integers(0, 2**32),
+    size=st.one_of(st.integers(0, 60), st.integers(200, 600)),
+    agents=st.one_of(st.integers(1, 6), st.integers(20, 400)),
+    tasks=st.integers(1, 14),
+    minutes=st.sampled_from([1, 60, 10_000]),
+)
+def test_the_published_document_is_the_exact_one(
+    seed: int, size: int, agents: int, tasks: int, minutes: int
+) -> None:
+    records = random_log(random.Random(seed), size, agents, tasks, minutes)
+    published, exact = _documents(records)
+    assert published == exact
+    lines = to_lines(records)
+    assert document_json_text(published) == report_json_text(build_report(lines))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    weights=st.lists(st.sampled_from([0, 1, 2, Decimal("0.5"), Decimal("3.25")]), min_size=5),
+)
+def test_viewer_weights_publish_the_exact_profile(seed: int, weights: list[Any]) -> None:
+    records = random_log(random.Random(seed), 120, 40, 4, 60)
+    chosen = dict(zip(Axis, weights, strict=False))
+    published, exact = _documents(records, chosen)
+    assert published == exact
+
+
+def test_a_negative_weight_is_refused_as_the_exact_report_refuses_it() -> None:
+    records = [_run(i, f"a{i}") for i in range(3)]
+    weights = dict.fromkeys(Axis, 1) | {Axis.COST: -1}
+    with pytest.raises(ScoringError) as exact:
+        build_report(to_lines(records), weights)
+    with pytest.raises(ScoringError) as published:
+        publish(read_runs(to_lines(records)), weights)
+    assert str(published.value) == str(exact.value)
+
+
+def test_the_small_path_scores_every_small_agent_after_the_first_of_its_kind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only the first agent with given task counts is scored exactly (it leaves the null
+    intervals for the others): a small path that always gave up would pass the
+    equality test above and be no faster."""
+    exact_scores: list[str] = []
+    score = ReportBuilder.score
+
+    def counted(self: ReportBuilder, agent_id: str, weights: Any = None) -> Any:
+        exact_scores.append(agent_id)
+        return score(self, agent_id, weights)
+
+    monkeypatch.setattr(ReportBuilder, "score", counted)
+    records = [
+        _run(i, f"a{i}", latency_ms=300 + 7 * i, cost_usd=round(0.001 * (i % 90), 3), steps=i % 9)
+        for i in range(300)
+    ]
+    published, exact = _documents(records)
+    assert published == exact
+    assert len(exact_scores) <= 1
+
+
+def test_an_agent_over_the_small_limit_is_scored_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    monkeypatch.setattr(
+        published_module, "small_parts", lambda rows, weights: calls.append(len(rows))
+    )
+    records = [_run(i, "big", task_id=f"t{i % 3}") for i in range(SMALL_AGENT_RUNS + 1)]
+    records += [_run(1000 + i, "small") for i in range(SMALL_AGENT_RUNS)]
+    publish(read_runs(to_lines(records)))
+    assert calls == [SMALL_AGENT_RUNS]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("latency_ms", 1e-10), ("cost_usd", 1.0000000001e-3), ("latency_ms", 5e6 + 0.5)],
+)
+def test_a_value_beyond_the_fixed_point_goes_the_exact_way(field: str, value: float) -> None:
+    records = [_run(0, "warm"), _run(1, "a", **{field: value})]
+    builder = read_runs(to_lines(records))
+    publish(read_runs(to_lines(records[:1])))  # the null intervals of one task are known
+    weights = weight_ratios(exact_profile_weights(None) or {})
+    assert small_parts(builder.small_agents()["warm"], weights) is not None
+    assert small_parts(builder.small_agents()["a"], weights) is None
+    published, exact = _documents(records)
+    assert published == exact
+
+
+@pytest.mark.parametrize("latency", [0, -0.0, 0.0, 10**6, 2**22, 4194304.5])
+def test_edge_values_publish_as_the_exact_report(latency: float) -> None:
+    records = [_run(i, f"a{i}", latency_ms=latency, cost_usd=latency / 10**6) for i in range(4)]
+    published, exact = _documents(records)
+    assert published == exact
+    assert document_json_text(published) == report_json_text(build_report(to_lines(records)))
+
+
+def _tie() -> tuple[int, Decimal]:
+    """A latency and a cost whose one-run composite lies exactly halfway between two
+    published values (searched among costs of seven decimals, checked exactly)."""
+    unit = Fraction(1, 10**SCORE_DECIMALS)
+    for step in range(1, 20_000):
+        cost = Decimal(step) / 10**7
+        score = score_composite(1, 1, 500, cost).score
+        assert score is not None
+        if (score / unit) % 1 == Fraction(1, 2):
+            return 500, cost
+    raise AssertionError("no tie among the costs searched")
+
+
+def test_a_rounding_tie_is_published_half_up_as_the_exact_report() -> None:
+    latency, cost = _tie()
+    records = [_run(0, "warm"), _run(1, "tie", latency_ms=latency, cost_usd=float(cost))]
+    published, exact = _documents(records)
+    assert published == exact
+    shown = {a["agent_id"]: a["composite"]["score"] for a in published["agents"]}
+    expected = score_composite(1, 1, latency, cost).score
+    assert expected is not None
+    assert shown["tie"] == round_half_up(expected, SCORE_DECIMALS)
+
+
+def test_the_equality_check_catches_a_small_path_that_rounds_a_tie_down(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    latency, cost = _tie()
+    records = [_run(0, "warm"), _run(1, "tie", latency_ms=latency, cost_usd=float(cost))]
+    publish(read_runs(to_lines(records)))  # the null intervals are known: "tie" is small
+
+    def half_down(value: tuple[int, int], places: int) -> float:
+        scale = 10**places
+        return -((-2 * value[0] * scale + value[1]) // (2 * value[1])) / scale
+
+    monkeypatch.setattr(published_module, "half_up", half_down)
+    published, exact = _documents(records)
+    assert published != exact
+
+
+@given(
+    st.one_of(
+        st.fractions(min_value=-SCORE_SCALE, max_value=SCORE_SCALE, max_denominator=10**9),
+        st.integers(-(10**6), 10**6).map(lambda k: Fraction(2 * k + 1, 2 * 10**SCORE_DECIMALS)),
+    ),
+    st.integers(0, 6),
+)
+def test_half_up_of_a_ratio_is_round_half_up(value: Fraction, places: int) -> None:
+    # Unreduced too: the small path rounds ratios as its integers leave them.
+    for ratio in (
+        (value.numerator, value.denominator),
+        (3 * value.numerator, 3 * value.denominator),
+    ):
+        assert half_up(ratio, places) == round_half_up(value, places)
