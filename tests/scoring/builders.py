@@ -50,6 +50,18 @@ GOOD: dict[str, Any] = {
 }
 
 
+#: The keys of a composite's scores, in the documented order.
+COMPOSITE_SCORE_KEYS = (
+    "score",
+    "success_rate",
+    "consistency",
+    "latency_score",
+    "cost_score",
+    "completed_runs",
+    "zero_success_floor",
+)
+
+
 def composite_json(
     score: float | None,
     success_rate: float | None,
@@ -62,15 +74,8 @@ def composite_json(
 ) -> dict[str, Any]:
     """An agent's composite as the report prints it (keys in the documented order), without
     the interval keys of 1.1.0 (see :func:`scores_only`), for ``runs`` completed runs."""
-    return {
-        "score": score,
-        "success_rate": success_rate,
-        "consistency": consistency,
-        "latency_score": latency,
-        "cost_score": cost,
-        "completed_runs": runs,
-        "zero_success_floor": floor,
-    }
+    values = (score, success_rate, consistency, latency, cost, runs, floor)
+    return dict(zip(COMPOSITE_SCORE_KEYS, values, strict=True))
 
 
 def _without_interval(composite: dict[str, Any]) -> dict[str, Any]:
