@@ -63,32 +63,51 @@ class Signature:
 
 
 _DECOMPRESS = "decompress it first"
-_UTF8 = "JSON Lines is UTF-8: convert it first"
+_GIVE_LOG = "give the run log itself"
+
+
+def _advised(advice: str, *signatures: tuple[bytes, str]) -> tuple[Signature, ...]:
+    """Signatures, ``(magic, kind)`` each, of inputs that take the same ``advice``."""
+    return tuple(Signature(magic, kind, advice) for magic, kind in signatures)
+
+
 #: Binary inputs that are named, not read; longer signatures first where two share a start
 #: (UTF-32 LE begins with the UTF-16 LE mark). Sources: each format's specification.
 SIGNATURES: tuple[Signature, ...] = (
-    Signature(b"PK\x03\x04", "a zip archive", "extract the log from it first (unzip)"),
-    Signature(b"PK\x05\x06", "an empty zip archive", "extract the log from it first (unzip)"),
+    *_advised(
+        "extract the log from it first (unzip)",
+        (b"PK\x03\x04", "a zip archive"),
+        (b"PK\x05\x06", "an empty zip archive"),
+    ),
     Signature(b"\x28\xb5\x2f\xfd", "zstd-compressed data", f"{_DECOMPRESS} (zstd -d)"),
     Signature(b"\xfd7zXZ\x00", "xz-compressed data", f"{_DECOMPRESS} (xz -d)"),
     Signature(b"BZh", "bzip2-compressed data", f"{_DECOMPRESS} (bunzip2)"),
     Signature(b"\x04\x22\x4d\x18", "lz4-compressed data", f"{_DECOMPRESS} (lz4 -d)"),
     Signature(b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", "extract the log from it first (7z x)"),
     Signature(b"ustar", "a tar archive", "extract the log from it first (tar -x)", 257),
-    Signature(b"\x89PNG\r\n\x1a\n", "a PNG image", "give the run log itself"),
-    Signature(b"\xff\xd8\xff", "a JPEG image", "give the run log itself"),
-    Signature(b"GIF8", "a GIF image", "give the run log itself"),
-    Signature(b"%PDF-", "a PDF document", "give the run log itself"),
-    Signature(b"SQLite format 3\x00", "an SQLite database", "export the records as JSON Lines"),
-    Signature(b"PAR1", "a Parquet file", "export the records as JSON Lines"),
-    Signature(b"\x7fELF", "an executable (ELF)", "give the run log itself"),
-    Signature(b"\xff\xfe\x00\x00", "UTF-32 text (little-endian)", f"{_UTF8} (iconv -t UTF-8)"),
-    Signature(b"\x00\x00\xfe\xff", "UTF-32 text (big-endian)", f"{_UTF8} (iconv -t UTF-8)"),
-    Signature(b"\xff\xfe", "UTF-16 text (little-endian)", f"{_UTF8} (iconv -t UTF-8)"),
-    Signature(b"\xfe\xff", "UTF-16 text (big-endian)", f"{_UTF8} (iconv -t UTF-8)"),
-    # Without a byte-order mark, UTF-16 writes an ASCII "{" or "[" beside a NUL byte.
-    Signature(b"{\x00", "UTF-16 text (little-endian)", f"{_UTF8} (iconv -t UTF-8)"),
-    Signature(b"\x00{", "UTF-16 text (big-endian)", f"{_UTF8} (iconv -t UTF-8)"),
+    *_advised(
+        _GIVE_LOG,
+        (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"GIF8", "a GIF image"),
+        (b"%PDF-", "a PDF document"),
+    ),
+    *_advised(
+        "export the records as JSON Lines",
+        (b"SQLite format 3\x00", "an SQLite database"),
+        (b"PAR1", "a Parquet file"),
+    ),
+    Signature(b"\x7fELF", "an executable (ELF)", _GIVE_LOG),
+    *_advised(
+        "JSON Lines is UTF-8: convert it first (iconv -t UTF-8)",
+        (b"\xff\xfe\x00\x00", "UTF-32 text (little-endian)"),
+        (b"\x00\x00\xfe\xff", "UTF-32 text (big-endian)"),
+        (b"\xff\xfe", "UTF-16 text (little-endian)"),
+        (b"\xfe\xff", "UTF-16 text (big-endian)"),
+        # Without a byte-order mark, UTF-16 writes an ASCII "{" or "[" beside a NUL byte.
+        (b"{\x00", "UTF-16 text (little-endian)"),
+        (b"\x00{", "UTF-16 text (big-endian)"),
+    ),
 )
 
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, Anchor
 from scoring.numeric import Number, exact
 from scoring.registry import (
+    Binding,
+    FormulaParts,
+    Point,
     ScoringError,
     arg,
     const,
@@ -22,6 +25,23 @@ from scoring.registry import (
     uses,
 )
 
+#: The symbols of a formula of ``x`` on a curve's ``anchors`` (the curve and its slope).
+CURVE_SYMBOLS: Mapping[str, Binding] = {
+    "x": arg("x"),
+    "x_": sequence("anchors", "x"),
+    "s_": sequence("anchors", "score"),
+    "m": count("anchors"),
+    "i": index("anchors"),
+}
+
+
+def curve_golden(curve: str, anchors: Sequence[Anchor]) -> list[Point]:
+    """Golden points of a formula of ``x`` on ``anchors`` (see :data:`CURVE_SYMBOLS`): one
+    at each of the curve's :func:`curve_points`, labelled ``<curve>,x=<x>``."""
+    return [
+        point(f"{curve},x={x}", x=x, anchors=anchors) for x in curve_points([a.x for a in anchors])
+    ]
+
 
 @formula(
     "curve.piecewise_linear",
@@ -31,17 +51,8 @@ from scoring.registry import (
         r" s_i + (s_{i+1} - s_i)\,\dfrac{x - x_i}{x_{i+1} - x_i} & x_i < x \le x_{i+1} \\"
         r" s_m & x \ge x_m \end{cases}"
     ),
-    symbols={
-        "x": arg("x"),
-        "x_": sequence("anchors", "x"),
-        "s_": sequence("anchors", "score"),
-        "m": count("anchors"),
-        "i": index("anchors"),
-    },
-    golden=[
-        point(f"latency,x={x}", x=x, anchors=LATENCY_ANCHORS_MS)
-        for x in curve_points([a.x for a in LATENCY_ANCHORS_MS])
-    ],
+    symbols=CURVE_SYMBOLS,
+    golden=curve_golden("latency", LATENCY_ANCHORS_MS),
 )
 def piecewise_linear(x: Number, anchors: Sequence[Anchor]) -> Fraction:
     """Interpolate ``x`` linearly between adjacent anchors ``(x_i, s_i)``.
@@ -102,19 +113,28 @@ def _prepared(anchors: Sequence[Anchor]) -> _Prepared:
     return xs, scores, slopes
 
 
+def _score_on_curve(
+    part: str, mean: str, anchors_name: str, anchors: Sequence[Anchor]
+) -> FormulaParts:
+    """The formula of a part of the composite that is the curve ``anchors`` (the constant
+    ``anchors_name``) read at the argument ``mean`` (``mean_<part>_<unit>``), e.g.
+    ``latency = f_latency(mean latency_ms)``; golden at the curve's :func:`curve_points`."""
+    curve = rf"f_{{\mathrm{{{part}}}}}"
+    average = r"\overline{\mathrm{" + mean.removeprefix("mean_").replace("_", r"\_") + "}}"
+    return FormulaParts(
+        title=f"{part.capitalize()} score",
+        latex=rf"\mathrm{{{part}}} = {curve}\!\left({average}\right)",
+        symbols={
+            curve: uses("curve.piecewise_linear", "x", anchors=const(anchors_name)),
+            average: arg(mean),
+        },
+        golden=[point(str(x), **{mean: x}) for x in curve_points([a.x for a in anchors])],
+    )
+
+
 @formula(
     "composite.latency_score",
-    title="Latency score",
-    latex=r"\mathrm{latency} = f_{\mathrm{latency}}\!\left(\overline{\mathrm{latency\_ms}}\right)",
-    symbols={
-        r"f_{\mathrm{latency}}": uses(
-            "curve.piecewise_linear", "x", anchors=const("LATENCY_ANCHORS_MS")
-        ),
-        r"\overline{\mathrm{latency\_ms}}": arg("mean_latency_ms"),
-    },
-    golden=[
-        point(str(x), mean_latency_ms=x) for x in curve_points([a.x for a in LATENCY_ANCHORS_MS])
-    ],
+    **_score_on_curve("latency", "mean_latency_ms", "LATENCY_ANCHORS_MS", LATENCY_ANCHORS_MS),
 )
 def latency_score(mean_latency_ms: Number) -> Fraction:
     """Latency score (0–100) of a mean latency in ms, on ``LATENCY_ANCHORS_MS``.
@@ -129,15 +149,7 @@ def latency_score(mean_latency_ms: Number) -> Fraction:
 
 @formula(
     "composite.cost_score",
-    title="Cost score",
-    latex=r"\mathrm{cost} = f_{\mathrm{cost}}\!\left(\overline{\mathrm{cost\_usd}}\right)",
-    symbols={
-        r"f_{\mathrm{cost}}": uses(
-            "curve.piecewise_linear", "x", anchors=const("COST_ANCHORS_USD")
-        ),
-        r"\overline{\mathrm{cost\_usd}}": arg("mean_cost_usd"),
-    },
-    golden=[point(str(x), mean_cost_usd=x) for x in curve_points([a.x for a in COST_ANCHORS_USD])],
+    **_score_on_curve("cost", "mean_cost_usd", "COST_ANCHORS_USD", COST_ANCHORS_USD),
 )
 def cost_score(mean_cost_usd: Number) -> Fraction:
     """Cost score (0–100) of a mean cost per run in USD, on ``COST_ANCHORS_USD``.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from scoring.constants import (
     RADAR_COST_FULL_USD,
@@ -22,6 +23,9 @@ from scoring.constants import (
 )
 from scoring.numeric import Number, clamp, exact
 from scoring.registry import (
+    Arg,
+    FormulaParts,
+    Point,
     ScoringError,
     arg,
     at_least,
@@ -79,6 +83,30 @@ def _clamped_axis(axis: str, inner: str) -> str:
     return rf"\mathrm{{{axis}}} = {_CLAMP}\left({inner}\right)"
 
 
+def _median_axis(
+    *,
+    title: str,
+    latex: str,
+    median: tuple[str, Arg],
+    constants: Mapping[str, str],
+    values: Iterable[Number],
+    others: Iterable[Point] = (),
+    **inputs: Any,
+) -> FormulaParts:
+    """The formula of an axis read off one median: its ``latex``, the median's symbol and
+    argument, the symbols of its ``constants`` (LaTeX → constant name), and golden points
+    at each of ``values`` (labelled by the value), then ``others``, then ``"none"`` for an
+    absent median; every point also takes the fixed ``inputs``."""
+    symbol, argument = median
+    spread = [point(str(value), **{argument.name: value}, **inputs) for value in values]
+    return FormulaParts(
+        title=title,
+        latex=latex,
+        symbols={symbol: argument, **{tex: const(c) for tex, c in constants.items()}},
+        golden=[*spread, *others, point("none", **{argument.name: None}, **inputs)],
+    )
+
+
 @formula(
     "radar.correctness",
     title="Correctness axis",
@@ -112,37 +140,38 @@ def correctness_axis(passes: int, known_outcomes: int) -> Fraction | None:
 
 @formula(
     "radar.latency",
-    title="Latency axis",
-    latex=_clamped_axis(
-        "latency", _SCALE + r" - \Delta \cdot \dfrac{\tilde{t} - t_{\mathrm{full}}}{\mathrm{step}}"
+    **_median_axis(
+        title="Latency axis",
+        latex=_clamped_axis(
+            "latency",
+            _SCALE + r" - \Delta \cdot \dfrac{\tilde{t} - t_{\mathrm{full}}}{\mathrm{step}}",
+        ),
+        median=(
+            r"\tilde{t}",
+            arg("median_latency_ms", unless_below=("runs_with_latency", "RADAR_LATENCY_MIN_RUNS")),
+        ),
+        constants={
+            r"t_{\mathrm{full}}": "RADAR_LATENCY_FULL_MS",
+            r"\Delta": "RADAR_LATENCY_POINTS_PER_STEP",
+            r"\mathrm{step}": "RADAR_LATENCY_STEP_MS",
+        },
+        values=(
+            RADAR_LATENCY_FULL_MS / 2,
+            RADAR_LATENCY_FULL_MS,
+            RADAR_LATENCY_FULL_MS + RADAR_LATENCY_STEP_MS,
+            (RADAR_LATENCY_FULL_MS + _LATENCY_ZERO_MS) / 2,
+            _LATENCY_ZERO_MS,
+            _LATENCY_ZERO_MS * 2,
+        ),
+        others=(
+            point(
+                f"hidden,n={RADAR_LATENCY_MIN_RUNS - 1}",
+                median_latency_ms=RADAR_LATENCY_FULL_MS,
+                runs_with_latency=RADAR_LATENCY_MIN_RUNS - 1,
+            ),
+        ),
+        runs_with_latency=RADAR_LATENCY_MIN_RUNS,
     ),
-    symbols={
-        r"\tilde{t}": arg(
-            "median_latency_ms", unless_below=("runs_with_latency", "RADAR_LATENCY_MIN_RUNS")
-        ),
-        r"t_{\mathrm{full}}": const("RADAR_LATENCY_FULL_MS"),
-        r"\Delta": const("RADAR_LATENCY_POINTS_PER_STEP"),
-        r"\mathrm{step}": const("RADAR_LATENCY_STEP_MS"),
-    },
-    golden=[
-        *(
-            point(str(ms), median_latency_ms=ms, runs_with_latency=RADAR_LATENCY_MIN_RUNS)
-            for ms in (
-                RADAR_LATENCY_FULL_MS / 2,
-                RADAR_LATENCY_FULL_MS,
-                RADAR_LATENCY_FULL_MS + RADAR_LATENCY_STEP_MS,
-                (RADAR_LATENCY_FULL_MS + _LATENCY_ZERO_MS) / 2,
-                _LATENCY_ZERO_MS,
-                _LATENCY_ZERO_MS * 2,
-            )
-        ),
-        point(
-            f"hidden,n={RADAR_LATENCY_MIN_RUNS - 1}",
-            median_latency_ms=RADAR_LATENCY_FULL_MS,
-            runs_with_latency=RADAR_LATENCY_MIN_RUNS - 1,
-        ),
-        point("none", median_latency_ms=None, runs_with_latency=RADAR_LATENCY_MIN_RUNS),
-    ],
 )
 def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fraction | None:
     """From the median latency: 100 at 500 ms, minus 2 points per 100 ms; clamped.
@@ -163,30 +192,26 @@ def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fr
 
 @formula(
     "radar.cost",
-    title="Cost axis",
-    latex=_clamped_axis(
-        "cost",
-        _SCALE + r" \cdot \dfrac{c_{\mathrm{zero}} - \tilde{c}}"
-        r"{c_{\mathrm{zero}} - c_{\mathrm{full}}}",
-    ),
-    symbols={
-        r"\tilde{c}": arg("median_cost_usd"),
-        r"c_{\mathrm{zero}}": const("RADAR_COST_ZERO_USD"),
-        r"c_{\mathrm{full}}": const("RADAR_COST_FULL_USD"),
-    },
-    golden=[
-        *(
-            point(str(usd), median_cost_usd=usd)
-            for usd in (
-                RADAR_COST_FULL_USD / 2,
-                RADAR_COST_FULL_USD,
-                (RADAR_COST_FULL_USD + RADAR_COST_ZERO_USD) / 2,
-                RADAR_COST_ZERO_USD,
-                RADAR_COST_ZERO_USD * 2,
-            )
+    **_median_axis(
+        title="Cost axis",
+        latex=_clamped_axis(
+            "cost",
+            _SCALE + r" \cdot \dfrac{c_{\mathrm{zero}} - \tilde{c}}"
+            r"{c_{\mathrm{zero}} - c_{\mathrm{full}}}",
         ),
-        point("none", median_cost_usd=None),
-    ],
+        median=(r"\tilde{c}", arg("median_cost_usd")),
+        constants={
+            r"c_{\mathrm{zero}}": "RADAR_COST_ZERO_USD",
+            r"c_{\mathrm{full}}": "RADAR_COST_FULL_USD",
+        },
+        values=(
+            RADAR_COST_FULL_USD / 2,
+            RADAR_COST_FULL_USD,
+            (RADAR_COST_FULL_USD + RADAR_COST_ZERO_USD) / 2,
+            RADAR_COST_ZERO_USD,
+            RADAR_COST_ZERO_USD * 2,
+        ),
+    ),
 )
 def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
     """From the median cost: 100 at $0.01 or less, linearly to 0 at $0.11; ``None`` if absent.
@@ -205,29 +230,25 @@ def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
 
 @formula(
     "radar.tool_efficiency",
-    title="Tool-efficiency axis",
-    latex=_clamped_axis(
-        "tool", _SCALE + r" - \delta \cdot \max\!\left(0,\ \tilde{s} - s_{\mathrm{free}}\right)"
-    ),
-    symbols={
-        r"\tilde{s}": arg("median_steps"),
-        r"s_{\mathrm{free}}": const("RADAR_STEPS_FREE"),
-        r"\delta": const("RADAR_POINTS_PER_EXTRA_STEP"),
-    },
-    golden=[
-        *(
-            point(str(steps), median_steps=steps)
-            for steps in (
-                0,
-                RADAR_STEPS_FREE,
-                RADAR_STEPS_FREE + 1,
-                RADAR_STEPS_FREE + Fraction(1, 2),
-                RADAR_STEPS_FREE + 5,
-                RADAR_STEPS_FREE + 20,
-            )
+    **_median_axis(
+        title="Tool-efficiency axis",
+        latex=_clamped_axis(
+            "tool", _SCALE + r" - \delta \cdot \max\!\left(0,\ \tilde{s} - s_{\mathrm{free}}\right)"
         ),
-        point("none", median_steps=None),
-    ],
+        median=(r"\tilde{s}", arg("median_steps")),
+        constants={
+            r"s_{\mathrm{free}}": "RADAR_STEPS_FREE",
+            r"\delta": "RADAR_POINTS_PER_EXTRA_STEP",
+        },
+        values=(
+            0,
+            RADAR_STEPS_FREE,
+            RADAR_STEPS_FREE + 1,
+            RADAR_STEPS_FREE + Fraction(1, 2),
+            RADAR_STEPS_FREE + 5,
+            RADAR_STEPS_FREE + 20,
+        ),
+    ),
 )
 def tool_efficiency_axis(median_steps: Number | None) -> Fraction | None:
     """From the median step count: 100 at 3 or fewer, minus 10 per extra step; clamped.

@@ -68,7 +68,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NotRequired, ParamSpec, TypedDict, TypeVar
 
 from scoring.numeric import number_text
 
@@ -420,6 +420,17 @@ def tex_number(value: Decimal | int) -> str:
 
 class ScoringError(ValueError):
     """A formula was called outside its domain; the message names the rule."""
+
+
+class FormulaParts(TypedDict):
+    """The keyword arguments of :func:`formula`, for a helper that builds them alike for
+    several formulas (each still registered by its own ``@formula("<name>", **parts)``)."""
+
+    title: str
+    latex: str
+    symbols: NotRequired[Mapping[str, Binding] | None]
+    golden: NotRequired[Sequence[Point]]
+    descriptive: NotRequired[str | None]
 
 
 def formula(

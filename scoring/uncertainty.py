@@ -22,7 +22,7 @@ import bisect
 import itertools
 import math
 import operator
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -47,10 +47,11 @@ from scoring.constants import (
     SCORE_SCALE,
     Anchor,
 )
-from scoring.curves import cost_score, latency_score
+from scoring.curves import CURVE_SYMBOLS, cost_score, curve_golden, latency_score
 from scoring.numeric import Number, exact
 from scoring.registry import (
     Binding,
+    Point,
     Rows,
     ScoringError,
     arg,
@@ -59,14 +60,11 @@ from scoring.registry import (
     column,
     const,
     count,
-    curve_points,
     formula,
-    index,
     point,
     present,
     rows,
     runs_of,
-    sequence,
     tex_number,
     total,
     uses,
@@ -579,6 +577,26 @@ def _clustered_wilson_symbols(
     }
 
 
+def _clustered_wilson_golden(
+    task: Callable[[int, int], tuple[int, int]], none: str, every: str, *, runs: int
+) -> tuple[Point, ...]:
+    """The golden points of an interval of :func:`_clustered_wilson_symbols`, each task
+    written by ``task`` from its (successes, runs): an example, one task short of the
+    minimum, ``none`` and ``every`` (no success and only successes, tasks of ``runs`` runs)
+    and uneven tasks."""
+
+    def tasks(*pairs: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+        return tuple(task(successes, n) for successes, n in pairs)
+
+    return (
+        point("example", tasks=tasks((3, 4), (1, 4)) * 5),
+        point("below the minimum", tasks=tasks((3, 4)) * (INTERVAL_MIN_TASKS - 1)),
+        point(none, tasks=tasks((0, runs)) * INTERVAL_MIN_TASKS),
+        point(every, tasks=tasks((runs, runs)) * INTERVAL_MIN_TASKS),
+        point("uneven", tasks=tasks((4, 5), (0, 2), (3, 3), (1, 1), (1, 4), (2, 6)) * 2),
+    )
+
+
 #: The cohort's tasks of the success rate: completed runs and successes.
 _COHORT_TASKS = rows("tasks", "n", "c")
 
@@ -593,12 +611,8 @@ _COHORT_TASKS = rows("tasks", "n", "c")
     symbols=_clustered_wilson_symbols(
         _COHORT_TASKS, "n", "c", {r"\hat p": total(_COHORT_TASKS, "c", per="n")}
     ),
-    golden=(
-        point("example", tasks=((4, 3), (4, 1)) * 5),
-        point("below the minimum", tasks=((4, 3),) * (INTERVAL_MIN_TASKS - 1)),
-        point("zero successes", tasks=((3, 0),) * INTERVAL_MIN_TASKS),
-        point("all successes", tasks=((3, 3),) * INTERVAL_MIN_TASKS),
-        point("uneven", tasks=((5, 4), (2, 0), (3, 3), (1, 1), (4, 1), (6, 2)) * 2),
+    golden=_clustered_wilson_golden(
+        lambda successes, runs: (runs, successes), "zero successes", "all successes", runs=3
     ),
 )
 def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
@@ -682,22 +696,10 @@ def success_interval(runs: int, successes: int) -> Interval | None:
         r" \sigma(i) = \begin{cases} \dfrac{s_{i+1} - s_i}{x_{i+1} - x_i} & 1 \le i < m \\"
         r" 0 & i = m \end{cases}"
     ),
-    symbols={
-        "x": arg("x"),
-        "x_": sequence("anchors", "x"),
-        "s_": sequence("anchors", "score"),
-        "m": count("anchors"),
-        "i": index("anchors"),
-    },
+    symbols=CURVE_SYMBOLS,
     golden=(
-        *(
-            point(f"latency,x={x}", x=x, anchors=LATENCY_ANCHORS_MS)
-            for x in curve_points([a.x for a in LATENCY_ANCHORS_MS])
-        ),
-        *(
-            point(f"cost,x={x}", x=x, anchors=COST_ANCHORS_USD)
-            for x in curve_points([a.x for a in COST_ANCHORS_USD])
-        ),
+        *curve_golden("latency", LATENCY_ANCHORS_MS),
+        *curve_golden("cost", COST_ANCHORS_USD),
         point("one anchor", x=Decimal(1), anchors=LATENCY_ANCHORS_MS[:1]),
     ),
 )
@@ -764,50 +766,29 @@ def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
         "n": arg("completed_runs"),
         r"n_{\min}": const("CONSISTENCY_MIN_RUNS"),
     },
-    golden=(
-        point(
-            "example",
-            p=Fraction(3, 4),
-            mean_latency_ms=1000,
-            mean_cost_usd=Fraction(3, 100),
-            completed_runs=20,
-        ),
-        point(
-            "below the consistency gate",
-            p=Fraction(3, 4),
-            mean_latency_ms=1000,
-            mean_cost_usd=Fraction(3, 100),
-            completed_runs=CONSISTENCY_MIN_RUNS - 1,
-        ),
-        point(
-            "p=0",
-            p=Fraction(0),
-            mean_latency_ms=3500,
-            mean_cost_usd=Fraction(1, 100),
-            completed_runs=20,
-        ),
-        point(
-            "p=1",
-            p=Fraction(1),
-            mean_latency_ms=400,
-            mean_cost_usd=Fraction(1, 1000),
-            completed_runs=20,
-        ),
-        point(
-            "at anchors",
-            p=Fraction(1, 2),
-            mean_latency_ms=LATENCY_ANCHORS_MS[1].x,
-            mean_cost_usd=COST_ANCHORS_USD[1].x,
-            completed_runs=20,
-        ),
-        point(
-            "beyond the last anchors",
-            p=Fraction(2, 5),
-            mean_latency_ms=LATENCY_ANCHORS_MS[-1].x * 2,
-            mean_cost_usd=COST_ANCHORS_USD[-1].x * 2,
-            completed_runs=20,
-        ),
-    ),
+    golden=[
+        point(label, p=p, mean_latency_ms=ms, mean_cost_usd=usd, completed_runs=n)
+        for label, p, ms, usd, n in (
+            ("example", Fraction(3, 4), 1000, Fraction(3, 100), 20),
+            (
+                "below the consistency gate",
+                Fraction(3, 4),
+                1000,
+                Fraction(3, 100),
+                CONSISTENCY_MIN_RUNS - 1,
+            ),
+            ("p=0", Fraction(0), 3500, Fraction(1, 100), 20),
+            ("p=1", Fraction(1), 400, Fraction(1, 1000), 20),
+            ("at anchors", Fraction(1, 2), LATENCY_ANCHORS_MS[1].x, COST_ANCHORS_USD[1].x, 20),
+            (
+                "beyond the last anchors",
+                Fraction(2, 5),
+                LATENCY_ANCHORS_MS[-1].x * 2,
+                COST_ANCHORS_USD[-1].x * 2,
+                20,
+            ),
+        )
+    ],
 )
 def composite_gradient(
     p: Number, mean_latency_ms: Number, mean_cost_usd: Number, completed_runs: int
@@ -1043,12 +1024,8 @@ _WINDOW_TASKS = rows("tasks", "passes", "known")
             r"\text{window runs with a known outcome}": total(_WINDOW_TASKS, "known"),
         },
     ),
-    golden=(
-        point("example", tasks=((3, 4), (1, 4)) * 5),
-        point("below the minimum", tasks=((3, 4),) * (INTERVAL_MIN_TASKS - 1)),
-        point("no passes", tasks=((0, 2),) * INTERVAL_MIN_TASKS),
-        point("every pass", tasks=((2, 2),) * INTERVAL_MIN_TASKS),
-        point("uneven", tasks=((4, 5), (0, 2), (3, 3), (1, 1), (1, 4), (2, 6)) * 2),
+    golden=_clustered_wilson_golden(
+        lambda passes, known: (passes, known), "no passes", "every pass", runs=2
     ),
 )
 def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
@@ -1175,26 +1152,15 @@ def _given(value: Number) -> Fraction:
         "K": arg("runs_per_task"),
         r"\rho": arg("rho"),
     },
-    golden=(
-        point(
-            "decisions' example", p_a=Fraction(7, 10), delta=Fraction(1, 10), runs_per_task=5, rho=0
-        ),
-        point(
-            "rho=0.3",
-            p_a=Fraction(7, 10),
-            delta=Fraction(1, 10),
-            runs_per_task=5,
-            rho=Fraction(3, 10),
-        ),
-        point("one run a task", p_a=Fraction(1, 2), delta=Fraction(1, 20), runs_per_task=1, rho=1),
-        point(
-            "p_A=0.9",
-            p_a=Fraction(9, 10),
-            delta=Fraction(1, 20),
-            runs_per_task=5,
-            rho=Fraction(3, 10),
-        ),
-    ),
+    golden=[
+        point(label, p_a=p_a, delta=delta, runs_per_task=k, rho=rho)
+        for label, p_a, delta, k, rho in (
+            ("decisions' example", Fraction(7, 10), Fraction(1, 10), 5, 0),
+            ("rho=0.3", Fraction(7, 10), Fraction(1, 10), 5, Fraction(3, 10)),
+            ("one run a task", Fraction(1, 2), Fraction(1, 20), 1, 1),
+            ("p_A=0.9", Fraction(9, 10), Fraction(1, 20), 5, Fraction(3, 10)),
+        )
+    ],
 )
 def runs_needed(p_a: Number, delta: Number, runs_per_task: int, rho: Number) -> int:
     """Runs per agent to detect a difference ``δ`` in success rate between ``p_A`` and

@@ -50,34 +50,54 @@ GOOD: dict[str, Any] = {
 }
 
 
+#: The keys of a composite's scores, in the documented order.
+COMPOSITE_SCORE_KEYS = (
+    "score",
+    "success_rate",
+    "consistency",
+    "latency_score",
+    "cost_score",
+    "completed_runs",
+    "zero_success_floor",
+)
+
+
+def composite_json(
+    score: float | None,
+    success_rate: float | None,
+    consistency: float | None,
+    latency: float | None,
+    cost: float | None,
+    *,
+    runs: int,
+    floor: bool = False,
+) -> dict[str, Any]:
+    """An agent's composite as the report prints it (keys in the documented order), without
+    the interval keys of 1.1.0 (see :func:`scores_only`), for ``runs`` completed runs."""
+    values = (score, success_rate, consistency, latency, cost, runs, floor)
+    return dict(zip(COMPOSITE_SCORE_KEYS, values, strict=True))
+
+
+def _without_interval(composite: dict[str, Any]) -> dict[str, Any]:
+    """``composite`` with its interval ``null``, for a cohort of as many tasks as runs."""
+    return {
+        **composite,
+        "interval": None,
+        "success_rate_interval": None,
+        "interval_reason": interval_reason(composite["completed_runs"]),
+    }
+
+
 #: The composite of an agent without completed runs, as the report prints it.
-NULL_COMPOSITE: dict[str, Any] = {
-    "score": None,
-    "success_rate": None,
-    "consistency": None,
-    "latency_score": None,
-    "cost_score": None,
-    "completed_runs": 0,
-    "zero_success_floor": False,
-    "interval": None,
-    "success_rate_interval": None,
-    "interval_reason": interval_reason(0),
-}
+NULL_COMPOSITE: dict[str, Any] = _without_interval(
+    composite_json(None, None, None, None, None, runs=0)
+)
 
 #: The composite of an agent with one completed pass, fast and cheap enough that every part
 #: is at its best, as the report prints it.
-PERFECT_COMPOSITE: dict[str, Any] = {
-    "score": 100.0,
-    "success_rate": 1.0,
-    "consistency": 1.0,
-    "latency_score": 100.0,
-    "cost_score": 100.0,
-    "completed_runs": 1,
-    "zero_success_floor": False,
-    "interval": None,
-    "success_rate_interval": None,
-    "interval_reason": interval_reason(1),
-}
+PERFECT_COMPOSITE: dict[str, Any] = _without_interval(
+    composite_json(100.0, 1.0, 1.0, 100.0, 100.0, runs=1)
+)
 
 
 def judged_outcome_json(run_id: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from builders import (
     NULL_COMPOSITE,
     PERFECT_COMPOSITE,
     cli,
+    composite_json,
     jsonl,
     judged_outcome_json,
     radar_json,
@@ -92,15 +93,7 @@ EXPECTED = {
         ),
         small_agent(
             "alpha",
-            {
-                "score": 60.14,
-                "success_rate": 0.8,
-                "consistency": 0.36,
-                "latency_score": 80.0,
-                "cost_score": 65.0,
-                "completed_runs": 5,
-                "zero_success_floor": False,
-            },
+            composite_json(60.14, 0.8, 0.36, 80.0, 65.0, runs=5),
             radar_json(66.67, 70.0, 80.0, 80.0, 5.56, profile=60.44, runs=6, median_ms=2000.0),
             {"pass^1": 0.6667, "pass^3": 0.0, "pass^5": 0.0, "tasks": 1},
             rank=2,
@@ -109,15 +102,7 @@ EXPECTED = {
         ),
         small_agent(
             "delta",
-            {
-                "score": 0.0,
-                "success_rate": 0.0,
-                "consistency": 1.0,
-                "latency_score": 100.0,
-                "cost_score": 100.0,
-                "completed_runs": 2,
-                "zero_success_floor": True,
-            },
+            composite_json(0.0, 0.0, 1.0, 100.0, 100.0, runs=2, floor=True),
             radar_json(0.0, None, 100.0, None, 100.0, profile=66.67, runs=2, median_ms=100.0),
             {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
             rank=3,
@@ -344,15 +329,7 @@ SMALL_INPUT = [
 #   profile: (100/3 + 80 + 80 + 100/9)/4 = (1840/9)/4 = 460/9 = 51.11
 # repeatability: t1 n = 3, c = 1 → pass^1 1/3 = 0.3333, pass^3 0 (c < 3), pass^5 0; 1 task
 MIDDLE: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] = (
-    {
-        "score": 63.5,
-        "success_rate": 0.5,
-        "consistency": 1.0,
-        "latency_score": 80.0,
-        "cost_score": 65.0,
-        "completed_runs": 2,
-        "zero_success_floor": False,
-    },
+    composite_json(63.5, 0.5, 1.0, 80.0, 65.0, runs=2),
     radar_json(33.33, None, 80.0, 80.0, 11.11, profile=51.11, runs=4, median_ms=2000.0),
     {"pass^1": 0.3333, "pass^3": 0.0, "pass^5": 0.0, "tasks": 1},
 )

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from builders import NULL_COMPOSITE, run_fields, scores_only
+from builders import NULL_COMPOSITE, composite_json, run_fields, scores_only
 from builders import report_document as report
 
 from scoring import (
@@ -115,15 +115,7 @@ def test_gate_through_the_report_at_4_completed_runs() -> None:
     # composite = 100 × (0.40 × 0.5 + 0.30 × 1 × 0.80 + 0.30 × 0.80) = 20 + 24 + 24 = 68
     runs = [rec(success=s) for s in (True, True, False, False)]
     composite = report(runs)["agents"][0]["composite"]
-    assert scores_only(composite) == {
-        "score": 68.0,
-        "success_rate": 0.5,
-        "consistency": 1.0,
-        "latency_score": 80.0,
-        "cost_score": 80.0,
-        "completed_runs": 4,
-        "zero_success_floor": False,
-    }
+    assert scores_only(composite) == composite_json(68.0, 0.5, 1.0, 80.0, 80.0, runs=4)
 
 
 # Composites through the report, worked by hand: the successes of one agent's completed runs
@@ -202,15 +194,8 @@ def test_zero_success_floor_pure() -> None:
 def test_zero_success_floor_through_the_report() -> None:
     runs = [rec(success=False, latency=0, cost=0) for _ in range(6)]
     composite = report(runs)["agents"][0]["composite"]
-    assert scores_only(composite) == {
-        "score": 0.0,
-        "success_rate": 0.0,
-        "consistency": 1.0,  # p = 0: 1 − 0
-        "latency_score": 100.0,
-        "cost_score": 100.0,
-        "completed_runs": 6,
-        "zero_success_floor": True,
-    }
+    # consistency: p = 0, so 1 − 0
+    assert scores_only(composite) == composite_json(0.0, 0.0, 1.0, 100.0, 100.0, runs=6, floor=True)
 
 
 def test_unknown_outcomes_are_not_successes_and_trigger_the_floor() -> None:

@@ -12,6 +12,7 @@ import json
 import math
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from builders import FAST, scores_only, successes_of
@@ -111,8 +112,13 @@ def test_score_repeatability_counts_qualifying_tasks() -> None:
 _T0 = datetime(2024, 1, 1, tzinfo=UTC)
 
 
-def _lines(spec: list[tuple[str, str, bool | None]]) -> list[bytes]:
+#: The runs of one agent, task by task in the order they finish: (status, success) each.
+_Tasks = dict[str, list[tuple[str, bool | None]]]
+
+
+def _lines(tasks: _Tasks) -> list[bytes]:
     lines = []
+    spec = [(task, status, success) for task, runs in tasks.items() for status, success in runs]
     for n, (task, status, success) in enumerate(spec):
         completed = status == "completed"
         record = {
@@ -132,28 +138,31 @@ def _lines(spec: list[tuple[str, str, bool | None]]) -> list[bytes]:
     return lines
 
 
+def _repeatability(tasks: _Tasks) -> dict[str, Any]:
+    """The repeatability the report prints for one agent with these runs (scores only)."""
+    report = report_to_json(build_report(_lines(tasks)))
+    return scores_only(report["agents"][0]["repeatability"])
+
+
 def test_report_repeatability_by_hand() -> None:
-    spec: list[tuple[str, str, bool | None]] = [
-        # X: 2 outcomes → left out
-        ("X", "completed", True),
-        ("X", "completed", True),
-        # Y: 3 outcomes (failed/timeout runs count), 1 pass; queued/running never count
-        ("Y", "completed", True),
-        ("Y", "failed", False),
-        ("Y", "timeout", False),
-        ("Y", "queued", True),
-        ("Y", "running", True),
-        # Z: 5 outcomes, all pass, plus 2 unknown
-        *[("Z", "completed", True)] * 5,
-        ("Z", "completed", None),
-        ("Z", "timeout", None),
-        # W: 4 terminal runs but only 2 known outcomes → left out
-        ("W", "completed", True),
-        ("W", "completed", True),
-        ("W", "completed", None),
-        ("W", "failed", None),
-    ]
-    rep = scores_only(report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"])
+    rep = _repeatability(
+        {
+            # X: 2 outcomes → left out
+            "X": [("completed", True)] * 2,
+            # Y: 3 outcomes (failed/timeout runs count), 1 pass; queued/running never count
+            "Y": [
+                ("completed", True),
+                ("failed", False),
+                ("timeout", False),
+                ("queued", True),
+                ("running", True),
+            ],
+            # Z: 5 outcomes, all pass, plus 2 unknown
+            "Z": [("completed", True)] * 5 + [("completed", None), ("timeout", None)],
+            # W: 4 terminal runs but only 2 known outcomes → left out
+            "W": [("completed", True)] * 2 + [("completed", None), ("failed", None)],
+        }
+    )
     # Y: n = 3, c = 1: pass^1 = 1/3, pass^3 = 0, pass^5 = 0. Z: n = 5, c = 5: 1, 1, 1.
     assert rep == {
         "pass^1": 0.6667,  # (1/3 + 1) / 2 = 2/3, four decimals, half up
@@ -165,33 +174,25 @@ def test_report_repeatability_by_hand() -> None:
 
 
 def test_report_repeatability_null_without_qualifying_task() -> None:
-    spec: list[tuple[str, str, bool | None]] = [("A", "completed", True)] * 2 + [
-        ("B", "failed", False)
-    ]
-    rep = scores_only(report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"])
+    rep = _repeatability({"A": [("completed", True)] * 2, "B": [("failed", False)]})
     assert rep == {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0}
 
 
 def test_report_pass5_zero_when_tasks_have_four_outcomes() -> None:
-    spec: list[tuple[str, str, bool | None]] = [("A", "completed", True)] * 4
-    rep = scores_only(report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"])
+    rep = _repeatability({"A": [("completed", True)] * 4})
     assert rep == {"pass^1": 1.0, "pass^3": 1.0, "pass^5": 0.0, "tasks": 1}
 
 
 def test_report_pass_hat_k_rounds_to_four_decimals_half_up() -> None:
     # One task, n = 16, c = 15: pass^1 = 15/16 = 0.9375;
     # pass^3 = C(15,3)/C(16,3) = 455/560 = 13/16 = 0.8125; pass^5 = 3003/4368 = 11/16.
-    spec: list[tuple[str, str, bool | None]] = [("A", "completed", True)] * 15 + [
-        ("A", "completed", False)
-    ]
-    rep = scores_only(report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"])
+    rep = _repeatability({"A": [("completed", True)] * 15 + [("completed", False)]})
     assert rep["pass^1"] == 0.9375
     assert rep["pass^3"] == 0.8125
     assert rep["pass^5"] == 0.6875
     # n = 6, c = 5: pass^1 = 5/6 = 0.833333 → 0.8333; pass^3 = C(5,3)/C(6,3) = 10/20 = 0.5;
     # pass^5 = 1/6 = 0.1666… → 0.1667 (half up at the 4th decimal)
-    spec = [("B", "completed", True)] * 5 + [("B", "completed", False)]
-    rep = scores_only(report_to_json(build_report(_lines(spec)))["agents"][0]["repeatability"])
+    rep = _repeatability({"B": [("completed", True)] * 5 + [("completed", False)]})
     assert (rep["pass^1"], rep["pass^3"], rep["pass^5"]) == (0.8333, 0.5, 0.1667)
 
 
