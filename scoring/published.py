@@ -34,7 +34,12 @@ from scoring.constants import (
 from scoring.fast_scores import Ratio, half_up
 from scoring.numeric import Number
 from scoring.radar import latency_axis
-from scoring.report import ReportBuilder, exact_profile_weights, few_tasks_intervals
+from scoring.report import (
+    ReportBuilder,
+    collector_paused,
+    exact_profile_weights,
+    few_tasks_intervals,
+)
 from scoring.report_cohort import FIXED_SCALE, units_of, whole_units
 from scoring.report_input import TERMINAL, RunRow
 from scoring.serialize import (
@@ -55,6 +60,11 @@ def publish(builder: ReportBuilder, weights: Mapping[Axis, Number] | None = None
     """``report_to_json(builder.finish(weights))``, the same document, small agents scored
     from their runs. The builder's small agents left to the exact path are accounted for
     on the way."""
+    with collector_paused():
+        return _publish(builder, weights)
+
+
+def _publish(builder: ReportBuilder, weights: Mapping[Axis, Number] | None) -> dict[str, Any]:
     exact = exact_profile_weights(weights)
     axis_weights = None if exact is None else fast_scores.weight_ratios(exact)
     documents: list[dict[str, Any]] = []
