@@ -9,7 +9,7 @@ list of window candidates (trimmed to the latest ``RADAR_WINDOW_RUNS`` terminal 
 count per (task, outcome). The one per-run cost is the duplicate ``run_id`` check: an
 8-byte BLAKE2b fingerprint per run.
 
-Speed (a million runs take about 1.5 times as long as ``json.loads`` alone, see
+Speed (a million runs take about 1.3 times as long as ``json.loads`` alone, see
 ``benchmarks/bench_report.py`` and the README's measured figures): lines are read in chunks
 and each chunk is decoded and validated in C by msgspec, straight into
 :class:`~scoring.report_input.RunRow` structs read by field name; the status rules,
