@@ -39,6 +39,7 @@ from scoring.report import (
     collector_paused,
     exact_profile_weights,
     few_tasks_intervals,
+    ranking,
 )
 from scoring.report_cohort import FIXED_SCALE, units_of, whole_units
 from scoring.report_input import TERMINAL, RunRow
@@ -49,7 +50,7 @@ from scoring.serialize import (
     radar_part,
     repeatability_part,
 )
-from scoring.uncertainty import AgentIntervals, Interval, competition_ranks, rank_upper_bounds
+from scoring.uncertainty import AgentIntervals, Interval
 
 _COMPLETED, _FAILED, _TIMEOUT = TERMINAL
 _NO_COMPOSITE: tuple[None, ...] = (None,) * 5
@@ -83,18 +84,12 @@ def _publish(builder: ReportBuilder, weights: Mapping[Axis, Number] | None) -> d
         agent = builder.score(agent_id, weights)
         documents.append(agent_to_json(agent))
         intervals.append(agent.intervals.composite)
-    # scoring.report's order: by published composite, highest first, null last, then by id.
-    scores = [document["composite"]["score"] for document in documents]
-    keys = [
-        (True, 0.0, document["agent_id"])
-        if score is None
-        else (False, -score, document["agent_id"])
-        for document, score in zip(documents, scores, strict=True)
-    ]
-    order = sorted(range(len(documents)), key=keys.__getitem__)
+    order, ranks, bounds = ranking(
+        [document["composite"]["score"] for document in documents],
+        [document["agent_id"] for document in documents],
+        intervals,
+    )
     ranked = [documents[i] for i in order]
-    ranks = competition_ranks([scores[i] for i in order])
-    bounds = rank_upper_bounds([intervals[i] for i in order])
     for document, rank, bound in zip(ranked, ranks, bounds, strict=True):
         document["rank"] = rank
         document["rank_upper_bound"] = bound

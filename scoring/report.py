@@ -80,6 +80,7 @@ from scoring.uncertainty import (
     NO_INTERVALS,
     AgentIntervals,
     CohortTask,
+    Interval,
     competition_ranks,
     rank_upper_bounds,
     score_intervals,
@@ -390,29 +391,44 @@ class ReportBuilder:
             _score_agent(agent_id, state, weights, exact_weights)
             for agent_id, state in self._agents.items()
         ]
-        agents.sort(key=_rank)
         return Report(METHODOLOGY_VERSION, _ranked(agents))
 
 
-def _rank(agent: AgentReport) -> tuple[bool, float, str]:
-    score = agent.composite.score
-    shown = 0.0 if score is None else round_half_up(score, SCORE_DECIMALS)
-    return (score is None, -shown, agent.agent_id)
+def ranking(
+    scores: Sequence[float | None],
+    agent_ids: Sequence[str],
+    intervals: Sequence[Interval | None],
+) -> tuple[list[int], list[int | None], list[int | None]]:
+    """The report's order of its agents and their ranks: ``(order, ranks, bounds)``, the
+    positions by published composite (``scores``, highest first, ``null`` last, then by
+    agent id), and in that order each one's competition rank and rank upper bound (from the
+    exact composite ``intervals``).
+
+    >>> ranking([70.0, None, 80.0, 70.0], ["b", "c", "a", "a2"], [None] * 4)[:2]
+    ([2, 3, 0, 1], [1, 2, 2, None])
+    """
+    keys = [
+        (True, 0.0, agent_id) if score is None else (False, -score, agent_id)
+        for score, agent_id in zip(scores, agent_ids, strict=True)
+    ]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    ranks = competition_ranks([scores[i] for i in order])
+    return order, ranks, rank_upper_bounds([intervals[i] for i in order])
 
 
 def _ranked(agents: Sequence[AgentReport]) -> tuple[AgentReport, ...]:
-    """The agents with their ranks: by published composite, and the rank upper bound from
-    the published composite intervals."""
+    """The agents in the report's order, with their ranks (:func:`ranking`)."""
     scores = [
         None if a.composite.score is None else round_half_up(a.composite.score, SCORE_DECIMALS)
         for a in agents
     ]
-    ranks = competition_ranks(scores)
-    bounds = rank_upper_bounds([a.intervals.composite for a in agents])
+    order, ranks, bounds = ranking(
+        scores, [a.agent_id for a in agents], [a.intervals.composite for a in agents]
+    )
     # Built directly: dataclasses.replace looks up every field by name, per agent.
     return tuple(
         AgentReport(a.agent_id, a.composite, a.radar, a.repeatability, a.intervals, rank, bound)
-        for a, rank, bound in zip(agents, ranks, bounds, strict=True)
+        for a, rank, bound in zip((agents[i] for i in order), ranks, bounds, strict=True)
     )
 
 
