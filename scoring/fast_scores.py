@@ -178,16 +178,6 @@ def composite(
     )
 
 
-def half_up(value: Ratio, places: int) -> float:
-    """``scoring.numeric.round_half_up`` of an integer ratio, without a ``Fraction``.
-
-    >>> half_up((1, 8), 2), half_up((-1, 8), 2), half_up((2, 3), 4)
-    (0.13, -0.12, 0.6667)
-    """
-    scale: int = 10**places
-    return (2 * value[0] * scale + value[1]) // (2 * value[1]) / scale
-
-
 _COST_FULL = ratio(RADAR_COST_FULL_USD)
 _COST_ZERO = ratio(RADAR_COST_ZERO_USD)
 
@@ -305,17 +295,18 @@ def _as_ratio(value: Fraction | None) -> Ratio | None:
 
 @functools.lru_cache(maxsize=1 << 14)
 def correctness_ratio(passes: int, known_outcomes: int) -> Ratio | None:
-    """:func:`correctness` as an integer ratio."""
-    return _as_ratio(correctness(passes, known_outcomes))
+    """``scoring.radar.correctness_axis`` as an integer ratio (remembered, as
+    :func:`correctness`)."""
+    return _as_ratio(correctness_axis(passes, known_outcomes))
 
 
 @functools.lru_cache(maxsize=1 << 12)
 def tool_efficiency_ratio(median_steps: int | Fraction) -> Ratio | None:
-    """:func:`tool_efficiency` as an integer ratio."""
-    return _as_ratio(tool_efficiency(median_steps))
+    """``scoring.radar.tool_efficiency_axis`` as an integer ratio (remembered)."""
+    return _as_ratio(tool_efficiency_axis(median_steps))
 
 
 @functools.lru_cache(maxsize=1 << 12)
 def robustness_ratio(tasks: tuple[tuple[int, int], ...]) -> Ratio | None:
-    """:func:`robustness` as an integer ratio."""
-    return _as_ratio(robustness(tasks))
+    """``scoring.radar.robustness_axis`` as an integer ratio (remembered)."""
+    return _as_ratio(robustness_axis(tasks))

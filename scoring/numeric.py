@@ -56,7 +56,10 @@ def half_up_units(value: Fraction, places: int) -> int:
     >>> half_up_units(Fraction(1, 8), 2), half_up_units(Fraction(-1, 8), 2)
     (13, -12)
     """
-    numerator, denominator = value.numerator, value.denominator
+    return _units(value.numerator, value.denominator, places)
+
+
+def _units(numerator: int, denominator: int, places: int) -> int:
     scale: int = 10**places
     return (2 * numerator * scale + denominator) // (2 * denominator)
 
@@ -70,8 +73,18 @@ def round_half_up(value: Fraction, places: int) -> float:
     >>> round_half_up(Fraction(1, 8), 2)
     0.13
     """
+    return ratio_half_up((value.numerator, value.denominator), places)
+
+
+def ratio_half_up(value: tuple[int, int], places: int) -> float:
+    """:func:`round_half_up` of ``numerator / denominator`` (``denominator`` > 0, the two
+    not necessarily reduced), without a ``Fraction`` built on the way.
+
+    >>> ratio_half_up((1, 8), 2), ratio_half_up((-1, 8), 2), ratio_half_up((4, 6), 4)
+    (0.13, -0.12, 0.6667)
+    """
     scale: int = 10**places
-    return half_up_units(value, places) / scale
+    return _units(value[0], value[1], places) / scale
 
 
 def clamp(value: Fraction, low: Fraction, high: Fraction) -> Fraction:

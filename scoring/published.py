@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -31,8 +30,8 @@ from scoring.constants import (
     SCORE_DECIMALS,
     Axis,
 )
-from scoring.fast_scores import Ratio, half_up
-from scoring.numeric import Number
+from scoring.fast_scores import Ratio
+from scoring.numeric import Number, as_written, ratio_half_up, round_half_up
 from scoring.radar import latency_axis
 from scoring.report import (
     ReportBuilder,
@@ -165,11 +164,11 @@ def _composite(completed: list[RunRow], intervals: AgentIntervals) -> dict[str, 
         n, successes, (latency, FIXED_SCALE), (cost, FIXED_SCALE)
     )
     published = (
-        half_up(score, SCORE_DECIMALS),
-        half_up(rate, FRACTION_DECIMALS),
-        half_up(consistency, FRACTION_DECIMALS),
-        half_up(latency_score, SCORE_DECIMALS),
-        half_up(cost_score, SCORE_DECIMALS),
+        ratio_half_up(score, SCORE_DECIMALS),
+        ratio_half_up(rate, FRACTION_DECIMALS),
+        ratio_half_up(consistency, FRACTION_DECIMALS),
+        ratio_half_up(latency_score, SCORE_DECIMALS),
+        ratio_half_up(cost_score, SCORE_DECIMALS),
     )
     return composite_part(published, n, successes == 0, intervals)
 
@@ -200,8 +199,8 @@ def _radar(
     ]
     profile = fast_scores.profile_ratio(zip(axes, weights, strict=True))
     return radar_part(
-        [None if axis is None else half_up(axis, SCORE_DECIMALS) for axis in axes],
-        None if profile is None else half_up(profile, SCORE_DECIMALS),
+        [None if axis is None else ratio_half_up(axis, SCORE_DECIMALS) for axis in axes],
+        None if profile is None else ratio_half_up(profile, SCORE_DECIMALS),
         len(window),
         None if median_latency is None else median_latency[0] / median_latency[1],
         intervals,
@@ -235,7 +234,7 @@ def _written(value: float | int) -> Ratio:
     units = units_of(value)
     if units is not None:
         return units, FIXED_SCALE
-    return Decimal(repr(value)).as_integer_ratio()
+    return as_written(value).as_integer_ratio()
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -249,7 +248,7 @@ def _repeatability_part(
         raise LookupError(counts)
     result = fast_scores.repeatability(tasks)
     published = {
-        k: None if v is None else half_up((v.numerator, v.denominator), FRACTION_DECIMALS)
+        k: None if v is None else round_half_up(v, FRACTION_DECIMALS)
         for k, v in result.pass_hat.items()
     }
     return repeatability_part(published, result.tasks, intervals)

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from builders import GOOD
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from report_logs import random_log
@@ -23,8 +24,8 @@ from scoring import Axis, build_report, report_to_json
 from scoring import published as published_module
 from scoring.composite import score_composite
 from scoring.constants import SCORE_DECIMALS, SCORE_SCALE
-from scoring.fast_scores import half_up, weight_ratios
-from scoring.numeric import round_half_up
+from scoring.fast_scores import weight_ratios
+from scoring.numeric import ratio_half_up, round_half_up
 from scoring.published import publish, small_parts
 from scoring.registry import ScoringError
 from scoring.report import SMALL_AGENT_RUNS, ReportBuilder, exact_profile_weights, read_runs
@@ -41,18 +42,7 @@ def _documents(
 
 
 def _run(i: int, agent: str, **fields: Any) -> dict[str, Any]:
-    record: dict[str, Any] = {
-        "run_id": f"r{i}",
-        "agent_id": agent,
-        "task_id": "t",
-        "status": "completed",
-        "success": True,
-        "latency_ms": 500,
-        "cost_usd": 0.01,
-        "steps": 3,
-        "finished_at": "2026-01-01T00:00:00Z",
-    }
-    return record | fields
+    return GOOD | {"run_id": f"r{i}", "agent_id": agent} | fields
 
 
 @_SETTINGS
@@ -187,7 +177,7 @@ def test_the_equality_check_catches_a_small_path_that_rounds_a_tie_down(
         scale = 10**places
         return -((-2 * value[0] * scale + value[1]) // (2 * value[1])) / scale
 
-    monkeypatch.setattr(published_module, "half_up", half_down)
+    monkeypatch.setattr(published_module, "ratio_half_up", half_down)
     published, exact = _documents(records)
     assert published != exact
 
@@ -199,10 +189,10 @@ def test_the_equality_check_catches_a_small_path_that_rounds_a_tie_down(
     ),
     st.integers(0, 6),
 )
-def test_half_up_of_a_ratio_is_round_half_up(value: Fraction, places: int) -> None:
+def test_ratio_half_up_is_round_half_up(value: Fraction, places: int) -> None:
     # Unreduced too: the small path rounds ratios as its integers leave them.
     for ratio in (
         (value.numerator, value.denominator),
         (3 * value.numerator, 3 * value.denominator),
     ):
-        assert half_up(ratio, places) == round_half_up(value, places)
+        assert ratio_half_up(ratio, places) == round_half_up(value, places)
