@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import stat
@@ -164,6 +165,49 @@ def file_bytes(source: object) -> int | None:
     except (AttributeError, OSError, ValueError):
         return None
     return status.st_size if stat.S_ISREG(status.st_mode) and status.st_size else None
+
+
+class FilePart(io.RawIOBase):
+    """Bytes ``start`` to ``end`` of an open file, read with ``os.pread``: the file's own
+    offset never moves, so two processes that share the descriptor each read their part.
+
+    Wrapped in :class:`io.BufferedReader` it reads lines in C, like the file itself.
+    """
+
+    def __init__(self, fd: int, start: int, end: int) -> None:
+        super().__init__()
+        self._fd, self._at, self._end = fd, start, end
+
+    def readable(self) -> bool:
+        """Always: a part is read, never written."""
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        """Read into ``buffer`` what is left of the part, at most its length."""
+        wanted = min(len(buffer), self._end - self._at)
+        if wanted <= 0:
+            return 0
+        got = os.preadv(self._fd, [memoryview(buffer)[:wanted]], self._at)
+        self._at += got
+        return got
+
+
+def line_start(fd: int, offset: int, end: int) -> int | None:
+    """The offset of the first line that starts at or after ``offset`` in the file
+    (before ``end``); ``None`` if no line starts there."""
+    if offset == 0:
+        return 0
+    at = offset - 1  # a line starts at offset if the byte before it ends one
+    while at < end:
+        block = os.pread(fd, READ_BLOCK_BYTES, at)
+        if not block:
+            return None
+        found = block.find(b"\n")
+        if found != -1:
+            start = at + found + 1
+            return start if start < end else None
+        at += len(block)
+    return None
 
 
 class LineChunk(NamedTuple):

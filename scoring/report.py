@@ -31,19 +31,23 @@ per agent and scores them.
 from __future__ import annotations
 
 import gc
+import io
+import os
 import re
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
+from functools import partial
 from itertools import compress, repeat
 from operator import attrgetter, ge, is_, is_not, sub
 from typing import BinaryIO
 
 from scoring import fast_scores
-from scoring.byte_input import RecordKind, record_lines
+from scoring.byte_input import GZIP_MAGIC, RecordKind, record_lines
 from scoring.composite import CompositeResult
 from scoring.constants import (
     INTERVAL_MIN_TASKS,
@@ -54,7 +58,16 @@ from scoring.constants import (
     Axis,
 )
 from scoring.errors import ProblemLog
-from scoring.jsonlines import LineChunk, file_bytes, line_chunks
+from scoring.forking import Helper, SharedCounts, helpers_allowed
+from scoring.jsonlines import (
+    READ_BLOCK_BYTES,
+    UTF8_BOM,
+    FilePart,
+    LineChunk,
+    file_bytes,
+    line_chunks,
+    line_start,
+)
 from scoring.models import RunRecord, instant_key
 from scoring.numeric import Number, as_written, exact, round_half_up
 from scoring.radar import (
@@ -267,6 +280,23 @@ class _AgentState:
             self.floor = self.latest()[0]
         return order + len(terminal)
 
+    def merge(self, later: _AgentState, offset: int) -> None:
+        """Account for the agent's runs read after these, as ``later`` accounted for them
+        (input orders from 1): as if :meth:`account` had been given them, their input
+        orders raised by ``offset`` (beyond every order used here)."""
+        self.completed += later.completed
+        self.successes += later.successes
+        self.flush_sums()
+        later.flush_sums()
+        self.cohort.merge(later.cohort)
+        # Each side kept at least its newest RADAR_WINDOW_RUNS candidates, so the newest of
+        # both are among them; no floor until the next trim (a floor only ever drops runs
+        # that cannot enter the window, and without one none is dropped).
+        self.window += [(i, f, order + offset, row) for i, f, order, row in later.window]
+        self.floor = self.latest()[0] if len(self.window) >= _WINDOW_TRIM else None
+        self.known.update(later.known)
+        self.passed.update(later.passed)
+
     def tasks(self) -> list[tuple[int, int]]:
         """(recorded outcomes n, successes c) per task."""
         passed = self.passed
@@ -360,6 +390,22 @@ class ReportBuilder:
         # The rules account() checks on what it reads, for the rows kept as they are.
         if kept and not status_rules_hold(kept):
             raise _StatusRuleError
+
+    def merge(self, later: ReportBuilder) -> None:
+        """Account for the runs ``later`` read, which come after this builder's in the
+        input: afterwards this builder is the one that would have read both."""
+        for agent_id in later._agents:
+            if agent_id in self._small:
+                self._promoted(agent_id)  # its earlier runs accounted for first
+        offset = self._order
+        for agent_id, theirs in later._agents.items():
+            mine = self._agents.get(agent_id)
+            if mine is None:
+                mine = self._agents[agent_id] = _AgentState()
+            mine.merge(theirs, offset)
+        self._order = offset + later._order
+        # Kept runs last, in input order, like rows of a chunk read now (later orders).
+        self._add_rows([row for rows in later._small.values() for row in rows])
 
     def small_agents(self) -> dict[str, list[RunRow]]:
         """The agents of at most ``SMALL_AGENT_RUNS`` runs, and their runs in input order."""
@@ -574,13 +620,124 @@ def read_runs(
 ) -> ReportBuilder:
     """:func:`build_report`'s reading: every run of the log accounted for, none scored yet.
 
-    Raises :class:`scoring.errors.InputError` as :func:`build_report` does.
+    A large regular file is read in two parts at once where a second core is free (see
+    :func:`_read_in_parts`); the result is the same. Raises
+    :class:`scoring.errors.InputError` as :func:`build_report` does.
     """
+    size = file_bytes(source)
+    if size is not None and size >= PARALLEL_MIN_BYTES and helpers_allowed():
+        builder = _read_in_parts(source, size, on_read, on_rows)  # type: ignore[arg-type]
+        if builder is not None:
+            return builder
+    lines = record_lines(source, RecordKind.RUNS)  # gzip read, other binary named
+    builder, _, log = _read(lines, size, on_read, on_rows)
+    log.raise_if_any()
+    return builder
+
+
+# A regular file at least this large is read in two parts at once (two processes, where a
+# second core is free): below it, starting the helper and merging cost more than they save.
+PARALLEL_MIN_BYTES = 1 << 24
+# The share of the file the helper reads: the parent merges afterwards, so it reads less.
+HELPER_SHARE = 0.5
+
+
+def _read_in_parts(
+    source: BinaryIO,
+    size: int,
+    on_read: Callable[[int], None] | None,
+    on_rows: Callable[[int], None] | None,
+) -> ReportBuilder | None:
+    """The reading of a regular file in two parts at once: the parent reads the first, a
+    forked helper (:class:`scoring.forking.Helper`) the rest; the helper's builder and
+    ``run_id`` codes are merged into the parent's.
+
+    ``None`` where the parts cannot give the answer of one reading, which the caller then
+    does: an input with any problem (so that every problem is named, in line order, by one
+    reading), a ``run_id`` in both parts, gzip, a file read from elsewhere than its start,
+    a helper that failed.
+    """
+    try:
+        fd = source.fileno()
+        if source.tell() != 0 or os.lseek(fd, 0, os.SEEK_CUR) != 0:
+            return None
+    except (AttributeError, OSError, ValueError):
+        return None
+    if os.pread(fd, len(GZIP_MAGIC), 0) == GZIP_MAGIC:
+        return None
+    split = line_start(fd, size - int(size * HELPER_SHARE), size)
+    if split is None or split == 0:
+        return None
+    counts = SharedCounts(2) if on_read is not None or on_rows is not None else None
+    helper = Helper(lambda: _read_part(fd, split, size, counts))
+    try:
+        first = io.BufferedReader(FilePart(fd, 0, split), READ_BLOCK_BYTES)
+        told_read, told_rows = _with_helper(on_read, counts, 0), _with_helper(on_rows, counts, 1)
+        builder, seen, log = _read(
+            record_lines(first, RecordKind.RUNS), split, told_read, told_rows, give_up=True
+        )
+        if log.total:
+            return None
+        later = helper.result()
+        for told in (told_read, told_rows):
+            if told is not None:
+                told(0)  # what the helper read after the parent's last count
+    finally:
+        helper.stop()
+    if later is None:
+        return None
+    later_builder, later_codes = later
+    if seen.holds_any(later_codes):
+        return None  # a duplicate run_id: one reading names its line
+    builder.merge(later_builder)
+    return builder
+
+
+def _with_helper(
+    report: Callable[[int], None] | None, counts: SharedCounts | None, index: int
+) -> Callable[[int], None] | None:
+    """``report`` told the parent's counts and, with each, what the helper added since."""
+    if report is None or counts is None:
+        return report
+    told = 0
+
+    def told_both(count: int) -> None:
+        nonlocal told
+        helper = counts.value(index)
+        report(count + helper - told)
+        told = helper
+
+    return told_both
+
+
+def _read_part(
+    fd: int, start: int, end: int, counts: SharedCounts | None
+) -> tuple[ReportBuilder, array[int]] | None:
+    """The helper's reading of bytes ``start`` to ``end`` (whole lines): its builder and
+    ``run_id`` codes, or ``None`` if the part holds a problem."""
+    if os.pread(fd, len(UTF8_BOM), start) == UTF8_BOM:
+        return None  # a mark inside the file belongs to its line: the one reading names it
+    part = io.BufferedReader(FilePart(fd, start, end), READ_BLOCK_BYTES)
+    on_read = None if counts is None else partial(counts.add, 0)
+    on_rows = None if counts is None else partial(counts.add, 1)
+    builder, seen, log = _read(part, end - start, on_read, on_rows, give_up=True)
+    return None if log.total else (builder, seen.codes())
+
+
+def _read(
+    lines: Iterable[bytes] | BinaryIO,
+    size: int | None,
+    on_read: Callable[[int], None] | None,
+    on_rows: Callable[[int], None] | None,
+    *,
+    give_up: bool = False,
+) -> tuple[ReportBuilder, RunIds, ProblemLog]:
+    """Read lines (``size``: their bytes, if known) into a new builder: the builder, the
+    ``run_id`` codes seen and the problems found (the builder counts only if none). With
+    ``give_up``, the reading stops at the first chunk with a problem."""
     builder = ReportBuilder()
     log = ProblemLog()
     seen = RunIds()
-    size = file_bytes(source)
-    lines = record_lines(source, RecordKind.RUNS)  # gzip read, other binary named
     first = 1
     with collector_paused():
         for chunk, read in _chunks(lines, on_read):
@@ -610,5 +767,6 @@ def read_runs(
             first += len(chunk)
             if on_rows is not None:
                 on_rows(len(chunk))
-    log.raise_if_any()
-    return builder
+            if give_up and log.total:
+                break
+    return builder, seen, log

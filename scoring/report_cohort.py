@@ -145,6 +145,27 @@ class CohortSums:
                 rest = self._rest.setdefault(task, [Fraction(0), Fraction(0)])
                 rest[column] += Fraction(repr(value))
 
+    def merge(self, later: CohortSums) -> None:
+        """Add the sums of runs read after these (``later``'s): as if these sums had been
+        given them, tasks in order of first run.
+
+        >>> first, later = CohortSums(), CohortSums()
+        >>> first.add(["a"], [True], [1.0], [0.5])
+        >>> later.add(["b", "a"], [False, True], [2.0, 3.0], [1e-10, 0.25])
+        >>> first.merge(later)
+        >>> [task[:2] for task in first.tasks()], first.totals()[0]
+        ([(2, 2), (1, 0)], Fraction(6, 1))
+        """
+        self._runs.update(later._runs)
+        self._successes.update(later._successes)
+        for mine, theirs in ((self._latencies, later._latencies), (self._costs, later._costs)):
+            for task, units in theirs.items():
+                mine[task] = mine.get(task, 0) + units
+        for task, (latency, cost) in later._rest.items():
+            rest = self._rest.setdefault(task, [Fraction(0), Fraction(0)])
+            rest[0] += latency
+            rest[1] += cost
+
     def __len__(self) -> int:
         """The number of tasks with a completed run."""
         return len(self._runs)

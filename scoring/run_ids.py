@@ -169,6 +169,25 @@ class RunIds:
         self._used += len(codes) - len(repeated)
         return _repeated_positions(codes, repeated) if repeated else []
 
+    def codes(self) -> array[int]:
+        """Every code held (``fingerprint | 1``), in slot order: what :meth:`holds_any` of
+        another set takes."""
+        return array("Q", filter(None, self._slots))
+
+    def holds_any(self, codes: Iterable[int]) -> bool:
+        """Whether any of ``codes`` (from :meth:`codes` of another set) is held here: a
+        ``run_id`` seen by both."""
+        slots, mask, shift = self._slots, self._mask, self._shift
+        for code in codes:
+            index = (code >> shift) & mask
+            held = slots[index]
+            while held:
+                if held == code:
+                    return True
+                index = (index + 1) & mask
+                held = slots[index]
+        return False
+
     def first(self, key: str, line: int) -> int:
         """The line ``key`` was first seen on; records ``line`` if it is new (a set made
         with ``lines=True``)."""
