@@ -30,7 +30,7 @@ from scoring.jsonlines import file_bytes
 from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.progress import Progress
 from scoring.progress import wanted as progress_wanted
-from scoring.published import publish
+from scoring.published import publish, publish_json
 from scoring.registry import ScoringError
 from scoring.report import read_runs
 from scoring.serialize import (
@@ -38,7 +38,6 @@ from scoring.serialize import (
     OUTCOME_HEADERS,
     OutputFormat,
     Table,
-    document_json_ascii,
     document_json_text,
     document_table,
     outcome_row,
@@ -331,17 +330,16 @@ def _report(
         finally:
             if progress is not None:
                 progress.close()
-    document = publish(builder, args.weights)
+    held_runs = bool(builder.small_agents() or builder.large_agents())
     if args.format != OutputFormat.JSON:
-        _write(out, document_table(document) + "\n")
-        return bool(document["agents"])
+        _write(out, document_table(publish(builder, args.weights)) + "\n")
+        return held_runs
     # Written as bytes where stdout has a buffer: a report of many agents is tens of MiB of
     # text, and each copy (decoded, joined with the newline, encoded again) costs its size.
-    held_runs = bool(document["agents"])
-    ascii_json = document_json_ascii(document)
     buffer: BinaryIO | None = getattr(out, "buffer", None)
+    ascii_json = None if buffer is None else publish_json(builder, args.weights)
     if ascii_json is None or buffer is None:
-        _write(out, document_json_text(document) + "\n")
+        _write(out, document_json_text(publish(builder, args.weights)) + "\n")
     else:
         _flush(out)
         _write(buffer, ascii_json)

@@ -31,6 +31,7 @@ from scoring.constants import (
     Axis,
 )
 from scoring.fast_scores import Ratio
+from scoring.forking import Helper, helpers_allowed
 from scoring.numeric import Number, as_written, ratio_half_up, round_half_up
 from scoring.radar import latency_axis
 from scoring.report import (
@@ -44,10 +45,13 @@ from scoring.report_cohort import FIXED_SCALE, units_of, whole_units
 from scoring.report_input import TERMINAL, RunRow
 from scoring.serialize import (
     agent_document,
+    agent_json_ascii,
     agent_to_json,
+    agents_json_ascii,
     composite_part,
     radar_part,
     repeatability_part,
+    with_ranks,
 )
 from scoring.uncertainty import AgentIntervals, Interval
 
@@ -65,24 +69,18 @@ def publish(builder: ReportBuilder, weights: Mapping[Axis, Number] | None = None
 
 
 def _publish(builder: ReportBuilder, weights: Mapping[Axis, Number] | None) -> dict[str, Any]:
-    exact = exact_profile_weights(weights)
-    axis_weights = None if exact is None else fast_scores.weight_ratios(exact)
+    axis_weights = _axis_weights(weights)
     documents: list[dict[str, Any]] = []
     intervals: list[Interval | None] = []
     large = builder.large_agents()  # before a small agent left to the exact path joins them
     for agent_id, rows in list(builder.small_agents().items()):
-        parts = None if axis_weights is None else small_parts(rows, axis_weights)
-        if parts is None:
-            agent = builder.score(agent_id, weights)
-            documents.append(agent_to_json(agent))
-            intervals.append(agent.intervals.composite)
-        else:
-            documents.append(agent_document(agent_id, None, None, parts))
-            intervals.append(None)  # fewer tasks than an interval needs
+        document, interval = _small_document(builder, agent_id, rows, weights, axis_weights)
+        documents.append(document)
+        intervals.append(interval)
     for agent_id in large:
-        agent = builder.score(agent_id, weights)
-        documents.append(agent_to_json(agent))
-        intervals.append(agent.intervals.composite)
+        document, interval = _exact_document(builder, agent_id, weights)
+        documents.append(document)
+        intervals.append(interval)
     order, ranks, bounds = ranking(
         [document["composite"]["score"] for document in documents],
         [document["agent_id"] for document in documents],
@@ -93,6 +91,116 @@ def _publish(builder: ReportBuilder, weights: Mapping[Axis, Number] | None) -> d
         document["rank"] = rank
         document["rank_upper_bound"] = bound
     return {"methodology_version": METHODOLOGY_VERSION, "agents": ranked}
+
+
+# Small agents from this many on are published on two cores, where a second one is free:
+# a forked helper (scoring.forking) writes the JSON of the later half. Below it the fork
+# costs more than it saves.
+PARALLEL_MIN_AGENTS = 2048
+
+# An agent as publish_json places it: its id, published composite, exact composite
+# interval (the rank bounds read them) and its JSON text, ranks null.
+_Piece = tuple[str, float | None, Interval | None, bytes]
+
+
+def publish_json(
+    builder: ReportBuilder, weights: Mapping[Axis, Number] | None = None
+) -> bytes | None:
+    """``document_json_ascii(publish(builder, weights))``, the same bytes, written agent by
+    agent: the JSON of many small agents on two cores. ``None`` where that is ``None`` (an
+    agent msgspec would write otherwise than ``json.dumps``, or a character to escape);
+    :func:`publish` still gives the document then."""
+    with collector_paused():
+        return _publish_json(builder, weights)
+
+
+def _publish_json(builder: ReportBuilder, weights: Mapping[Axis, Number] | None) -> bytes | None:
+    axis_weights = _axis_weights(weights)
+    large = builder.large_agents()
+    small = list(builder.small_agents().items())
+    half = len(small)
+    helper = None
+    if half >= PARALLEL_MIN_AGENTS and helpers_allowed():
+        half //= 2
+        later_agents = small[half:]
+        helper = Helper(lambda: _pieces(builder, later_agents, weights, axis_weights))
+    try:
+        pieces = _pieces(builder, small[:half], weights, axis_weights)
+        if pieces is None:
+            return None
+        if helper is not None:
+            later = helper.result()
+            if later is None:  # the helper failed: its agents are written here
+                later = _pieces(builder, small[half:], weights, axis_weights)
+            if later is None:
+                return None
+            pieces += later
+    finally:
+        if helper is not None:
+            helper.stop()
+    for agent_id in large:
+        document, interval = _exact_document(builder, agent_id, weights)
+        text = agent_json_ascii(document)
+        if text is None:
+            return None
+        pieces.append((agent_id, document["composite"]["score"], interval, text))
+    order, ranks, bounds = ranking(
+        [p[1] for p in pieces], [p[0] for p in pieces], [p[2] for p in pieces]
+    )
+    return agents_json_ascii(
+        METHODOLOGY_VERSION,
+        [
+            with_ranks(pieces[i][3], rank, bound)
+            for i, rank, bound in zip(order, ranks, bounds, strict=True)
+        ],
+    )
+
+
+def _pieces(
+    builder: ReportBuilder,
+    agents: Sequence[tuple[str, Sequence[RunRow]]],
+    weights: Mapping[Axis, Number] | None,
+    axis_weights: Sequence[Ratio | None] | None,
+) -> list[_Piece] | None:
+    """The pieces of small agents; ``None`` if one has no :func:`agent_json_ascii` text."""
+    pieces: list[_Piece] = []
+    for agent_id, rows in agents:
+        document, interval = _small_document(builder, agent_id, rows, weights, axis_weights)
+        text = agent_json_ascii(document)
+        if text is None:
+            return None
+        pieces.append((agent_id, document["composite"]["score"], interval, text))
+    return pieces
+
+
+def _axis_weights(weights: Mapping[Axis, Number] | None) -> list[Ratio | None] | None:
+    """The profile's weights as ratios, by axis; ``None`` if one is negative (every agent
+    then goes the exact way, which names the problem)."""
+    exact = exact_profile_weights(weights)
+    return None if exact is None else fast_scores.weight_ratios(exact)
+
+
+def _small_document(
+    builder: ReportBuilder,
+    agent_id: str,
+    rows: Sequence[RunRow],
+    weights: Mapping[Axis, Number] | None,
+    axis_weights: Sequence[Ratio | None] | None,
+) -> tuple[dict[str, Any], Interval | None]:
+    """A small agent's object (ranks ``None``) and exact composite interval: from its runs,
+    or the exact way where :func:`small_parts` leaves it to that."""
+    parts = None if axis_weights is None else small_parts(rows, axis_weights)
+    if parts is None:
+        return _exact_document(builder, agent_id, weights)
+    return agent_document(agent_id, None, None, parts), None  # fewer tasks than an interval needs
+
+
+def _exact_document(
+    builder: ReportBuilder, agent_id: str, weights: Mapping[Axis, Number] | None
+) -> tuple[dict[str, Any], Interval | None]:
+    """An agent's object (ranks ``None``) and composite interval, scored the exact way."""
+    agent = builder.score(agent_id, weights)
+    return agent_to_json(agent), agent.intervals.composite
 
 
 def small_parts(rows: Sequence[RunRow], weights: Sequence[Ratio | None]) -> Parts | None:
@@ -254,4 +362,4 @@ def _repeatability_part(
     return repeatability_part(published, result.tasks, intervals)
 
 
-__all__ = ["publish", "small_parts"]
+__all__ = ["publish", "publish_json", "small_parts"]

@@ -481,6 +481,56 @@ def document_json_ascii(data: dict[str, Any]) -> bytes | None:
     return indented if indented is not None and _shown_as_is(indented) else None
 
 
+# The two rank lines of an agent's object as agent_json_ascii writes them (ranks null),
+# from the newline before to the one after: a JSON string holds no raw newline, so the
+# first occurrence is the agent's own (right after its id).
+_RANKS_UNSET = b'\n      "rank": null,\n      "rank_upper_bound": null,\n'
+_INDENT = b"  "  # json.dumps(indent=2), as to_json_text writes it
+_AGENT_DEPTH = 2  # an agent's object is an item of the document's "agents" list
+
+
+def agent_json_ascii(agent: dict[str, Any]) -> bytes | None:
+    """One agent's object (ranks ``None``) as :func:`document_json_ascii` writes it inside
+    the document, indented for its place in the ``agents`` list; ``None`` where that would
+    be ``None`` (msgspec would write it otherwise than ``json.dumps``, or it holds a
+    character to escape). :func:`agents_json_ascii` joins these."""
+    if not _agent_plain(agent):
+        return None
+    try:
+        compact = _encode(agent)
+    except UnicodeEncodeError:
+        return None
+    margin = _INDENT * _AGENT_DEPTH
+    indented = margin + msgspec.json.format(compact, indent=len(_INDENT)).replace(
+        b"\n", b"\n" + margin
+    )
+    return indented if _shown_as_is(indented) else None
+
+
+def with_ranks(agent_text: bytes, rank: int | None, rank_upper_bound: int | None) -> bytes:
+    """An :func:`agent_json_ascii` text with the agent's rank and rank upper bound."""
+    if rank is None and rank_upper_bound is None:
+        return agent_text
+    ranks = b'\n      "rank": %s,\n      "rank_upper_bound": %s,\n' % (
+        _encode(rank),
+        _encode(rank_upper_bound),
+    )
+    return agent_text.replace(_RANKS_UNSET, ranks, 1)
+
+
+def agents_json_ascii(methodology_version: str, agent_texts: Sequence[bytes]) -> bytes:
+    """:func:`document_json_ascii` of the document of these agents' objects (each an
+    :func:`agent_json_ascii` text, with its ranks, in the report's order)."""
+    head = b'{\n  "methodology_version": %s,\n  "agents": ' % _encode(methodology_version)
+    if not agent_texts:
+        return head + b"[]\n}"
+    # One join: the text of many agents is tens of MiB, copied once.
+    texts = list(agent_texts)
+    texts[0] = head + b"[\n" + texts[0]
+    texts[-1] += b"\n" + _INDENT + b"]\n}"
+    return b",\n".join(texts)
+
+
 def _indented(data: dict[str, Any]) -> bytes | None:
     """The document indented by msgspec, where msgspec writes it as ``json.dumps`` would."""
     if not all(map(_agent_plain, data["agents"])):
@@ -505,7 +555,9 @@ __all__ = [
     "OUTCOME_HEADERS",
     "Table",
     "agent_document",
+    "agent_json_ascii",
     "agent_to_json",
+    "agents_json_ascii",
     "composite_part",
     "document_json_ascii",
     "document_json_text",

@@ -8,6 +8,7 @@ small path must really be the one taken.
 
 from __future__ import annotations
 
+import os
 import random
 from decimal import Decimal
 from fractions import Fraction
@@ -22,6 +23,7 @@ from report_reference import to_lines
 
 from scoring import Axis, build_report, report_to_json
 from scoring import published as published_module
+from scoring import serialize as serialize_module
 from scoring.composite import score_composite
 from scoring.constants import SCORE_DECIMALS, SCORE_SCALE
 from scoring.fast_scores import weight_ratios
@@ -29,7 +31,7 @@ from scoring.numeric import ratio_half_up, round_half_up
 from scoring.published import publish, small_parts
 from scoring.registry import ScoringError
 from scoring.report import SMALL_AGENT_RUNS, ReportBuilder, exact_profile_weights, read_runs
-from scoring.serialize import document_json_text, report_json_text
+from scoring.serialize import document_json_ascii, document_json_text, report_json_text
 
 _SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -196,3 +198,79 @@ def test_ratio_half_up_is_round_half_up(value: Fraction, places: int) -> None:
         (3 * value.numerator, 3 * value.denominator),
     ):
         assert ratio_half_up(ratio, places) == round_half_up(value, places)
+
+
+# --- the JSON text, agent by agent (publish_json), on one core or two --------------------
+
+
+def _json_texts(lines: list[bytes], parallel: bool) -> tuple[bytes | None, bytes | None]:
+    """publish_json of the log, and document_json_ascii of its published document."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(published_module, "PARALLEL_MIN_AGENTS", 1 if parallel else 10**9)
+        patch.setattr(published_module, "helpers_allowed", lambda: parallel)
+        text = published_module.publish_json(read_runs(lines))
+    return text, document_json_ascii(publish(read_runs(lines)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    size=st.one_of(st.integers(0, 40), st.integers(200, 600)),
+    agents=st.one_of(st.integers(1, 6), st.integers(20, 400)),
+    parallel=st.booleans(),
+)
+def test_the_json_written_agent_by_agent_is_the_documents(
+    seed: int, size: int, agents: int, parallel: bool
+) -> None:
+    records = random_log(random.Random(seed), size, agents, 6, 600)
+    text, expected = _json_texts(to_lines(records), parallel)
+    assert text == expected
+
+
+def test_an_id_to_escape_leaves_the_json_to_the_document() -> None:
+    lines = to_lines([_run(1, "agent-é"), _run(2, "b\x7f"), _run(3, "plain")])
+    text, expected = _json_texts(lines, parallel=True)
+    assert text is None
+    assert expected is None
+
+
+def test_the_ranks_of_the_json_text_are_each_agents() -> None:
+    """The comparison above can fail: ranks written in the wrong place are caught."""
+    lines = to_lines([_run(i, f"agent-{i}", success=i % 2 == 0) for i in range(8)])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            published_module,
+            "with_ranks",
+            lambda text, rank, bound: serialize_module.with_ranks(text, bound, rank),
+        )
+        text, expected = _json_texts(lines, parallel=False)
+    assert text != expected
+
+
+@pytest.mark.parametrize("how", ["raises", "exits"])
+def test_a_failed_helper_leaves_the_json_to_the_parent(how: str) -> None:
+    records = random_log(random.Random(3), 300, 200, 6, 600)
+
+    def broken(*args: Any) -> Any:
+        if how == "exits":
+            os._exit(3)
+        raise RuntimeError("helper failed")
+
+    pieces = published_module._pieces
+    calls: list[int] = []
+
+    def in_parent(*args: Any) -> Any:
+        calls.append(os.getpid())
+        return pieces(*args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        # The helper breaks; the parent's own calls (its half, then the helper's) work.
+        parent = os.getpid()
+        patch.setattr(
+            published_module,
+            "_pieces",
+            lambda *args: in_parent(*args) if os.getpid() == parent else broken(*args),
+        )
+        text, expected = _json_texts(to_lines(records), parallel=True)
+    assert text == expected
+    assert calls == [parent, parent]
