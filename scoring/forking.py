@@ -88,12 +88,13 @@ class Helper:
     def result(self) -> Any:
         """What ``work()`` returned, once the helper has ended; ``None`` if it failed."""
         try:
-            data = self._pipe.read()
+            # Read as it is unpickled: the pickled bytes are never all held at once.
+            found = pickle.load(self._pipe)  # bytes our own child wrote
+        except (EOFError, pickle.UnpicklingError):  # it ended without a result
+            found = None
         finally:
             status = self._wait()
-        if status != 0 or not data:
-            return None
-        return pickle.loads(data)  # bytes our own child wrote
+        return found if status == 0 else None
 
     def stop(self) -> None:
         """End the helper if it is still running (the parent no longer needs it)."""

@@ -34,7 +34,6 @@ import gc
 import io
 import os
 import re
-from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -712,7 +711,7 @@ def _with_helper(
 
 def _read_part(
     fd: int, start: int, end: int, counts: SharedCounts | None
-) -> tuple[ReportBuilder, array[int]] | None:
+) -> tuple[ReportBuilder, bytes] | None:
     """The helper's reading of bytes ``start`` to ``end`` (whole lines): its builder and
     ``run_id`` codes, or ``None`` if the part holds a problem."""
     if os.pread(fd, len(UTF8_BOM), start) == UTF8_BOM:
