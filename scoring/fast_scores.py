@@ -32,7 +32,7 @@ from scoring.constants import (
     Anchor,
     Axis,
 )
-from scoring.numeric import Number, exact
+from scoring.numeric import UNIT_ROUNDOFF, Number, exact
 from scoring.radar import correctness_axis, robustness_axis, tool_efficiency_axis
 from scoring.repeatability import RepeatabilityResult, score_repeatability
 
@@ -83,6 +83,35 @@ class Curve:
             self._lines.append(
                 (slope.numerator * offset.denominator, offset.numerator * slope.denominator, common)
             )
+        # The same curve in floats (each constant within u of its exact value, relatively):
+        # for each segment its start, its score there and its slope.
+        self._float_xs = [float(x) for x in xs]
+        self._float_lines = [
+            (float(x0), float(s0), float((s1 - s0) / (x1 - x0)))
+            for (x0, x1), (s0, s1) in zip(pairwise(xs), pairwise(scores), strict=True)
+        ]
+        self._float_first, self._float_last = float(scores[0]), float(scores[-1])
+        # How far at_float can be from the exact curve at the exact input, for an input
+        # within u of it (relatively). On a segment, fl(s0 + fl(m·fl(x − x0))) is off by at
+        # most |m|·3u·X (the input's and x0's error and the subtraction's, X the larger
+        # end of the segment), u·|Δs| from the slope's error and u·|Δs| more from the product,
+        # and u·|s0| + u·|result| from the sum: below 5u·|m|·X + 6u·S (S the largest score),
+        # which also covers a float input that falls on the neighbouring segment (the curve
+        # is continuous there, the two lines differ by at most (|m| + |m'|)·u·X) or beyond
+        # an end (where the curve is flat).
+        largest = max(abs(float(score)) for score in scores)
+        self.float_error = (
+            max(
+                (
+                    5 * UNIT_ROUNDOFF * abs(slope) * max(abs(x0), abs(x1))
+                    for (x0, _, slope), x1 in zip(
+                        self._float_lines, self._float_xs[1:], strict=True
+                    )
+                ),
+                default=0.0,
+            )
+            + 6 * UNIT_ROUNDOFF * largest
+        )
 
     def at(self, x: Ratio) -> Ratio:
         """The curve's score at ``x``: s_i + slope_i · (x − x_i) on the segment (x_i, x_{i+1}]."""
@@ -96,6 +125,22 @@ class Curve:
                 p, q, common = self._lines[i - 1]
                 return p * n + q * d, common * d
         return self._last
+
+    def at_float(self, x: float) -> float:
+        """:meth:`at` in floats: within ``float_error`` of the exact score at the exact value
+        ``x`` approximates to within u (relatively).
+
+        >>> Curve(LATENCY_ANCHORS_MS).at_float(3500.0)
+        65.0
+        """
+        xs = self._float_xs
+        if x <= xs[0]:
+            return self._float_first
+        for i in range(1, len(xs)):
+            if x <= xs[i]:
+                x0, s0, slope = self._float_lines[i - 1]
+                return s0 + slope * (x - x0)
+        return self._float_last
 
 
 _LATENCY = Curve(LATENCY_ANCHORS_MS)
@@ -145,6 +190,48 @@ def composite_ratios(
             a[1] * b[1] * c[1],
         )
     return score, (successes, n), consistency, latency, cost
+
+
+_U = UNIT_ROUNDOFF
+_F_SCALE = float(SCORE_SCALE)
+_F_SUCCESS = float(exact(SCORE_SCALE) * exact(COMPOSITE_WEIGHT_SUCCESS))
+_F_RELIABILITY = float(exact(COMPOSITE_WEIGHT_RELIABILITY))
+_F_COST = float(exact(COMPOSITE_WEIGHT_COST))
+_F_NEUTRAL = float(exact(NEUTRAL_CONSISTENCY))
+#: How far each value of :func:`composite_floats` can be from the exact one: the score's
+#: terms are off by at most 3u·|scale·w_s| (a product and a quotient of exact integers'
+#: floats), |w_r|·(latency's error + 5u·scale) (consistency is a quotient, 2 products)
+#: and |w_c|·(cost's error + 2u·scale); the two sums add u·|sum| each.
+COMPOSITE_FLOAT_ERROR = (
+    abs(_F_RELIABILITY) * (_LATENCY.float_error + 5 * _U * _F_SCALE)
+    + abs(_F_COST) * (_COST.float_error + 2 * _U * _F_SCALE)
+    + 3 * _U * abs(_F_SUCCESS)
+    + 4 * _U * (abs(_F_SUCCESS) + (abs(_F_RELIABILITY) + abs(_F_COST)) * _F_SCALE)
+)
+
+
+def composite_floats(
+    completed: int, successes: int, latency_mean: float, cost_mean: float
+) -> tuple[float, float, float]:
+    """:func:`composite_ratios`' score, latency score and cost score in floats
+    (``completed`` > 0), each within ``COMPOSITE_FLOAT_ERROR`` of the exact value, for
+    means within u of the exact means (relatively); the success rate and consistency are
+    ratios of counts, exact as :func:`composite_ratios` gives them.
+
+    >>> composite_floats(4, 3, 2000.0, 0.01)
+    (78.0, 80.0, 80.0)
+    """
+    latency = _LATENCY.at_float(latency_mean)
+    cost = _COST.at_float(cost_mean)
+    if successes == 0:
+        return 0.0, latency, cost
+    n = completed
+    if n < CONSISTENCY_MIN_RUNS:
+        consistency = _F_NEUTRAL
+    else:
+        consistency = (n * n - 4 * successes * (n - successes)) / (n * n)
+    score = _F_SUCCESS * successes / n + _F_RELIABILITY * consistency * latency + _F_COST * cost
+    return score, latency, cost
 
 
 def composite(
@@ -199,6 +286,87 @@ def cost_axis_ratio(median_cost_usd: Ratio) -> Ratio:
     if num * _SCALE[1] >= _SCALE[0] * den:
         return _SCALE
     return num, den
+
+
+_F_COST_ZERO = float(exact(RADAR_COST_ZERO_USD))
+_F_COST_PER_USD = float(
+    exact(SCORE_SCALE) / (exact(RADAR_COST_ZERO_USD) - exact(RADAR_COST_FULL_USD))
+)
+#: How far :func:`cost_axis_float` can be from the exact axis: before the clamp (which
+#: only brings values closer) the axis is K·(z − c) with |c| at most max(|z|, |f|) where
+#: it is on the scale, so the difference is off by 3u·(|z| + max(|z|, |f|)) and K's error
+#: and the product's add 2u·scale.
+COST_AXIS_FLOAT_ERROR = (
+    abs(_F_COST_PER_USD)
+    * 3
+    * _U
+    * (abs(_F_COST_ZERO) + max(abs(_F_COST_ZERO), abs(float(exact(RADAR_COST_FULL_USD)))))
+    + 3 * _U * _F_SCALE
+)
+
+
+def cost_axis_float(median_cost_usd: float) -> float:
+    """:func:`cost_axis_ratio` in floats, within ``COST_AXIS_FLOAT_ERROR`` of the exact
+    axis for a median within u of the exact one (relatively).
+
+    >>> cost_axis_float(0.06), cost_axis_float(0.001)
+    (50.0, 100.0)
+    """
+    value = _F_COST_PER_USD * (_F_COST_ZERO - median_cost_usd)
+    return 0.0 if value <= 0.0 else min(value, _F_SCALE)
+
+
+def float_weights(weights: Sequence[Ratio | None]) -> list[float | None] | None:
+    """The profile's weights (:func:`weight_ratios`) as floats, for :func:`profile_float`;
+    ``None`` if one is so large or so small that a float would not keep it to within u
+    (the exact profile then).
+
+    >>> float_weights([(1, 2), None, (3, 1), None, None])
+    [0.5, None, 3.0, None, None]
+    >>> float_weights([(1, 10**400), None, None, None, None]) is None
+    True
+    """
+    found: list[float | None] = []
+    for weight in weights:
+        if weight is None:
+            found.append(None)
+            continue
+        try:
+            value = weight[0] / weight[1]  # correctly rounded, however large the integers
+        except OverflowError:
+            return None
+        if not _WEIGHT_FLOATS[0] <= value <= _WEIGHT_FLOATS[1]:
+            return None
+        found.append(value)
+    return found
+
+
+# Weights a float keeps to within u and whose products and sums with axis values stay far
+# from overflow and from subnormals.
+_WEIGHT_FLOATS = (2.0**-400, 2.0**400)
+
+
+def profile_float(axes: Sequence[float | None], weights: Sequence[float | None]) -> float | None:
+    """:func:`profile_ratio` in floats: ``Σ w_a x_a / Σ w_a`` over the axes with a value and
+    a weight. Within ``axis error + PROFILE_FLOAT_ROUNDING`` of the exact profile when each
+    axis value is within ``axis error`` of its exact value (a weighted mean moves by at most
+    the largest move of its values) and each weight is :func:`float_weights`'.
+
+    >>> profile_float([80.0, None, 40.0, None, None], [1.0, 1.0, 1.0, None, None])
+    60.0
+    """
+    total = weighted = 0.0
+    for value, weight in zip(axes, weights, strict=True):
+        if value is not None and weight is not None:
+            total += weight
+            weighted += weight * value
+    return None if total == 0.0 else weighted / total
+
+
+#: What the float operations of :func:`profile_float` add to its error: the weights'
+#: own error (u each) and the rounding of five products, ten sums and one quotient move a
+#: mean of values at most ``scale`` by at most 32u·scale.
+PROFILE_FLOAT_ROUNDING = 32 * _U * _F_SCALE
 
 
 def cost_axis(median_cost_usd: Fraction | None) -> Fraction | None:

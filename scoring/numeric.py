@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from decimal import Decimal
 from fractions import Fraction
 
@@ -85,6 +86,33 @@ def ratio_half_up(value: tuple[int, int], places: int) -> float:
     """
     scale: int = 10**places
     return _units(value[0], value[1], places) / scale
+
+
+# The unit roundoff of a float (2^-53): an operation on floats is within this share of its
+# exact result (IEEE 754, round to nearest).
+UNIT_ROUNDOFF = sys.float_info.epsilon / 2
+
+
+def float_half_up(value: float, places: int, error: float) -> float | None:
+    """:func:`round_half_up` of the exact value that ``value`` approximates, known to lie
+    within ``error`` of it: the published float, when every number that close rounds alike;
+    ``None`` when one of them is a tie or beyond (the exact value must be rounded then).
+
+    The float operations here are accounted for (``t`` is within ``2·|t|·u`` of its
+    exact value), so the answer is never a guess.
+
+    >>> float_half_up(65.4, 2, 1e-9), float_half_up(97.00499999999, 2, 1e-9)
+    (65.4, 97.0)
+    >>> float_half_up(97.005, 2, 1e-9) is None  # within the error of a tie
+    True
+    """
+    scale: int = 10**places
+    shifted = value * scale + 0.5  # round half up: the floor of this
+    units = math.floor(shifted)
+    slack = error * scale + 4 * UNIT_ROUNDOFF * abs(shifted)
+    if shifted - units <= slack or units + 1 - shifted <= slack:
+        return None
+    return units / scale
 
 
 def clamp(value: Fraction, low: Fraction, high: Fraction) -> Fraction:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from scoring import fast_scores
 from scoring.constants import (
@@ -28,11 +28,19 @@ from scoring.constants import (
     RADAR_LATENCY_MIN_RUNS,
     REPEATABILITY_MIN_OUTCOMES,
     SCORE_DECIMALS,
+    SCORE_SCALE,
     Axis,
 )
 from scoring.fast_scores import Ratio
 from scoring.forking import Helper, helpers_allowed
-from scoring.numeric import Number, as_written, ratio_half_up, round_half_up
+from scoring.numeric import (
+    UNIT_ROUNDOFF,
+    Number,
+    as_written,
+    float_half_up,
+    ratio_half_up,
+    round_half_up,
+)
 from scoring.radar import latency_axis
 from scoring.report import (
     ReportBuilder,
@@ -44,6 +52,7 @@ from scoring.report import (
 from scoring.report_cohort import FIXED_SCALE, units_of, whole_units
 from scoring.report_input import TERMINAL, RunRow
 from scoring.serialize import (
+    AgentText,
     agent_document,
     agent_json_ascii,
     agent_to_json,
@@ -51,7 +60,6 @@ from scoring.serialize import (
     composite_part,
     radar_part,
     repeatability_part,
-    with_ranks,
 )
 from scoring.uncertainty import AgentIntervals, Interval
 
@@ -99,8 +107,8 @@ def _publish(builder: ReportBuilder, weights: Mapping[Axis, Number] | None) -> d
 PARALLEL_MIN_AGENTS = 2048
 
 # An agent as publish_json places it: its id, published composite, exact composite
-# interval (the rank bounds read them) and its JSON text, ranks null.
-_Piece = tuple[str, float | None, Interval | None, bytes]
+# interval (the rank bounds read them) and its JSON text around its ranks.
+_Piece = tuple[str, float | None, Interval | None, AgentText]
 
 
 def publish_json(
@@ -149,10 +157,7 @@ def _publish_json(builder: ReportBuilder, weights: Mapping[Axis, Number] | None)
     )
     return agents_json_ascii(
         METHODOLOGY_VERSION,
-        [
-            with_ranks(pieces[i][3], rank, bound)
-            for i, rank, bound in zip(order, ranks, bounds, strict=True)
-        ],
+        [(pieces[i][3], rank, bound) for i, rank, bound in zip(order, ranks, bounds, strict=True)],
     )
 
 
@@ -255,6 +260,22 @@ def _outcomes(tallies: list[list[int]]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted([(k, p) for p, k in tallies]))
 
 
+# The float attempt of a small agent's continuous values (composite score, latency and cost
+# scores; cost axis and profile): fast_scores bounds each float's distance from the exact
+# value, and a published value is taken from the float only when every number that close
+# rounds alike (numeric.float_half_up); else the exact ratios are rounded, as before. The
+# bounds are used a thousand times over: they were derived by hand, and a wider margin
+# only sends a few more values (those within about 1e-10 of a tie) the exact way.
+_BOUND_MARGIN = 1000
+_COMPOSITE_ERROR = _BOUND_MARGIN * fast_scores.COMPOSITE_FLOAT_ERROR
+_COST_AXIS_ERROR = _BOUND_MARGIN * fast_scores.COST_AXIS_FLOAT_ERROR
+# An axis from a ratio of integers is within u of it (one correctly rounded quotient).
+_RATIO_AXIS_ERROR = UNIT_ROUNDOFF * float(SCORE_SCALE)
+_PROFILE_ERROR = _BOUND_MARGIN * (
+    max(fast_scores.COST_AXIS_FLOAT_ERROR, _RATIO_AXIS_ERROR) + fast_scores.PROFILE_FLOAT_ROUNDING
+)
+
+
 def _composite(completed: list[RunRow], intervals: AgentIntervals) -> dict[str, Any] | None:
     n = len(completed)
     if not n:
@@ -268,17 +289,52 @@ def _composite(completed: list[RunRow], intervals: AgentIntervals) -> dict[str, 
     if latency is None or cost is None:
         return None  # a value beyond 10^-9 units: the exact sums
     successes = sum(1 for r in completed if r.success) if n > 1 else int(bool(completed[0].success))
-    score, rate, consistency, latency_score, cost_score = fast_scores.composite_ratios(
-        n, successes, (latency, FIXED_SCALE), (cost, FIXED_SCALE)
+    # The exact means are latency / (n·10^9) and cost / (n·10^9): one quotient of integers
+    # each, correctly rounded.
+    units = n * FIXED_SCALE
+    score, latency_score, cost_score = fast_scores.composite_floats(
+        n, successes, latency / units, cost / units
     )
+    rate, consistency = _count_parts(n, successes)
     published = (
-        ratio_half_up(score, SCORE_DECIMALS),
-        ratio_half_up(rate, FRACTION_DECIMALS),
-        ratio_half_up(consistency, FRACTION_DECIMALS),
-        ratio_half_up(latency_score, SCORE_DECIMALS),
-        ratio_half_up(cost_score, SCORE_DECIMALS),
+        float_half_up(score, SCORE_DECIMALS, _COMPOSITE_ERROR),
+        rate,
+        consistency,
+        float_half_up(latency_score, SCORE_DECIMALS, _COMPOSITE_ERROR),
+        float_half_up(cost_score, SCORE_DECIMALS, _COMPOSITE_ERROR),
     )
+    if None in published:  # near a tie: the exact ratios
+        ratios = fast_scores.composite_ratios(
+            n, successes, (latency, FIXED_SCALE), (cost, FIXED_SCALE)
+        )
+        published = (
+            ratio_half_up(ratios[0], SCORE_DECIMALS),
+            rate,
+            consistency,
+            ratio_half_up(ratios[3], SCORE_DECIMALS),
+            ratio_half_up(ratios[4], SCORE_DECIMALS),
+        )
     return composite_part(published, n, successes == 0, intervals)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _count_parts(completed: int, successes: int) -> tuple[float, float]:
+    """The published success rate and consistency of these counts (exact ratios)."""
+    _, rate, consistency, _, _ = fast_scores.composite_ratios(completed, successes, (0, 1), (0, 1))
+    return ratio_half_up(rate, FRACTION_DECIMALS), ratio_half_up(consistency, FRACTION_DECIMALS)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _ratio_axis(value: Ratio | None) -> tuple[float | None, float | None]:
+    """An axis given as an exact ratio: its float (for the profile) and published value."""
+    if value is None:
+        return None, None
+    return value[0] / value[1], ratio_half_up(value, SCORE_DECIMALS)
+
+
+@functools.lru_cache(maxsize=64)
+def _float_weights(weights: tuple[Ratio | None, ...]) -> list[float | None] | None:
+    return fast_scores.float_weights(weights)
 
 
 def _radar(
@@ -287,38 +343,111 @@ def _radar(
     weights: Sequence[Ratio | None],
     intervals: AgentIntervals,
 ) -> dict[str, Any]:
-    passes = known = 0
-    for p, k in per_task.values():
-        passes += p
-        known += k
+    tallies = tuple([(p, k) for p, k in per_task.values()])
     latencies = [r.latency_ms for r in window if r.latency_ms is not None]
-    median_latency = _median(latencies)
-    latency = None
+    costs = [r.cost_usd for r in window if r.cost_usd is not None]
+    steps = [r.steps for r in window if r.steps is not None]
+    median_latency = _median(latencies)  # published as it is: exact as written
+    latency: Ratio | None = None
     if median_latency is not None and len(latencies) >= RADAR_LATENCY_MIN_RUNS:
-        latency = latency_axis(Fraction(*median_latency), len(latencies))
-    median_cost = _median([r.cost_usd for r in window if r.cost_usd is not None])
-    median_steps = _median([r.steps for r in window if r.steps is not None])
-    axes: list[Ratio | None] = [
-        fast_scores.correctness_ratio(passes, known),
-        None if latency is None else latency.as_integer_ratio(),
-        None if median_cost is None else fast_scores.cost_axis_ratio(median_cost),
-        None if median_steps is None else fast_scores.tool_efficiency_ratio(_number(median_steps)),
-        fast_scores.robustness_ratio(tuple([(p, k) for p, k in per_task.values()])),
-    ]
-    profile = fast_scores.profile_ratio(zip(axes, weights, strict=True))
+        exact_axis = latency_axis(Fraction(*median_latency), len(latencies))
+        latency = None if exact_axis is None else exact_axis.as_integer_ratio()
+    # The axes from counts and the latency axis are exact ratios; the cost axis a float
+    # (a median of floats within 2u of the exact median as written, relatively).
+    counted = _counted_axes(tallies, None if not steps else _steps_median(steps))
+    latency_f, latency_p = _ratio_axis(latency)
+    cost_f = cost = None
+    if costs:
+        cost_f = fast_scores.cost_axis_float(_float_median(costs))
+        cost = float_half_up(cost_f, SCORE_DECIMALS, _COST_AXIS_ERROR)
+    axes_f = [counted.correctness_f, latency_f, cost_f, counted.tool_f, counted.robustness_f]
+    float_weights = _float_weights(tuple(weights))
+    profile = None
+    if float_weights is not None:
+        profile_f = fast_scores.profile_float(axes_f, float_weights)
+        if profile_f is not None:
+            profile = float_half_up(profile_f, SCORE_DECIMALS, _PROFILE_ERROR)
+    if (costs and cost is None) or (profile is None and _has_profile(weights, axes_f)):
+        # Near a tie (or weights a float cannot hold): the exact ratios.
+        exact_median = _median(costs)
+        cost_ratio = None if exact_median is None else fast_scores.cost_axis_ratio(exact_median)
+        cost = None if cost_ratio is None else ratio_half_up(cost_ratio, SCORE_DECIMALS)
+        axes = [counted.correctness, latency, cost_ratio, counted.tool, counted.robustness]
+        exact_profile = fast_scores.profile_ratio(zip(axes, weights, strict=True))
+        profile = None if exact_profile is None else ratio_half_up(exact_profile, SCORE_DECIMALS)
     return radar_part(
-        [None if axis is None else ratio_half_up(axis, SCORE_DECIMALS) for axis in axes],
-        None if profile is None else ratio_half_up(profile, SCORE_DECIMALS),
+        [counted.correctness_p, latency_p, cost, counted.tool_p, counted.robustness_p],
+        profile,
         len(window),
         None if median_latency is None else median_latency[0] / median_latency[1],
         intervals,
     )
 
 
-def _number(value: Ratio) -> int | Fraction:
-    """A ratio as an int when it is whole (a cache key equal to its ``Fraction``)."""
-    whole, rest = divmod(value[0], value[1])
-    return Fraction(*value) if rest else whole
+class _Counted(NamedTuple):
+    """The radar's axes that come from counts: exact ratios, their floats (for the profile)
+    and their published values."""
+
+    correctness: Ratio | None
+    tool: Ratio | None
+    robustness: Ratio | None
+    correctness_f: float | None
+    tool_f: float | None
+    robustness_f: float | None
+    correctness_p: float | None
+    tool_p: float | None
+    robustness_p: float | None
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _counted_axes(
+    tallies: tuple[tuple[int, int], ...], median_steps: int | Fraction | None
+) -> _Counted:
+    """Correctness, tool efficiency and robustness of ``(passes, known)`` per task and the
+    median of steps (remembered: few agents differ in these)."""
+    passes = sum(p for p, _ in tallies)
+    known = sum(k for _, k in tallies)
+    ratios = (
+        fast_scores.correctness_ratio(passes, known),
+        None if median_steps is None else fast_scores.tool_efficiency_ratio(median_steps),
+        fast_scores.robustness_ratio(tallies),
+    )
+    floats = [None if r is None else r[0] / r[1] for r in ratios]
+    published = [None if r is None else ratio_half_up(r, SCORE_DECIMALS) for r in ratios]
+    return _Counted(*ratios, *floats, *published)
+
+
+def _steps_median(steps: list[int]) -> int | Fraction:
+    """The median of step counts, exact (an int where it is whole). Sorts ``steps``."""
+    if len(steps) == 1:
+        return steps[0]
+    steps.sort()
+    middle = len(steps) // 2
+    if len(steps) % 2:
+        return steps[middle]
+    total = steps[middle - 1] + steps[middle]
+    return total // 2 if total % 2 == 0 else Fraction(total, 2)
+
+
+def _float_median(values: list[float]) -> float:
+    """The median of non-empty floats, in floats: within 2u (relatively) of the exact median
+    of the values as written, each of which its float is within u of (they are not
+    negative). Sorts ``values``."""
+    if len(values) == 1:
+        return values[0]
+    values.sort()
+    middle = len(values) // 2
+    if len(values) % 2:
+        return values[middle]
+    return (values[middle - 1] + values[middle]) / 2
+
+
+def _has_profile(weights: Sequence[Ratio | None], axes: Sequence[float | None]) -> bool:
+    """Whether the profile has a value: an axis with a value has a weight that is not 0."""
+    return any(
+        value is not None and weight is not None and weight[0] != 0
+        for value, weight in zip(axes, weights, strict=True)
+    )
 
 
 def _median(values: list[float] | list[int]) -> Ratio | None:

@@ -481,19 +481,23 @@ def document_json_ascii(data: dict[str, Any]) -> bytes | None:
     return indented if indented is not None and _shown_as_is(indented) else None
 
 
-# The two rank lines of an agent's object as agent_json_ascii writes them (ranks null),
-# from the newline before to the one after: a JSON string holds no raw newline, so the
-# first occurrence is the agent's own (right after its id).
-_RANKS_UNSET = b'\n      "rank": null,\n      "rank_upper_bound": null,\n'
+# The two rank lines of an agent's object as json.dumps(indent=2) writes them inside the
+# document, from the newline before to the one after (ranks null): a JSON string holds no
+# raw newline, so their first occurrence is the agent's own (right after its id).
+_RANK_LINES = b'\n      "rank": %s,\n      "rank_upper_bound": %s,\n'
+_RANKS_UNSET = _RANK_LINES % (b"null", b"null")
 _INDENT = b"  "  # json.dumps(indent=2), as to_json_text writes it
 _AGENT_DEPTH = 2  # an agent's object is an item of the document's "agents" list
+# An agent's text as agents_json_ascii joins it: before its rank lines, and after them.
+AgentText = tuple[bytes, bytes]
 
 
-def agent_json_ascii(agent: dict[str, Any]) -> bytes | None:
+def agent_json_ascii(agent: dict[str, Any]) -> AgentText | None:
     """One agent's object (ranks ``None``) as :func:`document_json_ascii` writes it inside
-    the document, indented for its place in the ``agents`` list; ``None`` where that would
-    be ``None`` (msgspec would write it otherwise than ``json.dumps``, or it holds a
-    character to escape). :func:`agents_json_ascii` joins these."""
+    the document, indented for its place in the ``agents`` list and cut around its rank
+    lines; ``None`` where that would be ``None`` (msgspec would write it otherwise than
+    ``json.dumps``, or it holds a character to escape). :func:`agents_json_ascii` joins
+    these."""
     if not _agent_plain(agent):
         return None
     try:
@@ -504,31 +508,33 @@ def agent_json_ascii(agent: dict[str, Any]) -> bytes | None:
     indented = margin + msgspec.json.format(compact, indent=len(_INDENT)).replace(
         b"\n", b"\n" + margin
     )
-    return indented if _shown_as_is(indented) else None
+    if not _shown_as_is(indented):
+        return None
+    before, _, after = indented.partition(_RANKS_UNSET)
+    return before, after
 
 
-def with_ranks(agent_text: bytes, rank: int | None, rank_upper_bound: int | None) -> bytes:
-    """An :func:`agent_json_ascii` text with the agent's rank and rank upper bound."""
-    if rank is None and rank_upper_bound is None:
-        return agent_text
-    ranks = b'\n      "rank": %s,\n      "rank_upper_bound": %s,\n' % (
-        _encode(rank),
-        _encode(rank_upper_bound),
-    )
-    return agent_text.replace(_RANKS_UNSET, ranks, 1)
-
-
-def agents_json_ascii(methodology_version: str, agent_texts: Sequence[bytes]) -> bytes:
-    """:func:`document_json_ascii` of the document of these agents' objects (each an
-    :func:`agent_json_ascii` text, with its ranks, in the report's order)."""
+def agents_json_ascii(
+    methodology_version: str, agents: Sequence[tuple[AgentText, int | None, int | None]]
+) -> bytes:
+    """:func:`document_json_ascii` of the document of these agents, given in the report's
+    order as their :func:`agent_json_ascii` texts with their ranks and rank upper bounds."""
     head = b'{\n  "methodology_version": %s,\n  "agents": ' % _encode(methodology_version)
-    if not agent_texts:
+    if not agents:
         return head + b"[]\n}"
-    # One join: the text of many agents is tens of MiB, copied once.
-    texts = list(agent_texts)
-    texts[0] = head + b"[\n" + texts[0]
-    texts[-1] += b"\n" + _INDENT + b"]\n}"
-    return b",\n".join(texts)
+    pieces = [head + b"["]
+    rank_lines, null = _RANK_LINES, b"null"
+    for (before, after), rank, bound in agents:
+        pieces += (
+            b"\n",
+            before,
+            rank_lines
+            % (null if rank is None else b"%d" % rank, null if bound is None else b"%d" % bound),
+            after,
+            b",",
+        )
+    pieces[-1] = b"\n" + _INDENT + b"]\n}"
+    return b"".join(pieces)  # one copy of what may be tens of MiB
 
 
 def _indented(data: dict[str, Any]) -> bytes | None:
@@ -553,6 +559,7 @@ _encode = msgspec.json.Encoder().encode
 __all__ = [
     "NO_RECORDS",
     "OUTCOME_HEADERS",
+    "AgentText",
     "Table",
     "agent_document",
     "agent_json_ascii",

@@ -237,12 +237,13 @@ def test_an_id_to_escape_leaves_the_json_to_the_document() -> None:
 def test_the_ranks_of_the_json_text_are_each_agents() -> None:
     """The comparison above can fail: ranks written in the wrong place are caught."""
     lines = to_lines([_run(i, f"agent-{i}", success=i % 2 == 0) for i in range(8)])
+    join = serialize_module.agents_json_ascii
+
+    def swapped(version: str, agents: list[Any]) -> bytes:
+        return join(version, [(text, bound, rank) for text, rank, bound in agents])
+
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(
-            published_module,
-            "with_ranks",
-            lambda text, rank, bound: serialize_module.with_ranks(text, bound, rank),
-        )
+        patch.setattr(published_module, "agents_json_ascii", swapped)
         text, expected = _json_texts(lines, parallel=False)
     assert text != expected
 
