@@ -54,14 +54,20 @@ def _broken_invariant(monkeypatch: pytest.MonkeyPatch) -> None:
         # Made without its constructor, whose arguments differ between branches (issue16).
         raise MethodologyError.__new__(MethodologyError)
 
-    monkeypatch.setattr(scoring.fast_scores, "composite_ratios", broken)
+    _break_composite(monkeypatch, broken)
 
 
 def _zero_divisor(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*_: Any, **__: Any) -> None:
         raise ZeroDivisionError("division by zero")
 
+    _break_composite(monkeypatch, broken)
+
+
+def _break_composite(monkeypatch: pytest.MonkeyPatch, broken: Callable[..., None]) -> None:
+    """The composite broken on every path: the exact ratios and the small agents' floats."""
     monkeypatch.setattr(scoring.fast_scores, "composite_ratios", broken)
+    monkeypatch.setattr(scoring.fast_scores, "composite_floats", broken)
 
 
 # (row name, argv, stdin, stdout, setup, expected words on stderr)
