@@ -3,15 +3,23 @@
 What ``python -m scoring report`` prints is rounded scores and unrounded medians, not the
 exact values of :class:`scoring.report.Report`. An agent of at most
 ``SMALL_AGENT_RUNS`` runs, which the reading keeps as they are, is scored here straight
-from them: the formulas of :mod:`scoring.fast_scores` on integer ratios, each published
-value rounded from its ratio, no per-agent state and no ``Fraction`` on the way. So 20,000
-agents of one run each cost about what 20,000 runs of one agent cost
+from them, no per-agent state and no ``Fraction`` on the way: the values that come from
+counts on integer ratios (remembered), the continuous ones (composite score, latency and
+cost scores, cost axis, profile) in floats whose distance from the exact value
+:mod:`scoring.fast_scores` bounds. A value is rounded from its float only where every
+number within the bound rounds alike (:func:`scoring.numeric.float_half_up`); near a tie
+(costs written with a few decimals put the cost axis on one often) the exact ratios are
+rounded. So 20,000 agents of one run each cost about what 20,000 runs of one agent cost
 (``benchmarks/bench_report.py``). Every other agent, and a small one this path leaves to
 the exact one (a value that is not a whole number of 10^-9 units as written, enough tasks
 for an interval, a negative weight), is scored by :mod:`scoring.report` and written by
 :func:`scoring.serialize.agent_to_json`. Both paths write through the same parts of
 :mod:`scoring.serialize`; ``tests/scoring/test_published.py`` proves the document equal to
-``report_to_json(build_report(...))`` on random logs and on the edges.
+``report_to_json(build_report(...))`` on random logs and on the edges,
+``tests/scoring/test_fast_floats.py`` each float bound against exact arithmetic.
+
+:func:`publish_json` writes the document's text agent by agent; many small agents are
+written on two cores where a second one is free (a forked helper writes the later half).
 """
 
 from __future__ import annotations

@@ -9,19 +9,23 @@ list of window candidates (trimmed to the latest ``RADAR_WINDOW_RUNS`` terminal 
 count per (task, outcome). The one per-run cost is the duplicate ``run_id`` check: an
 8-byte BLAKE2b fingerprint per run.
 
-Speed (a million runs take about 1.3 times as long as ``json.loads`` alone, see
-``benchmarks/bench_report.py`` and the README's measured figures): lines are read in chunks
+Speed (see ``benchmarks/bench_report.py`` and the README's measured figures): a large
+regular file is read in two parts at once where a second core is free (``_read_in_parts``:
+a forked helper reads the later half; its builder and ``run_id`` codes are merged into the
+parent's; an input with any problem is read again at once, so that one reading names every
+problem in line order). Lines are read in chunks
 and each chunk is decoded and validated in C by msgspec, straight into
 :class:`~scoring.report_input.RunRow` structs read by field name; the status rules,
 grouping, counting and sums are done per chunk, the scores on prepared integers
 (:mod:`scoring.fast_scores`), and the garbage collector is paused. The command line prints
-:func:`scoring.published.publish`, the same document as ``report_to_json`` of the exact
-report, small agents scored from their kept runs. A repeated key is ruled
+:func:`scoring.published.publish_json`, the text of the same document as ``report_to_json``
+of the exact report, small agents scored from their kept runs. A repeated key is ruled
 out by counting the quotes of the chunk in C. A chunk with a bad (or blank) line, or a
 repeated key, is read again line by line with :class:`RunRecord` and
 :func:`scoring.jsonlines.validate_line`, which name every problem. Every path gives the
 same result, which ``tests/scoring/test_report.py`` checks against a plain computation;
-``tests/scoring/test_faults.py`` checks that both paths accept and refuse the same lines.
+``tests/scoring/test_faults.py`` checks that both paths accept and refuse the same lines,
+``tests/scoring/test_report_parts.py`` that the parts give what one reading gives.
 
 The reading of a chunk (validation, the repeated-key and duplicate ``run_id`` checks, the
 line-by-line fallback) is :mod:`scoring.report_input`; this module accounts for the rows
