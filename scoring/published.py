@@ -25,8 +25,10 @@ written on two cores where a second one is free (a forked helper writes the late
 from __future__ import annotations
 
 import functools
+from array import array
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from itertools import accumulate
 from typing import Any, NamedTuple
 
 from scoring import fast_scores
@@ -113,6 +115,9 @@ def _publish(builder: ReportBuilder, weights: Mapping[Axis, Number] | None) -> d
 # a forked helper (scoring.forking) writes the JSON of the later half. Below it the fork
 # costs more than it saves.
 PARALLEL_MIN_AGENTS = 2048
+# The share of the small agents the helper writes: a little under half, as it also sends
+# them back (and starts on memory it shares with the parent until it writes to it).
+HELPER_SHARE = 0.47
 
 # An agent as publish_json places it: its id, published composite, exact composite
 # interval (the rank bounds read them) and its JSON text around its ranks.
@@ -137,15 +142,16 @@ def _publish_json(builder: ReportBuilder, weights: Mapping[Axis, Number] | None)
     half = len(small)
     helper = None
     if half >= PARALLEL_MIN_AGENTS and helpers_allowed():
-        half //= 2
+        half = round(half * (1 - HELPER_SHARE))
         later_agents = small[half:]
-        helper = Helper(lambda: _pieces(builder, later_agents, weights, axis_weights))
+        helper = Helper(lambda: _packed(_pieces(builder, later_agents, weights, axis_weights)))
     try:
         pieces = _pieces(builder, small[:half], weights, axis_weights)
         if pieces is None:
             return None
         if helper is not None:
-            later = helper.result()
+            packed = helper.result()
+            later = None if packed is None else _unpacked(packed)
             if later is None:  # the helper failed: its agents are written here
                 later = _pieces(builder, small[half:], weights, axis_weights)
             if later is None:
@@ -184,6 +190,36 @@ def _pieces(
             return None
         pieces.append((agent_id, document["composite"]["score"], interval, text))
     return pieces
+
+
+# The helper's pieces as it sends them back: their ids, composites and intervals, and
+# every text joined in one bytes with the length of each part (a few objects through the
+# pipe instead of several per agent).
+_Packed = tuple[list[str], list[float | None], list[Interval | None], bytes, "array[int]"]
+
+
+def _packed(pieces: list[_Piece] | None) -> _Packed | None:
+    """Pieces as one sends them through a pipe (:func:`_unpacked` gives them back)."""
+    if pieces is None:
+        return None
+    texts = [part for piece in pieces for part in piece[3]]
+    return (
+        [piece[0] for piece in pieces],
+        [piece[1] for piece in pieces],
+        [piece[2] for piece in pieces],
+        b"".join(texts),
+        array("Q", map(len, texts)),
+    )
+
+
+def _unpacked(packed: _Packed) -> list[_Piece]:
+    """The pieces of :func:`_packed`, each text a view of the one bytes (no copy)."""
+    agent_ids, scores, intervals, joined, lengths = packed
+    view = memoryview(joined)
+    ends = list(accumulate(lengths))
+    parts = [view[start:end] for start, end in zip([0, *ends], ends, strict=False)]
+    texts: list[AgentText] = list(zip(parts[0::2], parts[1::2], strict=True))
+    return list(zip(agent_ids, scores, intervals, texts, strict=True))
 
 
 def _axis_weights(weights: Mapping[Axis, Number] | None) -> list[Ratio | None] | None:

@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
+from itertools import chain, repeat
 from typing import Any
 
 import msgspec
@@ -489,7 +490,7 @@ _RANKS_UNSET = _RANK_LINES % (b"null", b"null")
 _INDENT = b"  "  # json.dumps(indent=2), as to_json_text writes it
 _AGENT_DEPTH = 2  # an agent's object is an item of the document's "agents" list
 # An agent's text as agents_json_ascii joins it: before its rank lines, and after them.
-AgentText = tuple[bytes, bytes]
+AgentText = tuple[bytes | memoryview, bytes | memoryview]
 
 
 def agent_json_ascii(agent: dict[str, Any]) -> AgentText | None:
@@ -522,17 +523,26 @@ def agents_json_ascii(
     head = b'{\n  "methodology_version": %s,\n  "agents": ' % _encode(methodology_version)
     if not agents:
         return head + b"[]\n}"
-    pieces = [head + b"["]
-    rank_lines, null = _RANK_LINES, b"null"
-    for (before, after), rank, bound in agents:
-        pieces += (
-            b"\n",
-            before,
-            rank_lines
-            % (null if rank is None else b"%d" % rank, null if bound is None else b"%d" % bound),
-            after,
-            b",",
+    null = b"null"
+    ranks = [
+        _RANK_LINES
+        % (null if rank is None else b"%d" % rank, null if bound is None else b"%d" % bound)
+        for _, rank, bound in agents
+    ]
+    # Each agent: a newline, its text to the ranks, the rank lines, the rest and a comma;
+    # the last comma is the list's end instead.
+    pieces: list[bytes | memoryview] = list(
+        chain.from_iterable(
+            zip(
+                repeat(b"\n"),
+                [text[0] for text, _, _ in agents],
+                ranks,
+                [text[1] for text, _, _ in agents],
+                repeat(b","),
+            )
         )
+    )
+    pieces[0] = head + b"[\n"
     pieces[-1] = b"\n" + _INDENT + b"]\n}"
     return b"".join(pieces)  # one copy of what may be tens of MiB
 

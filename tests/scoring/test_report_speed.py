@@ -375,6 +375,10 @@ def test_ranks_by_sorting_are_the_counts(agents: list[tuple[float | None, Any]])
     assert ranks == [counted_rank(s, scores) for s in scores]
     assert competition_ranks([None if s is None else Fraction(s) for s in scores]) == ranks
     assert rank_upper_bounds(intervals) == [counted_bound(i, intervals) for i in intervals]
+    # Highest first already (the report's order; one pass), a null among them.
+    ordered: list[float | None] = sorted((s for s in scores if s is not None), reverse=True)
+    ordered[1:1] = [None]
+    assert competition_ranks(ordered) == [counted_rank(s, ordered) for s in ordered]
 
 
 def test_the_rank_check_catches_counting_ties_as_above() -> None:
