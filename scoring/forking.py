@@ -2,11 +2,11 @@
 
 A :class:`Helper` is a child process made with ``os.fork`` (it starts with the parent's
 modules and data, nothing to import or send); it runs one function, and its result comes
-back pickled through a pipe. The helper never writes to stdout or stderr and never runs
-the parent's exit handlers (it leaves with ``os._exit``). A helper that fails, for any
-reason, gives ``None``: its caller then does the work itself, so a helper can make a result
-come sooner, never different. :func:`helpers_allowed` says where there is a second core to
-run one on (and where ``fork`` exists); ``SCORING_WORKERS=1`` turns helpers off.
+back pickled through a file in memory. The helper never writes to stdout or stderr and
+never runs the parent's exit handlers (it leaves with ``os._exit``). A helper that fails,
+for any reason, gives ``None``: its caller then does the work itself, so a helper can make
+a result come sooner, never different. :func:`helpers_allowed` says where there is a second
+core to run one on (and where ``fork`` exists); ``SCORING_WORKERS=1`` turns helpers off.
 """
 
 from __future__ import annotations
@@ -16,14 +16,12 @@ import mmap
 import os
 import pickle
 import signal
+import tempfile
 from collections.abc import Callable
-from typing import Any
+from typing import Any, BinaryIO
 
 #: The environment variable that turns helper processes off when set to ``1``.
 WORKERS_ENV = "SCORING_WORKERS"
-# The pipe's buffer asked for (Linux allows up to /proc/sys/fs/pipe-max-size, 1 MiB by
-# default, to anyone).
-PIPE_BYTES = 1 << 20
 
 
 def usable_cores() -> int:
@@ -66,44 +64,41 @@ class SharedCounts:
 class Helper:
     """``work()`` run in a forked child process; :meth:`result` is what it returned.
 
+    The result is pickled into a file in memory (``memfd_create``; a temporary file where
+    that is missing) that both processes hold: the helper writes it without waiting for
+    the parent to read, and the parent reads it once the helper has ended.
+
     >>> Helper(lambda: sum(range(10))).result()
     45
     """
 
     def __init__(self, work: Callable[[], Any]) -> None:
-        readable, writable = os.pipe()
-        # A larger pipe, where the system allows it: a result of many MiB crosses in fewer
-        # turns between the two processes.
-        with contextlib.suppress(ImportError, AttributeError, OSError):
-            import fcntl
-
-            fcntl.fcntl(writable, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+        self._file = _scratch_file()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child, which coverage does not see
-            os.close(readable)
             status = 1
             try:
-                with os.fdopen(writable, "wb") as out:
-                    pickle.dump(work(), out, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump(work(), self._file, protocol=pickle.HIGHEST_PROTOCOL)
+                self._file.flush()
                 status = 0
             except BaseException:  # any failure: the parent does the work itself
                 pass
             finally:
                 os._exit(status)
-        os.close(writable)
         self._pid: int | None = pid
-        self._pipe = os.fdopen(readable, "rb")
 
     def result(self) -> Any:
         """What ``work()`` returned, once the helper has ended; ``None`` if it failed."""
-        try:
-            # Read as it is unpickled: the pickled bytes are never all held at once.
-            found = pickle.load(self._pipe)  # bytes our own child wrote
-        except (EOFError, pickle.UnpicklingError):  # it ended without a result
-            found = None
-        finally:
-            status = self._wait()
-        return found if status == 0 else None
+        if self._wait() != 0:
+            self._file.close()
+            return None
+        with self._file:
+            # The helper wrote through the same open file: its offset is at the end.
+            self._file.seek(0)
+            try:
+                return pickle.load(self._file)  # bytes our own child wrote
+            except (EOFError, pickle.UnpicklingError):  # pragma: no cover - it ended early
+                return None
 
     def stop(self) -> None:
         """End the helper if it is still running (the parent no longer needs it)."""
@@ -111,14 +106,24 @@ class Helper:
             with contextlib.suppress(ProcessLookupError):  # it had just ended
                 os.kill(self._pid, signal.SIGKILL)
             self._wait()
+        self._file.close()
 
     def _wait(self) -> int:
-        self._pipe.close()
         if self._pid is None:
             return 1
         _, status = os.waitpid(self._pid, 0)
         self._pid = None
         return status
+
+
+def _scratch_file() -> BinaryIO:
+    """An anonymous file in memory, read and written (a temporary file where the system
+    has no ``memfd_create``)."""
+    try:
+        fd = os.memfd_create("scoring-helper")
+    except (AttributeError, OSError):
+        return tempfile.TemporaryFile()
+    return open(fd, "w+b")
 
 
 __all__ = ["WORKERS_ENV", "Helper", "SharedCounts", "helpers_allowed", "usable_cores"]

@@ -63,6 +63,8 @@ from scoring.report_cohort import FIXED_SCALE, units_of, whole_units
 from scoring.report_input import TERMINAL, RunRow
 from scoring.serialize import (
     AgentText,
+    CompositeValues,
+    RadarValues,
     agent_document,
     agent_json_ascii,
     agent_to_json,
@@ -70,12 +72,25 @@ from scoring.serialize import (
     composite_part,
     radar_part,
     repeatability_part,
+    small_agent_json_ascii,
 )
 from scoring.uncertainty import AgentIntervals, Interval
 
 _COMPLETED, _FAILED, _TIMEOUT = TERMINAL
 _NO_COMPOSITE: tuple[None, ...] = (None,) * 5
 Parts = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
+
+
+class SmallValues(NamedTuple):
+    """A small agent's published values, as :func:`small_values` finds them: its (null)
+    intervals, the composite's and the radar's values (the arguments of
+    ``serialize.composite_part`` and ``serialize.radar_part`` before the intervals) and its
+    repeatability part (shared, never changed)."""
+
+    intervals: AgentIntervals
+    composite: CompositeValues
+    radar: RadarValues
+    repeatability: dict[str, Any]
 
 
 def publish(builder: ReportBuilder, weights: Mapping[Axis, Number] | None = None) -> dict[str, Any]:
@@ -181,14 +196,23 @@ def _pieces(
     weights: Mapping[Axis, Number] | None,
     axis_weights: Sequence[Ratio | None] | None,
 ) -> list[_Piece] | None:
-    """The pieces of small agents; ``None`` if one has no :func:`agent_json_ascii` text."""
+    """The pieces of small agents; ``None`` if one has no text (see :func:`publish_json`).
+
+    An agent scored from its runs is written from its values (``small_agent_json_ascii``:
+    no document built); one left to the exact path from its document."""
     pieces: list[_Piece] = []
     for agent_id, rows in agents:
-        document, interval = _small_document(builder, agent_id, rows, weights, axis_weights)
-        text = agent_json_ascii(document)
+        values = None if axis_weights is None else small_values(rows, axis_weights)
+        if values is None:
+            document, interval = _exact_document(builder, agent_id, weights)
+            text = agent_json_ascii(document)
+            score = document["composite"]["score"]
+        else:
+            text = small_agent_json_ascii(agent_id, *values)
+            score, interval = values.composite[0][0], None
         if text is None:
             return None
-        pieces.append((agent_id, document["composite"]["score"], interval, text))
+        pieces.append((agent_id, score, interval, text))
     return pieces
 
 
@@ -260,6 +284,19 @@ def small_parts(rows: Sequence[RunRow], weights: Sequence[Ratio | None]) -> Part
     The repeatability part is shared by the agents with the same per-task outcomes and
     interval counts (read, never changed: the document is written out as it is).
     """
+    values = small_values(rows, weights)
+    if values is None:
+        return None
+    return (
+        composite_part(*values.composite, values.intervals),
+        radar_part(*values.radar, values.intervals),
+        values.repeatability,
+    )
+
+
+def small_values(rows: Sequence[RunRow], weights: Sequence[Ratio | None]) -> SmallValues | None:
+    """What :func:`small_parts` builds the parts of (the published values and the null
+    intervals); ``None`` where the exact path must score the agent."""
     completed: list[RunRow] = []
     window: list[RunRow] = []
     # (passes, known outcomes) per task: the robustness axis's and, as (n, c), pass^k's.
@@ -289,13 +326,11 @@ def small_parts(rows: Sequence[RunRow], weights: Sequence[Ratio | None]) -> Part
     found = few_tasks_intervals(counts)
     if found is None:
         return None  # enough tasks for an interval, or the first agent with these counts
-    composite = _composite(completed, found)
+    composite = _composite(completed)
     if composite is None:
         return None
-    return (
-        composite,
-        _radar(window, per_task, weights, found),
-        _repeatability_part(outcomes, counts),
+    return SmallValues(
+        found, composite, _radar(window, per_task, weights), _repeatability_part(outcomes, counts)
     )
 
 
@@ -320,10 +355,11 @@ _PROFILE_ERROR = _BOUND_MARGIN * (
 )
 
 
-def _composite(completed: list[RunRow], intervals: AgentIntervals) -> dict[str, Any] | None:
+def _composite(completed: list[RunRow]) -> CompositeValues | None:
+    """The composite's published values, completed runs and zero-success floor."""
     n = len(completed)
     if not n:
-        return composite_part(_NO_COMPOSITE, 0, False, intervals)
+        return _NO_COMPOSITE, 0, False
     if n == 1:
         latency = units_of(completed[0].latency_ms)  # type: ignore[arg-type]
         cost = units_of(completed[0].cost_usd)  # type: ignore[arg-type]
@@ -358,7 +394,7 @@ def _composite(completed: list[RunRow], intervals: AgentIntervals) -> dict[str, 
             ratio_half_up(ratios[3], SCORE_DECIMALS),
             ratio_half_up(ratios[4], SCORE_DECIMALS),
         )
-    return composite_part(published, n, successes == 0, intervals)
+    return published, n, successes == 0
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -382,11 +418,9 @@ def _float_weights(weights: tuple[Ratio | None, ...]) -> list[float | None] | No
 
 
 def _radar(
-    window: list[RunRow],
-    per_task: dict[str, list[int]],
-    weights: Sequence[Ratio | None],
-    intervals: AgentIntervals,
-) -> dict[str, Any]:
+    window: list[RunRow], per_task: dict[str, list[int]], weights: Sequence[Ratio | None]
+) -> RadarValues:
+    """The radar's published axes and profile, window size and median latency."""
     tallies = tuple([(p, k) for p, k in per_task.values()])
     latencies = [r.latency_ms for r in window if r.latency_ms is not None]
     costs = [r.cost_usd for r in window if r.cost_usd is not None]
@@ -419,12 +453,11 @@ def _radar(
         axes = [counted.correctness, latency, cost_ratio, counted.tool, counted.robustness]
         exact_profile = fast_scores.profile_ratio(zip(axes, weights, strict=True))
         profile = None if exact_profile is None else ratio_half_up(exact_profile, SCORE_DECIMALS)
-    return radar_part(
-        [counted.correctness_p, latency_p, cost, counted.tool_p, counted.robustness_p],
+    return (
+        (counted.correctness_p, latency_p, cost, counted.tool_p, counted.robustness_p),
         profile,
         len(window),
         None if median_latency is None else median_latency[0] / median_latency[1],
-        intervals,
     )
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
 from itertools import chain, repeat
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -68,6 +68,11 @@ class _PassKeys(dict[int, str]):
 
 
 _PASS_KEYS = _PassKeys()
+
+
+# composite_part's and radar_part's arguments before the intervals: an agent's values.
+CompositeValues = tuple[Sequence[float | None], int, bool]
+RadarValues = tuple[Sequence[float | None], float | None, int, float | None]
 
 
 def composite_part(
@@ -440,6 +445,11 @@ def _agent_plain(agent: dict[str, Any]) -> bool:
     ``json.dumps``: the unrounded ones (the median latency, the interval bounds) are
     checked; the rounded ones are whole units of 10^-SCORE_DECIMALS or 10^-FRACTION_DECIMALS
     on scales of at most 100, never below 1e-4 unless 0 (both at most 4 decimals)."""
+    return _plain(agent["radar"]["median_latency_ms"]) and _intervals_of_agent_plain(agent)
+
+
+def _intervals_of_agent_plain(agent: dict[str, Any]) -> bool:
+    """:func:`_agent_plain` of the agent's interval bounds."""
     composite, radar, repeatability = agent["composite"], agent["radar"], agent["repeatability"]
     intervals = [
         composite["interval"],
@@ -447,9 +457,7 @@ def _agent_plain(agent: dict[str, Any]) -> bool:
         *radar["intervals"].values(),
         *repeatability["intervals"].values(),
     ]
-    return _plain(radar["median_latency_ms"]) and (
-        intervals.count(None) == len(intervals) or all(map(_intervals_plain, intervals))
-    )
+    return intervals.count(None) == len(intervals) or all(map(_intervals_plain, intervals))
 
 
 def report_json_text(report: Report) -> str:
@@ -499,8 +507,11 @@ def agent_json_ascii(agent: dict[str, Any]) -> AgentText | None:
     lines; ``None`` where that would be ``None`` (msgspec would write it otherwise than
     ``json.dumps``, or it holds a character to escape). :func:`agents_json_ascii` joins
     these."""
-    if not _agent_plain(agent):
-        return None
+    return _agent_text(agent) if _agent_plain(agent) else None
+
+
+def _agent_text(agent: dict[str, Any]) -> tuple[bytes, bytes] | None:
+    """:func:`agent_json_ascii` without the check of its floats."""
     try:
         compact = _encode(agent)
     except UnicodeEncodeError:
@@ -513,6 +524,98 @@ def agent_json_ascii(agent: dict[str, Any]) -> AgentText | None:
         return None
     before, _, after = indented.partition(_RANKS_UNSET)
     return before, after
+
+
+class _Template(NamedTuple):
+    """The text of the objects of agents with the same intervals and repeatability part,
+    cut where their values go (see :func:`small_agent_json_ascii`)."""
+
+    intervals: AgentIntervals  # held, so that their ids stay theirs while this lives
+    repeatability: dict[str, Any]
+    before: tuple[bytes, bytes]  # around the agent's id
+    after: list[bytes]  # around its values, in the order the text has them
+    order: list[int]  # the value at each cut of ``after``
+
+
+# The values of an agent's object after its id, in this order: the composite's values, the
+# radar's (composite_part's and radar_part's arguments before the intervals).
+_COMPOSITE_VALUES, _RADAR_VALUES = 5 + 2, 5 + 3
+_TEMPLATES: dict[tuple[int, int], _Template] = {}
+
+
+def _marker(index: int) -> str:
+    """A value no agent's object holds, for the template's cut ``index``."""
+    return f"\x00{index}\x00"
+
+
+def _template(intervals: AgentIntervals, repeatability: dict[str, Any]) -> _Template | None:
+    """The template of agents with these (shared) intervals and repeatability part, made
+    once from the object :func:`agent_document` builds with markers for values: so its
+    text is the one :func:`agent_json_ascii` writes. ``None`` where that writes none."""
+    key = (id(intervals), id(repeatability))
+    found = _TEMPLATES.get(key)
+    if found is not None and found.intervals is intervals and found.repeatability is repeatability:
+        return found
+    marks = [_marker(i) for i in range(1 + _COMPOSITE_VALUES + _RADAR_VALUES)]
+    composite = marks[1 : 1 + _COMPOSITE_VALUES]
+    radar = marks[1 + _COMPOSITE_VALUES :]
+    parts = (
+        composite_part(composite[:5], composite[5], composite[6], intervals),  # type: ignore[arg-type]
+        radar_part(radar[:5], radar[5], radar[6], radar[7], intervals),  # type: ignore[arg-type]
+        repeatability,
+    )
+    document = agent_document(marks[0], None, None, parts)
+    if not _intervals_of_agent_plain(document):
+        return None
+    text = _agent_text(document)
+    if text is None:
+        return None
+    encoded = [_encode(mark) for mark in marks]
+    head, tail = text
+    before_id, id_mark, after_id = head.partition(encoded[0])
+    if not id_mark:  # pragma: no cover - the id is the object's first value
+        return None
+    order = sorted(range(1, len(marks)), key=lambda i: tail.index(encoded[i]))
+    after: list[bytes] = []
+    for i in order:
+        piece, _, tail = tail.partition(encoded[i])
+        after.append(piece)
+    after.append(tail)
+    found = _TEMPLATES[key] = _Template(
+        intervals, repeatability, (before_id, after_id), after, [i - 1 for i in order]
+    )
+    return found
+
+
+def small_agent_json_ascii(
+    agent_id: str,
+    intervals: AgentIntervals,
+    composite: CompositeValues,
+    radar: RadarValues,
+    repeatability: dict[str, Any],
+) -> AgentText | None:
+    """:func:`agent_json_ascii` of the object ``agent_document`` builds from these values
+    (``composite_part(*composite, intervals)``, ``radar_part(*radar, intervals)``), the
+    same text, made from the text of agents with the same intervals and repeatability part
+    (a template) and the values, encoded together by msgspec as the object would be."""
+    template = _template(intervals, repeatability)
+    if template is None or not _plain(radar[3]):
+        return None
+    published, completed_runs, floor = composite
+    axes, profile, window_runs, median = radar
+    # Numbers, booleans and nulls only: their JSON holds no comma.
+    values = _encode([*published, completed_runs, floor, *axes, profile, window_runs, median])
+    written = values[1:-1].split(b",")
+    try:
+        id_text = _encode(agent_id)
+    except UnicodeEncodeError:
+        return None
+    if not _shown_as_is(id_text):
+        return None
+    pieces: list[bytes] = [b""] * (2 * len(written) + 1)
+    pieces[0::2] = template.after
+    pieces[1::2] = [written[i] for i in template.order]
+    return template.before[0] + id_text + template.before[1], b"".join(pieces)
 
 
 def agents_json_ascii(
@@ -570,6 +673,8 @@ __all__ = [
     "NO_RECORDS",
     "OUTCOME_HEADERS",
     "AgentText",
+    "CompositeValues",
+    "RadarValues",
     "Table",
     "agent_document",
     "agent_json_ascii",
@@ -589,5 +694,6 @@ __all__ = [
     "report_json_text",
     "report_to_json",
     "report_to_table",
+    "small_agent_json_ascii",
     "to_json_text",
 ]

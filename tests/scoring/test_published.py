@@ -24,6 +24,7 @@ from report_reference import to_lines
 from scoring import Axis, build_report, report_to_json
 from scoring import published as published_module
 from scoring import serialize as serialize_module
+from scoring import uncertainty as uncertainty_module
 from scoring.composite import score_composite
 from scoring.constants import SCORE_DECIMALS, SCORE_SCALE
 from scoring.fast_scores import weight_ratios
@@ -275,3 +276,43 @@ def test_a_failed_helper_leaves_the_json_to_the_parent(how: str) -> None:
         text, expected = _json_texts(to_lines(records), parallel=True)
     assert text == expected
     assert calls == [parent, parent]
+
+
+_PUBLISHED = st.one_of(st.none(), st.integers(0, 10_000).map(lambda units: units / 100))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    agent_id=st.text(min_size=1, max_size=12),
+    composite=st.tuples(
+        st.lists(_PUBLISHED, min_size=5, max_size=5), st.integers(0, 32), st.booleans()
+    ),
+    radar=st.tuples(
+        st.lists(_PUBLISHED, min_size=5, max_size=5),
+        _PUBLISHED,
+        st.integers(0, 32),
+        st.one_of(st.none(), st.floats(0, 1e7, allow_nan=False), st.floats(1e15, 1e20)),
+    ),
+    levels=st.lists(st.sampled_from([1, 3, 5, 8]), min_size=1, max_size=3, unique=True),
+)
+def test_an_agent_written_from_its_values_is_its_documents_text(
+    agent_id: str, composite: Any, radar: Any, levels: list[int]
+) -> None:
+    """The template text of small agents equals the text of the document they would have,
+    for any values (and is None exactly where that is None)."""
+    intervals = uncertainty_module.NO_INTERVALS
+    repeatability = serialize_module.repeatability_part(
+        dict.fromkeys(levels, 0.5), len(levels), intervals
+    )
+    parts = (
+        serialize_module.composite_part(*composite, intervals),
+        serialize_module.radar_part(*radar, intervals),
+        repeatability,
+    )
+    expected = serialize_module.agent_json_ascii(
+        serialize_module.agent_document(agent_id, None, None, parts)
+    )
+    found = serialize_module.small_agent_json_ascii(
+        agent_id, intervals, composite, radar, repeatability
+    )
+    assert found == expected
