@@ -29,7 +29,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from itertools import accumulate
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from scoring import fast_scores
 from scoring.constants import (
@@ -77,6 +77,7 @@ from scoring.serialize import (
 from scoring.uncertainty import AgentIntervals, Interval
 
 _COMPLETED, _FAILED, _TIMEOUT = TERMINAL
+T = TypeVar("T", int, float)
 _NO_COMPOSITE: tuple[None, ...] = (None,) * 5
 Parts = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
 
@@ -494,15 +495,19 @@ def _counted_axes(
     return _Counted(*ratios, *floats, *published)
 
 
+def _middle(values: list[T]) -> tuple[T, T]:
+    """The two middle values of a non-empty list, lowest first (one value twice for an
+    odd count). Sorts ``values``."""
+    if len(values) > 1:
+        values.sort()
+    middle = len(values) // 2
+    return values[middle - 1 + len(values) % 2], values[middle]
+
+
 def _steps_median(steps: list[int]) -> int | Fraction:
     """The median of step counts, exact (an int where it is whole). Sorts ``steps``."""
-    if len(steps) == 1:
-        return steps[0]
-    steps.sort()
-    middle = len(steps) // 2
-    if len(steps) % 2:
-        return steps[middle]
-    total = steps[middle - 1] + steps[middle]
+    low, high = _middle(steps)
+    total = low + high
     return total // 2 if total % 2 == 0 else Fraction(total, 2)
 
 
@@ -510,13 +515,8 @@ def _float_median(values: list[float]) -> float:
     """The median of non-empty floats, in floats: within 2u (relatively) of the exact median
     of the values as written, each of which its float is within u of (they are not
     negative). Sorts ``values``."""
-    if len(values) == 1:
-        return values[0]
-    values.sort()
-    middle = len(values) // 2
-    if len(values) % 2:
-        return values[middle]
-    return (values[middle - 1] + values[middle]) / 2
+    low, high = _middle(values)
+    return low if low == high else (low + high) / 2
 
 
 def _has_profile(weights: Sequence[Ratio | None], axes: Sequence[float | None]) -> bool:
@@ -530,14 +530,12 @@ def _has_profile(weights: Sequence[Ratio | None], axes: Sequence[float | None]) 
 def _median(values: list[float] | list[int]) -> Ratio | None:
     """The median of numbers, exact as written (an even count averages), as a ratio;
     ``None`` if there are none. Sorts ``values``."""
-    if len(values) < 2:
-        return _written(values[0]) if values else None
-    values.sort()
-    ordered = values
-    middle = len(ordered) // 2
-    if len(ordered) % 2:
-        return _written(ordered[middle])
-    (a, b), (c, d) = _written(ordered[middle - 1]), _written(ordered[middle])
+    if not values:
+        return None
+    low, high = _middle(values)  # type: ignore[misc]
+    if len(values) % 2:
+        return _written(low)
+    (a, b), (c, d) = _written(low), _written(high)
     return a * d + c * b, 2 * b * d
 
 

@@ -225,6 +225,11 @@ def run_fields(
     }
 
 
+def good_run(i: int, agent: str = "a", **changes: Any) -> dict[str, Any]:
+    """``GOOD`` as run ``r<i>`` of ``agent``, with the ``changes``."""
+    return GOOD | {"run_id": f"r{i}", "agent_id": agent} | changes
+
+
 def good(run_id: str, **changes: Any) -> bytes:
     """One JSON line (no newline): ``GOOD`` with ``run_id`` and the ``changes``."""
     return json.dumps(GOOD | {"run_id": run_id} | changes).encode()

@@ -7,6 +7,7 @@ import random
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
+from hypothesis import strategies as st
 from report_reference import TERMINAL
 
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS
@@ -17,6 +18,16 @@ OFFSETS = [timedelta(0), timedelta(hours=1), timedelta(hours=-5), timedelta(hour
 
 
 # --- random run logs ------------------------------------------------------------------------
+
+#: random_log's arguments as hypothesis draws them (``seed`` for its random.Random): short
+#: and long logs, few agents and many.
+RANDOM_LOGS: dict[str, st.SearchStrategy[int]] = {
+    "seed": st.integers(0, 2**32),
+    "size": st.one_of(st.integers(0, 60), st.integers(200, 600)),
+    "agents": st.one_of(st.integers(1, 6), st.integers(20, 400)),
+    "tasks": st.integers(1, 14),
+    "minutes": st.sampled_from([1, 60, 10_000]),
+}
 
 
 def timestamp_at(minute: int, micro: int, offset: timedelta) -> str:

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from builders import GOOD
+from builders import good_run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from report_reference import to_lines
@@ -154,21 +154,17 @@ def test_float_half_up_gives_an_answer_away_from_ties() -> None:
 def test_weights_a_float_cannot_hold_go_the_exact_way() -> None:
     assert fs.float_weights([(1, 10**400), None, None, None, None]) is None
     assert fs.float_weights([(10**400, 1), None, None, None, None]) is None
-    runs = [GOOD | {"run_id": f"r{i}", "agent_id": f"a{i % 7}"} for i in range(40)]
+    runs = [good_run(i, f"a{i % 7}") for i in range(40)]
     lines = to_lines(runs)
     for tiny in (Fraction(1, 10**200), Fraction(10**200)):
         weights: dict[Axis, Any] = {Axis.CORRECTNESS: tiny, Axis.COST: 1}
         assert publish(read_runs(lines), weights) == report_to_json(build_report(lines, weights))
 
 
-def _run(i: int, agent: str, **fields: Any) -> dict[str, Any]:
-    return GOOD | {"run_id": f"r{i}", "agent_id": agent} | fields
-
-
 def test_a_decimal_tie_on_the_cost_axis_is_published_half_up() -> None:
     """Costs written with a few decimals often put the cost axis exactly on a tie (0.040765
     USD gives 69.235): the float is just below, the exact value is the tie."""
-    records = [_run(0, "warm"), _run(1, "tie", cost_usd=0.040765, steps=None)]
+    records = [good_run(0, "warm"), good_run(1, "tie", cost_usd=0.040765, steps=None)]
     exact = report_to_json(build_report(to_lines(records)))
     published = publish(read_runs(to_lines(records)))
     assert published == exact
@@ -179,7 +175,7 @@ def test_a_decimal_tie_on_the_cost_axis_is_published_half_up() -> None:
 def test_the_check_catches_a_float_rounding_without_its_guard(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    records = [_run(0, "warm"), _run(1, "tie", cost_usd=0.040765, steps=None)]
+    records = [good_run(0, "warm"), good_run(1, "tie", cost_usd=0.040765, steps=None)]
     publish(read_runs(to_lines(records)))  # the null intervals are known: "tie" is small
 
     def unguarded(value: float, places: int, error: float) -> float:

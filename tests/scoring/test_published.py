@@ -15,10 +15,10 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from builders import GOOD
+from builders import good_run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from report_logs import random_log
+from report_logs import RANDOM_LOGS, random_log
 from report_reference import to_lines
 
 from scoring import Axis, build_report, report_to_json
@@ -44,18 +44,8 @@ def _documents(
     return publish(read_runs(lines), weights), report_to_json(build_report(lines, weights))
 
 
-def _run(i: int, agent: str, **fields: Any) -> dict[str, Any]:
-    return GOOD | {"run_id": f"r{i}", "agent_id": agent} | fields
-
-
 @_SETTINGS
-@given(
-    seed=st.integers(0, 2**32),
-    size=st.one_of(st.integers(0, 60), st.integers(200, 600)),
-    agents=st.one_of(st.integers(1, 6), st.integers(20, 400)),
-    tasks=st.integers(1, 14),
-    minutes=st.sampled_from([1, 60, 10_000]),
-)
+@given(**RANDOM_LOGS)
 def test_the_published_document_is_the_exact_one(
     seed: int, size: int, agents: int, tasks: int, minutes: int
 ) -> None:
@@ -79,7 +69,7 @@ def test_viewer_weights_publish_the_exact_profile(seed: int, weights: list[Any])
 
 
 def test_a_negative_weight_is_refused_as_the_exact_report_refuses_it() -> None:
-    records = [_run(i, f"a{i}") for i in range(3)]
+    records = [good_run(i, f"a{i}") for i in range(3)]
     weights = dict.fromkeys(Axis, 1) | {Axis.COST: -1}
     with pytest.raises(ScoringError) as exact:
         build_report(to_lines(records), weights)
@@ -103,7 +93,9 @@ def test_the_small_path_scores_every_small_agent_after_the_first_of_its_kind(
 
     monkeypatch.setattr(ReportBuilder, "score", counted)
     records = [
-        _run(i, f"a{i}", latency_ms=300 + 7 * i, cost_usd=round(0.001 * (i % 90), 3), steps=i % 9)
+        good_run(
+            i, f"a{i}", latency_ms=300 + 7 * i, cost_usd=round(0.001 * (i % 90), 3), steps=i % 9
+        )
         for i in range(300)
     ]
     published, exact = _documents(records)
@@ -116,8 +108,8 @@ def test_an_agent_over_the_small_limit_is_scored_exactly(monkeypatch: pytest.Mon
     monkeypatch.setattr(
         published_module, "small_parts", lambda rows, weights: calls.append(len(rows))
     )
-    records = [_run(i, "big", task_id=f"t{i % 3}") for i in range(SMALL_AGENT_RUNS + 1)]
-    records += [_run(1000 + i, "small") for i in range(SMALL_AGENT_RUNS)]
+    records = [good_run(i, "big", task_id=f"t{i % 3}") for i in range(SMALL_AGENT_RUNS + 1)]
+    records += [good_run(1000 + i, "small") for i in range(SMALL_AGENT_RUNS)]
     publish(read_runs(to_lines(records)))
     assert calls == [SMALL_AGENT_RUNS]
 
@@ -127,7 +119,7 @@ def test_an_agent_over_the_small_limit_is_scored_exactly(monkeypatch: pytest.Mon
     [("latency_ms", 1e-10), ("cost_usd", 1.0000000001e-3), ("latency_ms", 5e6 + 0.5)],
 )
 def test_a_value_beyond_the_fixed_point_goes_the_exact_way(field: str, value: float) -> None:
-    records = [_run(0, "warm"), _run(1, "a", **{field: value})]
+    records = [good_run(0, "warm"), good_run(1, "a", **{field: value})]
     builder = read_runs(to_lines(records))
     publish(read_runs(to_lines(records[:1])))  # the null intervals of one task are known
     weights = weight_ratios(exact_profile_weights(None) or {})
@@ -139,7 +131,7 @@ def test_a_value_beyond_the_fixed_point_goes_the_exact_way(field: str, value: fl
 
 @pytest.mark.parametrize("latency", [0, -0.0, 0.0, 10**6, 2**22, 4194304.5])
 def test_edge_values_publish_as_the_exact_report(latency: float) -> None:
-    records = [_run(i, f"a{i}", latency_ms=latency, cost_usd=latency / 10**6) for i in range(4)]
+    records = [good_run(i, f"a{i}", latency_ms=latency, cost_usd=latency / 10**6) for i in range(4)]
     published, exact = _documents(records)
     assert published == exact
     assert document_json_text(published) == report_json_text(build_report(to_lines(records)))
@@ -160,7 +152,7 @@ def _tie() -> tuple[int, Decimal]:
 
 def test_a_rounding_tie_is_published_half_up_as_the_exact_report() -> None:
     latency, cost = _tie()
-    records = [_run(0, "warm"), _run(1, "tie", latency_ms=latency, cost_usd=float(cost))]
+    records = [good_run(0, "warm"), good_run(1, "tie", latency_ms=latency, cost_usd=float(cost))]
     published, exact = _documents(records)
     assert published == exact
     shown = {a["agent_id"]: a["composite"]["score"] for a in published["agents"]}
@@ -173,7 +165,7 @@ def test_the_equality_check_catches_a_small_path_that_rounds_a_tie_down(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     latency, cost = _tie()
-    records = [_run(0, "warm"), _run(1, "tie", latency_ms=latency, cost_usd=float(cost))]
+    records = [good_run(0, "warm"), good_run(1, "tie", latency_ms=latency, cost_usd=float(cost))]
     publish(read_runs(to_lines(records)))  # the null intervals are known: "tie" is small
 
     def half_down(value: tuple[int, int], places: int) -> float:
@@ -229,7 +221,7 @@ def test_the_json_written_agent_by_agent_is_the_documents(
 
 
 def test_an_id_to_escape_leaves_the_json_to_the_document() -> None:
-    lines = to_lines([_run(1, "agent-é"), _run(2, "b\x7f"), _run(3, "plain")])
+    lines = to_lines([good_run(1, "agent-é"), good_run(2, "b\x7f"), good_run(3, "plain")])
     text, expected = _json_texts(lines, parallel=True)
     assert text is None
     assert expected is None
@@ -237,7 +229,7 @@ def test_an_id_to_escape_leaves_the_json_to_the_document() -> None:
 
 def test_the_ranks_of_the_json_text_are_each_agents() -> None:
     """The comparison above can fail: ranks written in the wrong place are caught."""
-    lines = to_lines([_run(i, f"agent-{i}", success=i % 2 == 0) for i in range(8)])
+    lines = to_lines([good_run(i, f"agent-{i}", success=i % 2 == 0) for i in range(8)])
     join = serialize_module.agents_json_ascii
 
     def swapped(version: str, agents: list[Any]) -> bytes:

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import GOOD
+from builders import good_run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from report_logs import random_log
+from report_logs import RANDOM_LOGS, random_log
 from report_reference import to_lines
 
 from scoring import InputError, build_report, report_to_json
@@ -70,19 +70,8 @@ def _problems(read: Any) -> str:
     return str(raised.value)
 
 
-def _run(i: int, agent: str = "a", **fields: Any) -> dict[str, Any]:
-    return GOOD | {"run_id": f"r{i}", "agent_id": agent} | fields
-
-
 @_SETTINGS
-@given(
-    seed=st.integers(0, 2**32),
-    size=st.one_of(st.integers(2, 60), st.integers(200, 900)),
-    agents=st.one_of(st.integers(1, 6), st.integers(20, 300)),
-    tasks=st.integers(1, 14),
-    minutes=st.sampled_from([1, 60, 10_000]),
-    share=st.floats(0.05, 0.95),
-)
+@given(**RANDOM_LOGS, share=st.floats(0.05, 0.95))
 def test_the_parts_give_the_report_of_one_reading(
     tmp_path_factory: pytest.TempPathFactory,
     seed: int,
@@ -126,19 +115,19 @@ def _log(runs: list[dict[str, Any]]) -> bytes:
     return b"".join(to_lines(runs))
 
 
-_CLEAN = [_run(i, f"agent-{i % 3}") for i in range(40)]
+_CLEAN = [good_run(i, f"agent-{i % 3}") for i in range(40)]
 
 
 @pytest.mark.parametrize(
     "data",
     [
         # a bad line early, late, in both parts
-        _log([*_CLEAN[:3], _run(3, latency_ms=-1), *_CLEAN[4:]]),
-        _log([*_CLEAN[:37], _run(37, status="done"), *_CLEAN[38:]]),
-        _log([_run(0, steps=-1), *_CLEAN[1:39], _run(39, cost_usd="x")]),
+        _log([*_CLEAN[:3], good_run(3, latency_ms=-1), *_CLEAN[4:]]),
+        _log([*_CLEAN[:37], good_run(37, status="done"), *_CLEAN[38:]]),
+        _log([good_run(0, steps=-1), *_CLEAN[1:39], good_run(39, cost_usd="x")]),
         # a run_id in both parts, and twice in the later part
-        _log([*_CLEAN, _run(1, "agent-9")]),
-        _log([*_CLEAN, _run(90), _run(90)]),
+        _log([*_CLEAN, good_run(1, "agent-9")]),
+        _log([*_CLEAN, good_run(90), good_run(90)]),
         # a repeated key, a byte-order mark, a blank line after the split
         _log(_CLEAN) + b'{"run_id": "x", "run_id": "y"}\n',
         _log(_CLEAN[:20]) + b"\xef\xbb\xbf" + _log(_CLEAN[20:]),
@@ -147,7 +136,7 @@ _CLEAN = [_run(i, f"agent-{i % 3}") for i in range(40)]
         _log(_CLEAN).rstrip(b"\n"),
         _log(_CLEAN) + b'{"run_id": "cut',
         # a completed run without its latency (a status rule), in the later part
-        _log([*_CLEAN[:35], _run(35, latency_ms=None), *_CLEAN[36:]]),
+        _log([*_CLEAN[:35], good_run(35, latency_ms=None), *_CLEAN[36:]]),
     ],
     ids=[
         "bad-early",
@@ -212,7 +201,7 @@ def test_the_later_part_starting_at_an_odd_line_ends_as_one_reading(
 
 
 def test_a_problem_ends_the_parts_and_one_reading_names_it(tmp_path: Path) -> None:
-    data = _log([*_CLEAN[:38], _run(38, latency_ms=-1), *_CLEAN[39:]])
+    data = _log([*_CLEAN[:38], good_run(38, latency_ms=-1), *_CLEAN[39:]])
     path = _file(tmp_path, data)
     readings: list[int] = []
     read = report_module._read
