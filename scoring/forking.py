@@ -12,11 +12,13 @@ core to run one on (and where ``fork`` exists); ``SCORING_WORKERS=1`` turns help
 from __future__ import annotations
 
 import contextlib
+import io
 import mmap
 import os
 import pickle
 import signal
 import tempfile
+import threading
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
@@ -34,8 +36,15 @@ def usable_cores() -> int:
 
 def helpers_allowed() -> bool:
     """Whether a helper process may run: ``fork`` exists, a second core is free to run it,
-    and ``SCORING_WORKERS`` is not ``1``."""
-    return hasattr(os, "fork") and usable_cores() >= 2 and os.environ.get(WORKERS_ENV) != "1"
+    ``SCORING_WORKERS`` is not ``1``, and this process runs one thread (a fork copies only
+    the thread that makes it, and a lock another thread held would stay held in the copy:
+    a program with threads that calls the library reads on one core)."""
+    return (
+        hasattr(os, "fork")
+        and usable_cores() >= 2
+        and os.environ.get(WORKERS_ENV) != "1"
+        and threading.active_count() == 1
+    )
 
 
 class SharedCounts:
@@ -73,8 +82,17 @@ class Helper:
     """
 
     def __init__(self, work: Callable[[], Any]) -> None:
-        self._file = _scratch_file()
-        pid = os.fork()
+        self._pid: int | None = None
+        # No room for a file or a process: no helper (result() is None), the parent does it.
+        try:
+            self._file = _scratch_file()
+        except OSError:
+            self._file = io.BytesIO()
+            return
+        try:
+            pid = os.fork()
+        except OSError:
+            return
         if pid == 0:  # pragma: no cover - runs in the child, which coverage does not see
             status = 1
             try:
@@ -85,7 +103,7 @@ class Helper:
                 pass
             finally:
                 os._exit(status)
-        self._pid: int | None = pid
+        self._pid = pid
 
     def result(self) -> Any:
         """What ``work()`` returned, once the helper has ended; ``None`` if it failed."""

@@ -11,6 +11,7 @@ import gzip
 import io
 import os
 import random
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +25,7 @@ from report_logs import RANDOM_LOGS, random_log
 from report_reference import to_lines
 
 from scoring import InputError, build_report, report_to_json
+from scoring import forking as forking_module
 from scoring import report as report_module
 from scoring.forking import Helper, SharedCounts
 from scoring.published import publish
@@ -262,6 +264,36 @@ def test_the_progress_counts_both_parts(tmp_path: Path) -> None:
     assert merges == [1]
     assert sum(read) == len(data)
     assert sum(rows) == len(_CLEAN)
+
+
+def test_no_process_to_fork_leaves_the_reading_to_the_parent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_fork() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(forking_module.os, "fork", no_fork)
+    path = _file(tmp_path, _log(_CLEAN))
+    with in_parts() as merges:
+        published, exact = _documents(path)
+    assert merges == []
+    assert exact == published == report_to_json(build_report(to_lines(_CLEAN)))
+
+
+def test_a_program_with_threads_reads_on_one_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forking_module, "usable_cores", lambda: 2)
+    monkeypatch.delenv(forking_module.WORKERS_ENV, raising=False)
+    assert forking_module.helpers_allowed() is (threading.active_count() == 1)
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not forking_module.helpers_allowed()
+    finally:
+        stop.set()
+        thread.join()
+    monkeypatch.setenv(forking_module.WORKERS_ENV, "1")
+    assert not forking_module.helpers_allowed()
 
 
 def test_a_helper_returns_its_result_or_none() -> None:
