@@ -641,7 +641,8 @@ def read_runs(
 # A regular file at least this large is read in two parts at once (two processes, where a
 # second core is free): below it, starting the helper and merging cost more than they save.
 PARALLEL_MIN_BYTES = 1 << 24
-# The share of the file the helper reads: the parent merges afterwards, so it reads less.
+# The share of the file the helper reads: half (measured: the parent's merge afterwards and
+# the helper's slower start, on memory it shares with the parent, about cancel).
 HELPER_SHARE = 0.5
 
 

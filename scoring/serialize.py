@@ -527,20 +527,25 @@ def _agent_text(agent: dict[str, Any]) -> tuple[bytes, bytes] | None:
 
 
 class _Template(NamedTuple):
-    """The text of the objects of agents with the same intervals and repeatability part,
-    cut where their values go (see :func:`small_agent_json_ascii`)."""
+    """The text of the objects of agents with the same intervals, cut where their values and
+    their repeatability part go (see :func:`small_agent_json_ascii`)."""
 
-    intervals: AgentIntervals  # held, so that their ids stay theirs while this lives
-    repeatability: dict[str, Any]
+    intervals: AgentIntervals  # held, so that its id stays its own while this lives
     before: tuple[bytes, bytes]  # around the agent's id
     after: list[bytes]  # around its values, in the order the text has them
     order: list[int]  # the value at each cut of ``after``
 
 
 # The values of an agent's object after its id, in this order: the composite's values, the
-# radar's (composite_part's and radar_part's arguments before the intervals).
+# radar's (composite_part's and radar_part's arguments before the intervals), then the
+# repeatability part's text.
 _COMPOSITE_VALUES, _RADAR_VALUES = 5 + 2, 5 + 3
-_TEMPLATES: dict[tuple[int, int], _Template] = {}
+# Templates by the id of their intervals, and repeatability texts by the id of their part
+# (each entry holds its object); emptied when full: a report holds few of either.
+_TEMPLATES: dict[int, _Template] = {}
+_REPEATABILITY_TEXTS: dict[int, tuple[dict[str, Any], bytes | None]] = {}
+_REMEMBERED = 1 << 12
+_REPEATABILITY_MARGIN = _INDENT * (_AGENT_DEPTH + 1)  # the value of a key of an agent
 
 
 def _marker(index: int) -> str:
@@ -548,24 +553,33 @@ def _marker(index: int) -> str:
     return f"\x00{index}\x00"
 
 
-def _template(intervals: AgentIntervals, repeatability: dict[str, Any]) -> _Template | None:
-    """The template of agents with these (shared) intervals and repeatability part, made
-    once from the object :func:`agent_document` builds with markers for values: so its
-    text is the one :func:`agent_json_ascii` writes. ``None`` where that writes none."""
-    key = (id(intervals), id(repeatability))
-    found = _TEMPLATES.get(key)
-    if found is not None and found.intervals is intervals and found.repeatability is repeatability:
+def _template(intervals: AgentIntervals) -> _Template | None:
+    """The template of agents with these (shared) intervals, made once from the object
+    :func:`agent_document` builds with markers for values: so its text is the one
+    :func:`agent_json_ascii` writes. ``None`` where that writes none."""
+    found = _TEMPLATES.get(id(intervals))
+    if found is not None and found.intervals is intervals:
         return found
-    marks = [_marker(i) for i in range(1 + _COMPOSITE_VALUES + _RADAR_VALUES)]
+    marks = [_marker(i) for i in range(2 + _COMPOSITE_VALUES + _RADAR_VALUES)]
     composite = marks[1 : 1 + _COMPOSITE_VALUES]
-    radar = marks[1 + _COMPOSITE_VALUES :]
-    parts = (
-        composite_part(composite[:5], composite[5], composite[6], intervals),  # type: ignore[arg-type]
-        radar_part(radar[:5], radar[5], radar[6], radar[7], intervals),  # type: ignore[arg-type]
-        repeatability,
+    radar = marks[1 + _COMPOSITE_VALUES : -1]
+    document = agent_document(
+        marks[0],
+        None,
+        None,
+        (
+            composite_part(composite[:5], composite[5], composite[6], intervals),  # type: ignore[arg-type]
+            radar_part(radar[:5], radar[5], radar[6], radar[7], intervals),  # type: ignore[arg-type]
+            marks[-1],
+        ),
     )
-    document = agent_document(marks[0], None, None, parts)
-    if not _intervals_of_agent_plain(document):
+    composite_intervals = [
+        document["composite"]["interval"],
+        document["composite"]["success_rate_interval"],
+    ]
+    if not all(
+        map(_intervals_plain, [*composite_intervals, *document["radar"]["intervals"].values()])
+    ):
         return None
     text = _agent_text(document)
     if text is None:
@@ -581,10 +595,35 @@ def _template(intervals: AgentIntervals, repeatability: dict[str, Any]) -> _Temp
         piece, _, tail = tail.partition(encoded[i])
         after.append(piece)
     after.append(tail)
-    found = _TEMPLATES[key] = _Template(
-        intervals, repeatability, (before_id, after_id), after, [i - 1 for i in order]
+    if len(_TEMPLATES) >= _REMEMBERED:
+        _TEMPLATES.clear()
+    found = _TEMPLATES[id(intervals)] = _Template(
+        intervals, (before_id, after_id), after, [i - 1 for i in order]
     )
     return found
+
+
+def _repeatability_text(repeatability: dict[str, Any]) -> bytes | None:
+    """A repeatability part as :func:`agent_json_ascii` writes it in an agent's object
+    (``None`` where it writes none); remembered by the part (shared between agents)."""
+    found = _REPEATABILITY_TEXTS.get(id(repeatability))
+    if found is not None and found[0] is repeatability:
+        return found[1]
+    text = None
+    if all(map(_intervals_plain, repeatability["intervals"].values())):
+        try:
+            compact = _encode(repeatability)
+        except UnicodeEncodeError:
+            compact = None
+        if compact is not None:
+            indented = msgspec.json.format(compact, indent=len(_INDENT)).replace(
+                b"\n", b"\n" + _REPEATABILITY_MARGIN
+            )
+            text = indented if _shown_as_is(indented) else None
+    if len(_REPEATABILITY_TEXTS) >= _REMEMBERED:
+        _REPEATABILITY_TEXTS.clear()
+    _REPEATABILITY_TEXTS[id(repeatability)] = (repeatability, text)
+    return text
 
 
 def small_agent_json_ascii(
@@ -596,16 +635,18 @@ def small_agent_json_ascii(
 ) -> AgentText | None:
     """:func:`agent_json_ascii` of the object ``agent_document`` builds from these values
     (``composite_part(*composite, intervals)``, ``radar_part(*radar, intervals)``), the
-    same text, made from the text of agents with the same intervals and repeatability part
-    (a template) and the values, encoded together by msgspec as the object would be."""
-    template = _template(intervals, repeatability)
-    if template is None or not _plain(radar[3]):
+    same text, made from the text of agents with the same intervals (a template), the text
+    of the repeatability part and the values, encoded together by msgspec as the object
+    would be."""
+    template = _template(intervals)
+    repeatability_text = _repeatability_text(repeatability)
+    if template is None or repeatability_text is None or not _plain(radar[3]):
         return None
     published, completed_runs, floor = composite
     axes, profile, window_runs, median = radar
     # Numbers, booleans and nulls only: their JSON holds no comma.
     values = _encode([*published, completed_runs, floor, *axes, profile, window_runs, median])
-    written = values[1:-1].split(b",")
+    written = [*values[1:-1].split(b","), repeatability_text]
     try:
         id_text = _encode(agent_id)
     except UnicodeEncodeError:

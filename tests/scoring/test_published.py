@@ -308,3 +308,15 @@ def test_an_agent_written_from_its_values_is_its_documents_text(
         agent_id, intervals, composite, radar, repeatability
     )
     assert found == expected
+
+
+def test_the_remembered_texts_are_emptied_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Agents of many different repeatability parts and intervals: the remembered texts
+    are emptied and made again, the text stays the document's."""
+    monkeypatch.setattr(serialize_module, "_REMEMBERED", 2)
+    monkeypatch.setattr(serialize_module, "_TEMPLATES", {})
+    monkeypatch.setattr(serialize_module, "_REPEATABILITY_TEXTS", {})
+    records = random_log(random.Random(11), 600, 150, 9, 600)
+    text, expected = _json_texts(to_lines(records), parallel=False)
+    assert text == expected
+    assert len(serialize_module._REPEATABILITY_TEXTS) <= 2
