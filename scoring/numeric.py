@@ -98,13 +98,13 @@ def float_half_up(value: float, places: int, error: float) -> float | None:
     within ``error`` of it: the published float, when every number that close rounds alike;
     ``None`` when one of them is a tie or beyond (the exact value must be rounded then).
 
-    The float operations here are accounted for (``t`` is within ``2·|t|·u`` of its
-    exact value), so the answer is never a guess.
+    The float operations here are accounted for (the shifted value is within twice its
+    size times u of its exact value), so the answer is never a guess.
 
-    >>> float_half_up(65.4, 2, 1e-9), float_half_up(97.00499999999, 2, 1e-9)
+    >>> float_half_up(65.4, 2, 1e-9), float_half_up(97.0049, 2, 1e-9)
     (65.4, 97.0)
-    >>> float_half_up(97.005, 2, 1e-9) is None  # within the error of a tie
-    True
+    >>> float_half_up(97.005, 2, 1e-9), float_half_up(97.00499999999, 2, 1e-9)  # a tie is near
+    (None, None)
     """
     scale: int = 10**places
     shifted = value * scale + 0.5  # round half up: the floor of this
