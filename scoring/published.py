@@ -219,12 +219,12 @@ def _pieces(
 
 # The helper's pieces as it sends them back: their ids, composites and intervals, and
 # every text joined in one bytes with the length of each part (a few objects through the
-# pipe instead of several per agent).
+# helper's file instead of several per agent).
 _Packed = tuple[list[str], list[float | None], list[Interval | None], bytes, "array[int]"]
 
 
 def _packed(pieces: list[_Piece] | None) -> _Packed | None:
-    """Pieces as one sends them through a pipe (:func:`_unpacked` gives them back)."""
+    """Pieces as the helper sends them back (:func:`_unpacked` gives them back)."""
     if pieces is None:
         return None
     texts = [part for piece in pieces for part in piece[3]]
