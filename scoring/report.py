@@ -658,9 +658,11 @@ def _read_in_parts(
 
     ``None`` where the parts cannot give the answer of one reading, which the caller then
     does: an input with any problem (so that every problem is named, in line order, by one
-    reading), a ``run_id`` in both parts, gzip, a file read from elsewhere than its start,
-    a helper that failed.
+    reading), a ``run_id`` in both parts, gzip, a file read from elsewhere than its start
+    or as text, a helper that failed.
     """
+    if not isinstance(source, io.BufferedIOBase | io.RawIOBase):
+        return None  # a text stream: one reading says what it says of one
     try:
         fd = source.fileno()
         if source.tell() != 0 or os.lseek(fd, 0, os.SEEK_CUR) != 0:

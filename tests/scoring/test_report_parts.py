@@ -254,6 +254,16 @@ def test_gzip_and_a_file_read_from_its_middle_are_read_at_once(tmp_path: Path) -
     assert merges == []
 
 
+def test_a_file_opened_as_text_is_read_at_once(tmp_path: Path) -> None:
+    path = _file(tmp_path, _log(_CLEAN))
+    with pytest.raises(TypeError) as once, path.open() as text:
+        build_report(text)
+    with in_parts() as merges, pytest.raises(TypeError) as parts, path.open() as text:
+        read_runs(text)
+    assert merges == []
+    assert str(parts.value) == str(once.value)
+
+
 def test_the_progress_counts_both_parts(tmp_path: Path) -> None:
     data = _log(_CLEAN * 1)
     path = _file(tmp_path, data)
