@@ -157,6 +157,19 @@ _NEUTRAL = ratio(NEUTRAL_CONSISTENCY)
 CompositeRatios = tuple[Ratio, Ratio, Ratio, Ratio, Ratio]
 
 
+def consistency_ratio(completed: int, successes: int) -> Ratio:
+    """The composite's consistency ``1 − 4p(1 − p)`` of these counts (``completed`` > 0),
+    neutral below ``CONSISTENCY_MIN_RUNS``, as an integer ratio.
+
+    >>> consistency_ratio(10, 8), consistency_ratio(10, 5)
+    ((36, 100), (0, 100))
+    """
+    n = completed
+    if n < CONSISTENCY_MIN_RUNS:
+        return _NEUTRAL
+    return n * n - 4 * successes * (n - successes), n * n
+
+
 def composite_ratios(
     completed: int, successes: int, latency_sum: Ratio, cost_sum: Ratio
 ) -> CompositeRatios:
@@ -168,10 +181,7 @@ def composite_ratios(
     (Fraction(78, 1), (3, 4))
     """
     n = completed
-    if n < CONSISTENCY_MIN_RUNS:
-        consistency = _NEUTRAL
-    else:
-        consistency = (n * n - 4 * successes * (n - successes), n * n)
+    consistency = consistency_ratio(n, successes)
     latency = _LATENCY.at((latency_sum[0], latency_sum[1] * n))
     cost = _COST.at((cost_sum[0], cost_sum[1] * n))
     if successes == 0:
@@ -197,7 +207,6 @@ _F_SCALE = float(SCORE_SCALE)
 _F_SUCCESS = float(exact(SCORE_SCALE) * exact(COMPOSITE_WEIGHT_SUCCESS))
 _F_RELIABILITY = float(exact(COMPOSITE_WEIGHT_RELIABILITY))
 _F_COST = float(exact(COMPOSITE_WEIGHT_COST))
-_F_NEUTRAL = float(exact(NEUTRAL_CONSISTENCY))
 #: How far each value of :func:`composite_floats` can be from the exact one: the score's
 #: terms are off by at most 3u·|scale·w_s| (a product and a quotient of exact integers'
 #: floats), |w_r|·(latency's error + 5u·scale) (consistency is a quotient, 2 products)
@@ -226,10 +235,8 @@ def composite_floats(
     if successes == 0:
         return 0.0, latency, cost
     n = completed
-    if n < CONSISTENCY_MIN_RUNS:
-        consistency = _F_NEUTRAL
-    else:
-        consistency = (n * n - 4 * successes * (n - successes)) / (n * n)
+    numerator, denominator = consistency_ratio(n, successes)
+    consistency = numerator / denominator  # one correctly rounded quotient
     score = _F_SUCCESS * successes / n + _F_RELIABILITY * consistency * latency + _F_COST * cost
     return score, latency, cost
 

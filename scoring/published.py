@@ -401,8 +401,11 @@ def _composite(completed: list[RunRow]) -> CompositeValues | None:
 @functools.lru_cache(maxsize=1 << 12)
 def _count_parts(completed: int, successes: int) -> tuple[float, float]:
     """The published success rate and consistency of these counts (exact ratios)."""
-    _, rate, consistency, _, _ = fast_scores.composite_ratios(completed, successes, (0, 1), (0, 1))
-    return ratio_half_up(rate, FRACTION_DECIMALS), ratio_half_up(consistency, FRACTION_DECIMALS)
+    consistency = fast_scores.consistency_ratio(completed, successes)
+    return (
+        ratio_half_up((successes, completed), FRACTION_DECIMALS),
+        ratio_half_up(consistency, FRACTION_DECIMALS),
+    )
 
 
 @functools.lru_cache(maxsize=1 << 14)

@@ -493,10 +493,26 @@ def document_json_ascii(data: dict[str, Any]) -> bytes | None:
 # The two rank lines of an agent's object as json.dumps(indent=2) writes them inside the
 # document, from the newline before to the one after (ranks null): a JSON string holds no
 # raw newline, so their first occurrence is the agent's own (right after its id).
-_RANK_LINES = b'\n      "rank": %s,\n      "rank_upper_bound": %s,\n'
-_RANKS_UNSET = _RANK_LINES % (b"null", b"null")
 _INDENT = b"  "  # json.dumps(indent=2), as to_json_text writes it
 _AGENT_DEPTH = 2  # an agent's object is an item of the document's "agents" list
+_KEY_MARGIN = b"\n" + _INDENT * (_AGENT_DEPTH + 1)  # before a key of an agent's object
+_RANK_LINES = _KEY_MARGIN + b'"rank": %s,' + _KEY_MARGIN + b'"rank_upper_bound": %s,\n'
+_RANKS_UNSET = _RANK_LINES % (b"null", b"null")
+
+
+def _text_at(value: Any, depth: int) -> bytes | None:
+    """``value`` as JSON indented as ``json.dumps(indent=2)`` writes it ``depth`` levels
+    deep (its first line without the margin), encoded by msgspec; ``None`` if msgspec
+    cannot encode it (a lone surrogate). Whether its floats are written as ``json.dumps``
+    writes them, and whether it holds a character to escape, is for the caller to check."""
+    try:
+        compact = _encode(value)
+    except UnicodeEncodeError:
+        return None
+    indented = msgspec.json.format(compact, indent=len(_INDENT))
+    return indented.replace(b"\n", b"\n" + _INDENT * depth) if depth else indented
+
+
 # An agent's text as agents_json_ascii joins it: before its rank lines, and after them.
 AgentText = tuple[bytes | memoryview, bytes | memoryview]
 
@@ -512,17 +528,10 @@ def agent_json_ascii(agent: dict[str, Any]) -> AgentText | None:
 
 def _agent_text(agent: dict[str, Any]) -> tuple[bytes, bytes] | None:
     """:func:`agent_json_ascii` without the check of its floats."""
-    try:
-        compact = _encode(agent)
-    except UnicodeEncodeError:
+    text = _text_at(agent, _AGENT_DEPTH)
+    if text is None or not _shown_as_is(text):
         return None
-    margin = _INDENT * _AGENT_DEPTH
-    indented = margin + msgspec.json.format(compact, indent=len(_INDENT)).replace(
-        b"\n", b"\n" + margin
-    )
-    if not _shown_as_is(indented):
-        return None
-    before, _, after = indented.partition(_RANKS_UNSET)
+    before, _, after = (_INDENT * _AGENT_DEPTH + text).partition(_RANKS_UNSET)
     return before, after
 
 
@@ -545,7 +554,6 @@ _COMPOSITE_VALUES, _RADAR_VALUES = 5 + 2, 5 + 3
 _TEMPLATES: dict[int, _Template] = {}
 _REPEATABILITY_TEXTS: dict[int, tuple[dict[str, Any], bytes | None]] = {}
 _REMEMBERED = 1 << 12
-_REPEATABILITY_MARGIN = _INDENT * (_AGENT_DEPTH + 1)  # the value of a key of an agent
 
 
 def _marker(index: int) -> str:
@@ -611,15 +619,9 @@ def _repeatability_text(repeatability: dict[str, Any]) -> bytes | None:
         return found[1]
     text = None
     if all(map(_intervals_plain, repeatability["intervals"].values())):
-        try:
-            compact = _encode(repeatability)
-        except UnicodeEncodeError:
-            compact = None
-        if compact is not None:
-            indented = msgspec.json.format(compact, indent=len(_INDENT)).replace(
-                b"\n", b"\n" + _REPEATABILITY_MARGIN
-            )
-            text = indented if _shown_as_is(indented) else None
+        text = _text_at(repeatability, _AGENT_DEPTH + 1)  # the value of an agent's key
+        if text is not None and not _shown_as_is(text):
+            text = None
     if len(_REPEATABILITY_TEXTS) >= _REMEMBERED:
         _REPEATABILITY_TEXTS.clear()
     _REPEATABILITY_TEXTS[id(repeatability)] = (repeatability, text)
@@ -695,11 +697,7 @@ def _indented(data: dict[str, Any]) -> bytes | None:
     """The document indented by msgspec, where msgspec writes it as ``json.dumps`` would."""
     if not all(map(_agent_plain, data["agents"])):
         return None
-    try:
-        compact = _encode(data)
-    except UnicodeEncodeError:
-        return None
-    return msgspec.json.format(compact, indent=2)
+    return _text_at(data, 0)
 
 
 def _shown_as_is(indented: bytes) -> bool:
