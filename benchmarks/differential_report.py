@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,6 +86,8 @@ STDIN_MAX_RUNS = 5_000
 WEIGHTED_SHARE = 0.35
 STDIN_SHARE = 0.2
 BAD_WEIGHTS_SHARE = 0.15
+#: Bits that set the random stream of a log's calls apart from that of its lines.
+CALLS_SEED = 0x5EED
 #: Weights as written on a command line: plain, decimal, an exponent, zero.
 WEIGHT_TEXTS = ("1", "2", "0.5", "3.25", "1e-3", "0", "10", "0.1", "7E1")
 BAD_WEIGHTS = (
@@ -204,9 +207,18 @@ def plan_logs(seed: int, count: int, max_runs: int, quick: bool) -> list[LogSpec
         kind = Kind.HOSTILE if index in hostile else Kind.GOOD
         agents = _agents_for(rng, runs, most_agents)
         specs.append(LogSpec(rng.getrandbits(32), runs, agents, kind, index in gzipped))
-    if not quick and max_runs >= TWO_PART_RUNS and count >= 2:
+    if not quick and count >= 3:
+        # The largest log the plan allows, once: the end of the range, whatever was drawn.
+        index = max(range(count), key=lambda i: specs[i].runs)
+        largest = specs[index]
+        runs = max_runs
+        specs[index] = LogSpec(
+            largest.seed, runs, _agents_for(rng, runs, most_agents), largest.kind, largest.gzip
+        )
+    if not quick and max_runs >= TWO_PART_RUNS and count >= 3:
         # The two-part read of a large plain file, once on good input, once on bad.
-        for kind, index in zip((Kind.GOOD, Kind.HOSTILE), rng.sample(range(count), 2), strict=True):
+        others = [i for i in range(count) if specs[i].runs < max_runs]
+        for kind, index in zip((Kind.GOOD, Kind.HOSTILE), rng.sample(others, 2), strict=True):
             runs = rng.randint(TWO_PART_RUNS, min(max_runs, 2 * TWO_PART_RUNS))
             agents = _agents_for(rng, runs, most_agents)
             specs[index] = LogSpec(rng.getrandbits(32), runs, agents, kind, False)
@@ -223,15 +235,17 @@ def _weights_option(rng: random.Random) -> str:
     return ",".join(parts)
 
 
-def calls_for(spec: LogSpec) -> list[Call]:
+def calls_for(spec: LogSpec, quick: bool = False) -> list[Call]:
     """The command lines a log is checked with: both formats always; with weights and from
-    stdin on some smaller logs (drawn from the log's seed)."""
-    rng = random.Random(spec.seed ^ 0x5EED)
+    stdin on some smaller logs (drawn from the log's seed). ``quick``: two calls a log."""
+    rng = random.Random(spec.seed ^ CALLS_SEED)
     calls = [Call(()), Call(("--format", "json"))]
     if spec.runs <= WEIGHTED_MAX_RUNS and rng.random() < WEIGHTED_SHARE:
         weights = _weights_option(rng)
-        calls += [Call(("--weights", weights)), Call(("--format", "json", "--weights", weights))]
-    if spec.runs <= STDIN_MAX_RUNS and rng.random() < STDIN_SHARE:
+        weighted = [Call(("--weights", weights)), Call(("--format", "json", "--weights", weights))]
+        # Quick: the table with weights instead of without (a process costs about a second).
+        calls = [weighted[0], calls[1]] if quick else calls + weighted
+    if not quick and spec.runs <= STDIN_MAX_RUNS and rng.random() < STDIN_SHARE:
         calls.append(Call(("--format", rng.choice(("json", "table"))), stdin=True))
     return calls
 
@@ -457,64 +471,113 @@ def _describe(spec: LogSpec, plan: Plan, size: int) -> str:
     )
 
 
+@dataclass(slots=True)
+class Tally:
+    """Counts over the logs checked so far."""
+
+    logs: int = 0
+    differing: int = 0
+    calls: int = 0
+    hostile: int = 0
+    gzip: int = 0
+    two_part: int = 0
+    exits: Counter[str] = field(default_factory=Counter)
+    # Plain calls (no weights) the baseline answered against the log's kind: a good log it
+    # refused is a fault of the generator; a hostile log it accepted tests less than meant.
+    good_refused: int = 0
+    hostile_accepted: int = 0
+
+    def summary(self, seconds: float) -> str:
+        """The last line of the check."""
+        exits = ", ".join(f"{status}: {n}" for status, n in sorted(self.exits.items()))
+        return (
+            f"{self.logs} logs, {self.calls} calls per tree: {self.logs - self.differing} OK, "
+            f"{self.differing} DIFF ({self.hostile} hostile, {self.gzip} gzip, "
+            f"{self.two_part} plain >= 16 MiB; baseline exit statuses {exits}; "
+            f"good logs refused {self.good_refused}, hostile logs accepted "
+            f"{self.hostile_accepted}) in {seconds:.0f}s"
+        )
+
+
+def _repeat_command(spec: LogSpec) -> str:
+    gzip = " --gzip" if spec.gzip else ""
+    return (
+        f"python benchmarks/random_logs.py --seed {spec.seed} --runs {spec.runs} "
+        f"--agents {spec.agents} --kind {spec.kind.value}{gzip} {spec.name}"
+    )
+
+
+def check_log(
+    args: argparse.Namespace,
+    trees: tuple[Tree, Tree],
+    spec: LogSpec,
+    work: Path,
+    tally: Tally,
+) -> bool:
+    """Write one log, run its calls in both trees, print its line; whether all were equal."""
+    names = (trees[0].name, trees[1].name)
+    log = work / spec.name
+    started = time.monotonic()
+    plan = write_log(spec, log)
+    size = log.stat().st_size
+    tally.logs += 1
+    tally.hostile += spec.kind is Kind.HOSTILE
+    tally.gzip += spec.gzip
+    tally.two_part += not spec.gzip and size >= TWO_PART_BYTES
+    differences: list[tuple[Difference, Path]] = []
+    calls = calls_for(spec, args.quick)
+    statuses = []
+    for index, call in enumerate(calls):
+        out = work / f"call-{index}"
+        out.mkdir()
+        first, second = run_pair(trees, call, log, out, args.timeout)
+        status = "timeout" if first.status is None else str(first.status)
+        statuses.append(status)
+        tally.exits[status] += 1
+        if "--weights" not in call.options:
+            tally.good_refused += spec.kind is Kind.GOOD and status != "0"
+            tally.hostile_accepted += spec.kind is Kind.HOSTILE and status == "0"
+        difference = compare(call, first, second, names)
+        if difference is None:
+            shutil.rmtree(out)
+        else:
+            differences.append((difference, out))
+    tally.calls += len(calls)
+    verdict = "DIFF" if differences else "OK"
+    print(
+        f"[{tally.logs:>3}/{args.logs}] {_describe(spec, plan, size)} "
+        f"exits={','.join(statuses)} {verdict} {time.monotonic() - started:.1f}s",
+        flush=True,
+    )
+    if differences:
+        tally.differing += 1
+        kept = _keep(args, spec, log, work)
+        for difference, out in differences:
+            target = kept / difference.call.describe().replace(" ", "_").replace("/", "")
+            shutil.copytree(out, target, dirs_exist_ok=True)
+            shutil.rmtree(out)
+            print(f"    {difference.call.describe()}:")
+            for line in difference.lines:
+                print(f"      {line}")
+        print(f"    kept in {kept}; made again by: {_repeat_command(spec)}")
+    log.unlink()
+    return not differences
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the check; 0 if every log gave the same outputs, 1 if any differed."""
     args, trees = _arguments(argv)
-    names = (trees[0].name, trees[1].name)
     specs = plan_logs(args.seed, args.logs, args.max_runs, args.quick)
     for tree in trees:
         print(f"{tree.name}: {tree.root} ({tree.python})")
     print(f"{len(specs)} logs from seed {args.seed}, at most {args.max_runs:,} runs each")
-    counts = {"OK": 0, "DIFF": 0, "calls": 0, "hostile": 0, "gzip": 0, "two_part": 0}
+    tally = Tally()
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="differential-") as scratch:
-        work = Path(scratch)
-        for number, spec in enumerate(specs, 1):
-            log = work / spec.name
-            log_started = time.monotonic()
-            plan = write_log(spec, log)
-            size = log.stat().st_size
-            counts["hostile"] += spec.kind is Kind.HOSTILE
-            counts["gzip"] += spec.gzip
-            counts["two_part"] += not spec.gzip and size >= TWO_PART_BYTES
-            differences = []
-            calls = calls_for(spec)
-            for index, call in enumerate(calls):
-                out = work / f"call-{index}"
-                out.mkdir()
-                first, second = run_pair(trees, call, log, out, args.timeout)
-                difference = compare(call, first, second, names)
-                if difference is not None:
-                    differences.append((difference, out))
-                else:
-                    shutil.rmtree(out)
-            counts["calls"] += len(calls)
-            verdict = "DIFF" if differences else "OK"
-            counts[verdict] += 1
-            seconds = time.monotonic() - log_started
-            print(
-                f"[{number:>3}/{len(specs)}] {_describe(spec, plan, size)} "
-                f"calls={len(calls)} {verdict} {seconds:.1f}s",
-                flush=True,
-            )
-            if differences:
-                kept = _keep(args, spec, log, work)
-                for difference, out in differences:
-                    target = kept / difference.call.describe().replace(" ", "_").replace("/", "")
-                    shutil.copytree(out, target, dirs_exist_ok=True)
-                    shutil.rmtree(out)
-                    print(f"    {difference.call.describe()}:")
-                    for line in difference.lines:
-                        print(f"      {line}")
-                print(f"    kept in {kept}")
-            log.unlink()
-    elapsed = time.monotonic() - started
-    print(
-        f"{counts['OK'] + counts['DIFF']} logs, {counts['calls']} calls per tree: "
-        f"{counts['OK']} OK, {counts['DIFF']} DIFF ({counts['hostile']} hostile, "
-        f"{counts['gzip']} gzip, {counts['two_part']} plain >= 16 MiB) in {elapsed:.0f}s"
-    )
-    return EXIT_DIFFERENT if counts["DIFF"] else 0
+        for spec in specs:
+            check_log(args, trees, spec, Path(scratch), tally)
+    print(tally.summary(time.monotonic() - started))
+    return EXIT_DIFFERENT if tally.differing else 0
 
 
 if __name__ == "__main__":

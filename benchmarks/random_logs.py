@@ -443,8 +443,11 @@ def _repeated_key(rng: random.Random, record: Record, seen: list[str]) -> bytes:
 
 
 def _duplicate_run_id(rng: random.Random, record: Record, seen: list[str]) -> bytes:
-    if seen:
-        record.set("run_id", rng.choice(seen))
+    # On the first line nothing is seen yet: the id of the first run drawn (or of the second,
+    # if this is it), which a later line carries.
+    first = string_text("run-0")
+    fallback = string_text("run-1") if record.get("run_id") == first else first
+    record.set("run_id", rng.choice(seen) if seen else fallback)
     return record.text(False).encode()
 
 
