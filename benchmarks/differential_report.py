@@ -70,16 +70,17 @@ MIN_GZIP_LOGS = 6
 #: Size classes of a full run: (share of the logs, fewest runs, most runs), drawn
 #: log-uniformly within a class. Mostly small and medium, a few large.
 SIZE_CLASSES = (
-    (0.48, 1, 1_000),
-    (0.36, 1_000, 20_000),
-    (0.13, 20_000, 200_000),
-    (0.03, 200_000, MAX_RUNS),
+    (0.50, 1, 1_000),
+    (0.37, 1_000, 20_000),
+    (0.12, 20_000, 150_000),
+    (0.01, 150_000, MAX_RUNS),
 )
 #: A plain file at least this large is read in two parts by the starting code
 #: (``PARALLEL_MIN_BYTES`` of ``scoring/report.py``): a full run holds one good log and one
-#: hostile log beyond it. Runs that make it surely (a run line is at least 100 bytes).
+#: hostile log beyond it. Runs that make it (a line is about 200 bytes, rarely under 100;
+#: the summary counts the plain logs that were beyond it).
 TWO_PART_BYTES = 1 << 24
-TWO_PART_RUNS = 180_000
+TWO_PART_RUNS = 120_000
 #: Logs up to this many runs also run with viewer weights and from stdin (where drawn).
 WEIGHTED_MAX_RUNS = 50_000
 STDIN_MAX_RUNS = 5_000
@@ -295,11 +296,20 @@ def run_pair(
 ) -> tuple[Outcome, Outcome]:
     """The call run by both trees at once; their outcomes."""
     started = time.monotonic()
-    processes = [_start(tree, call, log, out) for tree in trees]
-    first, second = (
-        _finish(tree, process, out, started, timeout)
-        for tree, process in zip(trees, processes, strict=True)
-    )
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        for tree in trees:
+            processes.append(_start(tree, call, log, out))
+        first, second = (
+            _finish(tree, process, out, started, timeout)
+            for tree, process in zip(trees, processes, strict=True)
+        )
+    except BaseException:
+        # Ctrl-C (or a failure here): no report is left running after the harness.
+        for process in processes:
+            process.kill()
+            process.wait()
+        raise
     return first, second
 
 
@@ -465,9 +475,10 @@ def _keep(args: argparse.Namespace, spec: LogSpec, log: Path, work: Path) -> Pat
 
 def _describe(spec: LogSpec, plan: Plan, size: int) -> str:
     kind = spec.kind.value if spec.kind is Kind.GOOD else f"hostile[{plan.describe()}]"
+    extras = f" extras={','.join(plan.harmless)}" if plan.harmless else ""
     return (
         f"seed={spec.seed} runs={spec.runs} agents={spec.agents} "
-        f"bytes={size} {'gzip' if spec.gzip else 'plain'} kind={kind}"
+        f"bytes={size} {'gzip' if spec.gzip else 'plain'} kind={kind}{extras}"
     )
 
 

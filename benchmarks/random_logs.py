@@ -19,7 +19,7 @@ import gzip
 import random
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 from enum import StrEnum
 from pathlib import Path
@@ -530,7 +530,7 @@ LINE_FAULTS: dict[str, LineFault] = {
     "bool_as_string": _set("success", '"true"', '"false"', "1", "0"),
     "number_as_string": _set("latency_ms", '"100"', '"0.5"', '"1e3"'),
     "fractional_steps": _set("steps", "3.5", "3.0", "1e2", "-0.5"),
-    "huge_integer": _set("steps", "9" * 5000, "1" + "0" * 30),
+    "huge_integer": _set("steps", "9" * 5000, "1" + "0" * 4300),
     "unknown_field": _set("tool_calls", "3", "null", '"x"'),
     "unknown_status": _set("status", '"cancelled"', '"Completed"', '"COMPLETED"', '""', "null"),
     "negative": _set("latency_ms", "-1", "-0.001", "-1e-300"),
@@ -568,9 +568,17 @@ LINE_FAULTS: dict[str, LineFault] = {
     "wrong_type_latency": _set("latency_ms", "true", "[1]", '{"ms": 1}'),
     "control_character": _control_character,
     "deep_nesting": _deep,
-    "long_line": _long_line,
     "outcome_record": _outcome_record,
 }
+
+#: Valid lines that few logs hold, put in good and hostile logs alike.
+LINE_ODDITIES: dict[str, LineFault] = {
+    "long_line": _long_line,
+    "huge_valid_steps": _set("steps", "1" + "0" * 30, str(2**63), str(2**64 + 1)),
+    "zero_values": _set("latency_ms", "0", "0.0", "0e-5"),
+}
+#: Lines at most that get an oddity.
+MAX_ODD_LINES = 3
 
 #: Faults of the whole file, applied after (or instead of) the lines.
 FILE_FAULTS = (
@@ -583,8 +591,8 @@ FILE_FAULTS = (
     "gzip_trailing_garbage",
     "flood",
 )
-#: Valid oddities (not faults) put in good and hostile logs alike.
-HARMLESS = ("blank_lines", "bom_at_start", "crlf", "compact", "no_final_newline")
+#: Valid oddities of the whole file (not faults), put in good and hostile logs alike.
+HARMLESS = ("blank_lines", "bom_at_start", "crlf", "compact", "no_final_newline", "odd_lines")
 #: Lines at most a flood plants faults at (the report names the first problems and counts
 #: the rest): enough to pass any cap on the problems named.
 FLOOD_LINES = 3000
@@ -600,6 +608,7 @@ class Plan:
     line_faults: dict[int, str]
     file_faults: list[str]
     harmless: list[str]
+    odd_lines: dict[int, str] = field(default_factory=dict)
 
     def describe(self) -> str:
         """The faults and oddities, in a few words, for the harness's line."""
@@ -612,8 +621,12 @@ class Plan:
 def fault_plan(rng: random.Random, spec: LogSpec) -> Plan:
     """Which faults and oddities a log gets, drawn from its own random stream."""
     harmless = [name for name in HARMLESS if rng.random() < 0.15]
+    odd_lines: dict[int, str] = {}
+    if "odd_lines" in harmless:
+        for _ in range(rng.randint(1, MAX_ODD_LINES)):
+            odd_lines[rng.randrange(spec.runs)] = rng.choice(list(LINE_ODDITIES))
     if spec.kind is Kind.GOOD:
-        return Plan({}, [], harmless)
+        return Plan({}, [], harmless, odd_lines)
     line_faults: dict[int, str] = {}
     file_faults: list[str] = []
     roll = rng.random()
@@ -631,8 +644,11 @@ def fault_plan(rng: random.Random, spec: LogSpec) -> Plan:
         # A late line now and then: a large file is read in two parts.
         if rng.random() < 0.3:
             line = spec.runs - 1 - rng.randrange(min(spec.runs, 50))
-        line_faults[line] = rng.choice(names)
-    return Plan(line_faults, file_faults, harmless)
+        name = rng.choice(names)
+        if name == "bom_mid_file" and line == 0 and spec.runs > 1:
+            line = 1  # a mark at the very start is skipped, not a fault
+        line_faults[line] = name
+    return Plan(line_faults, file_faults, harmless, odd_lines)
 
 
 def log_lines(spec: LogSpec, plan: Plan, rng: random.Random) -> Iterator[bytes]:
@@ -648,8 +664,11 @@ def log_lines(spec: LogSpec, plan: Plan, rng: random.Random) -> Iterator[bytes]:
         return
     for number, record in enumerate(good_records(rng, spec.runs, spec.agents)):
         fault = plan.line_faults.get(number)
+        odd = plan.odd_lines.get(number)
         if fault is not None:
             line = LINE_FAULTS[fault](rng, record, seen)
+        elif odd is not None:
+            line = LINE_ODDITIES[odd](rng, record, seen)
         else:
             line = record.text(compact).encode()
         if len(seen) < 1000 or rng.random() < 0.01:
@@ -661,10 +680,12 @@ def log_lines(spec: LogSpec, plan: Plan, rng: random.Random) -> Iterator[bytes]:
         yield line + ending
 
 
-def write_log(spec: LogSpec, path: Path) -> Plan:
-    """Write the log of ``spec`` to ``path``; the plan it followed."""
+def write_log(spec: LogSpec, path: Path, plan: Plan | None = None) -> Plan:
+    """Write the log of ``spec`` to ``path``; the plan it followed (drawn from the seed,
+    unless one is given)."""
     rng = random.Random(spec.seed)
-    plan = fault_plan(rng, spec)
+    drawn = fault_plan(rng, spec)
+    plan = drawn if plan is None else plan
     with path.open("wb") as raw:
         if spec.gzip:
             with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=GZIP_LEVEL, mtime=0) as out:
