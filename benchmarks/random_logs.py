@@ -688,7 +688,8 @@ def write_log(spec: LogSpec, path: Path, plan: Plan | None = None) -> Plan:
     plan = drawn if plan is None else plan
     with path.open("wb") as raw:
         if spec.gzip:
-            with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=GZIP_LEVEL, mtime=0) as out:
+            # No name and no time in the header: the same bytes whatever the path and day.
+            with gzip.GzipFile("", "wb", GZIP_LEVEL, raw, mtime=0) as out:
                 _write_lines(spec, plan, rng, out)
         else:
             _write_lines(spec, plan, rng, raw)
