@@ -7,6 +7,11 @@ again, byte for byte, from the line the harness prints. The JSON is written by h
 ``json.dumps``, so that the text of a number (``1e3``, ``1000``, ``1000.000``, 25 decimals,
 ``-0.0``) and the layout of a line (spacing, key order, CRLF) vary as real logs do.
 
+The shares and ranges written where a value is drawn (``rng.random() < 0.3``) are the
+distribution itself, read best beside the value they shape; the bounds the methodology
+sets (the radar's window, the tasks an interval needs, the anchors) come from
+``scoring.constants``, so the logs test the edges of whatever a tree's constants are here.
+
 A script too, to write one log again::
 
     python benchmarks/random_logs.py --seed 123 --runs 5000 --agents 40 --kind hostile OUT
