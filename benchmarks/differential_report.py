@@ -33,13 +33,14 @@ import difflib
 import math
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,6 +103,13 @@ BAD_WEIGHTS = (
 )
 #: Seconds one report may take before it counts as a difference (a hang is a difference).
 CALL_TIMEOUT_SECONDS = 1800.0
+#: Address space one report may take (two run at once on a shared machine; a report of 1M
+#: runs needs about 1 GiB): past it the report fails with MemoryError, a difference,
+#: instead of taking the machine to its OOM killer.
+GIB = 1 << 30
+MEMORY_LIMIT_GIB = 6.0
+MEMORY_LIMIT_BYTES = int(MEMORY_LIMIT_GIB * GIB)
+MEMORY_ERROR = b"MemoryError"
 #: Lines of context around the first differing line, lines of diff shown, characters a line.
 DIFF_CONTEXT = 3
 DIFF_MAX_LINES = 16
@@ -152,6 +160,17 @@ class Outcome:
     stderr: bytes
     status: int | None
     seconds: float
+
+    def inconclusive(self) -> str | None:
+        """Why this outcome cannot be compared (``None``: it can): the report was killed (by
+        the timeout, a signal, the memory limit) instead of ending."""
+        if self.status is None:
+            return "timed out"
+        if self.status < 0:
+            return f"was killed by signal {-self.status}"
+        if MEMORY_ERROR in self.stderr:
+            return "ran out of memory (--memory-limit)"
+        return None
 
 
 @dataclass(slots=True)
@@ -254,7 +273,16 @@ def calls_for(spec: LogSpec, quick: bool = False) -> list[Call]:
 # --- running ---------------------------------------------------------------------------------
 
 
-def _start(tree: Tree, call: Call, log: Path, out: Path) -> subprocess.Popen[bytes]:
+def _memory_limit(limit_bytes: int) -> Callable[[], None]:
+    def limit() -> None:  # in the child, before it runs the report
+        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+
+    return limit
+
+
+def _start(
+    tree: Tree, call: Call, log: Path, out: Path, limit_bytes: int
+) -> subprocess.Popen[bytes]:
     stdin = log.open("rb") if call.stdin else subprocess.DEVNULL
     try:
         return subprocess.Popen(
@@ -264,6 +292,7 @@ def _start(tree: Tree, call: Call, log: Path, out: Path) -> subprocess.Popen[byt
             stdin=stdin,
             stdout=(out / f"{tree.name}.stdout").open("wb"),
             stderr=(out / f"{tree.name}.stderr").open("wb"),
+            preexec_fn=_memory_limit(limit_bytes),
         )
     finally:
         if call.stdin:
@@ -292,14 +321,19 @@ def _finish(
 
 
 def run_pair(
-    trees: tuple[Tree, Tree], call: Call, log: Path, out: Path, timeout: float
+    trees: tuple[Tree, Tree],
+    call: Call,
+    log: Path,
+    out: Path,
+    timeout: float,
+    limit_bytes: int = 0,
 ) -> tuple[Outcome, Outcome]:
     """The call run by both trees at once; their outcomes."""
     started = time.monotonic()
     processes: list[subprocess.Popen[bytes]] = []
     try:
         for tree in trees:
-            processes.append(_start(tree, call, log, out))
+            processes.append(_start(tree, call, log, out, limit_bytes or MEMORY_LIMIT_BYTES))
         first, second = (
             _finish(tree, process, out, started, timeout)
             for tree, process in zip(trees, processes, strict=True)
@@ -354,6 +388,11 @@ def compare(
 ) -> Difference | None:
     """How the two outcomes of ``call`` differ, or ``None`` if they are the same bytes."""
     difference = Difference(call)
+    for name, outcome in zip(names, (first, second), strict=True):
+        why = outcome.inconclusive()
+        if why is not None:
+            # Equal bytes from two killed processes prove nothing: a difference.
+            difference.lines.append(f"{name} {why}: no comparison")
     if first.status != second.status:
         shown = ["timed out" if s is None else str(s) for s in (first.status, second.status)]
         difference.lines.append(f"exit status: {names[0]} {shown[0]}, {names[1]} {shown[1]}")
@@ -421,6 +460,13 @@ def _parser() -> argparse.ArgumentParser:
         "--quick", action="store_true", help=f"{QUICK_LOGS} small logs (under a minute)"
     )
     parser.add_argument(
+        "--memory-limit",
+        type=float,
+        default=MEMORY_LIMIT_GIB,
+        metavar="GIB",
+        help=f"address space of one report, GiB (default {MEMORY_LIMIT_GIB:g})",
+    )
+    parser.add_argument(
         "--timeout",
         type=float,
         default=CALL_TIMEOUT_SECONDS,
@@ -438,6 +484,8 @@ def _arguments(argv: Sequence[str] | None) -> tuple[argparse.Namespace, tuple[Tr
         parser.error(f"--logs: {args.logs}: must be at least 1")
     if not 1 <= args.max_runs <= MAX_RUNS:
         parser.error(f"--max-runs: {args.max_runs}: must be 1 to {MAX_RUNS:,}")
+    if args.memory_limit <= 0:
+        parser.error(f"--memory-limit: {args.memory_limit}: must be above 0")
     if args.timeout <= 0:
         parser.error(f"--timeout: {args.timeout}: must be above 0")
     baseline_python = _interpreter(args.baseline, args.baseline_python, None)
@@ -541,7 +589,8 @@ def check_log(
     for index, call in enumerate(calls):
         out = work / f"call-{index}"
         out.mkdir()
-        first, second = run_pair(trees, call, log, out, args.timeout)
+        limit = int(args.memory_limit * GIB)
+        first, second = run_pair(trees, call, log, out, args.timeout, limit)
         status = "timeout" if first.status is None else str(first.status)
         statuses.append(status)
         tally.exits[status] += 1

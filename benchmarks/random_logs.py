@@ -518,8 +518,21 @@ def _deep(rng: random.Random, record: Record, seen: list[str]) -> bytes:
 
 
 def _long_line(rng: random.Random, record: Record, seen: list[str]) -> bytes:
-    record.set("agent_id", string_text("x" * rng.choice((70_000, 1_200_000))))
+    # A long task id: a line past any read block, whose id no output prints.
+    record.set("task_id", string_text("t" * rng.choice((70_000, LONG_LINE_CHARS))))
     return record.text(False).encode()
+
+
+def long_agent_id(agents: int) -> LineFault:
+    """A long agent id, as long as a log of ``agents`` agents can take: the table pads every
+    agent's row to the longest id, so its output grows as agents × that length."""
+    chars = max(1, min(LONG_AGENT_ID_CHARS, TABLE_BUDGET_CHARS // agents))
+
+    def oddity(rng: random.Random, record: Record, seen: list[str]) -> bytes:
+        record.set("agent_id", string_text("a" * chars))
+        return record.text(False).encode()
+
+    return oddity
 
 
 def _outcome_record(rng: random.Random, record: Record, seen: list[str]) -> bytes:
@@ -576,9 +589,19 @@ LINE_FAULTS: dict[str, LineFault] = {
     "outcome_record": _outcome_record,
 }
 
-#: Valid lines that few logs hold, put in good and hostile logs alike.
+#: Characters of a long line's task id (beyond ``READ_BLOCK_BYTES`` of the reader), of a
+#: long agent id at most, and of the report's tables at most for one long agent id
+#: (a run of an earlier version of this module, with an id of 1.2M characters among 860
+#: agents, took the report's table over 23 GB of memory).
+LONG_LINE_CHARS = 5_000_000
+LONG_AGENT_ID_CHARS = 70_000
+TABLE_BUDGET_CHARS = 4_000_000
+
+#: Valid lines that few logs hold, put in good and hostile logs alike ("long_agent_id" is
+#: made for the log's agents by :func:`long_agent_id`).
 LINE_ODDITIES: dict[str, LineFault] = {
     "long_line": _long_line,
+    "long_agent_id": long_agent_id(1),
     "huge_valid_steps": _set("steps", "1" + "0" * 30, str(2**63), str(2**64 + 1)),
     "zero_values": _set("latency_ms", "0", "0.0", "0e-5"),
 }
@@ -672,6 +695,8 @@ def log_lines(spec: LogSpec, plan: Plan, rng: random.Random) -> Iterator[bytes]:
         odd = plan.odd_lines.get(number)
         if fault is not None:
             line = LINE_FAULTS[fault](rng, record, seen)
+        elif odd == "long_agent_id":
+            line = long_agent_id(spec.agents)(rng, record, seen)
         elif odd is not None:
             line = LINE_ODDITIES[odd](rng, record, seen)
         else:

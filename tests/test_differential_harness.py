@@ -166,3 +166,22 @@ def test_a_tree_without_scoring_is_refused(
         harness.main(["--baseline", str(REPO), "--candidate", str(tmp_path)])
     assert exit_info.value.code == harness.EXIT_USAGE
     assert f"--candidate: {tmp_path} has no scoring/__init__.py" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("status", "stderr", "why"),
+    [
+        (-9, b"", "was killed by signal 9"),
+        (None, b"", "timed out"),
+        (1, b"Traceback ...\nMemoryError\n", "ran out of memory"),
+    ],
+)
+def test_equal_bytes_of_killed_reports_are_a_difference(
+    status: int | None, stderr: bytes, why: str
+) -> None:
+    killed = harness.Outcome(b"", stderr, status, 1.0)
+    difference = harness.compare(harness.Call(()), killed, killed, ("baseline", "candidate"))
+    assert difference is not None
+    assert f"baseline {why}" in difference.lines[0]
+    ended = harness.Outcome(b"", b"", 2, 1.0)
+    assert harness.compare(harness.Call(()), ended, ended, ("baseline", "candidate")) is None
