@@ -177,7 +177,8 @@ def _cases(
 ) -> tuple[list[tuple[float, float, float]], list[tuple[float, float]]]:
     """Arguments as the intervals ask for them: Clopper–Pearson shapes ``(x, n* − x + 1)``
     and ``(x + 1, n* − x)`` at ``n*`` from 10 to 5,000, the levels' tails and random
-    probabilities; t at ``T − 1`` degrees of freedom from 1 to 5,000 (mpmath, the oracle, takes seconds a call beyond)."""
+    probabilities; t at ``T − 1`` degrees of freedom from 1 to 5,000 (beyond, the oracle,
+    mpmath, takes seconds a call)."""
     rng = random.Random(seed)
     betas, ts = [], []
     for _ in range(count):
