@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
+from statistics import NormalDist
 
 from scoring.composite import composite_score, outcome_consistency
 from scoring.constants import (
@@ -74,15 +75,22 @@ VERDICT_WITHIN_NOISE = "within the noise"
 
 _ONE = Fraction(1)
 _LEVEL = exact(INTERVAL_LEVEL)
-#: ``α/2`` and ``1 − α/2``, ``α = 1 − level``: the Clopper–Pearson tails and the t quantile.
-_LOW_TAIL = float((1 - _LEVEL) / 2)
-_HIGH_TAIL = float((1 + _LEVEL) / 2)
 _SCALE = exact(SCORE_SCALE)
 _W_S, _W_R, _W_C = (
     exact(COMPOSITE_WEIGHT_SUCCESS),
     exact(COMPOSITE_WEIGHT_RELIABILITY),
     exact(COMPOSITE_WEIGHT_COST),
 )
+
+
+def _tails(level: Number) -> tuple[float, float, float]:
+    """``α/2``, ``1 − α/2`` (``α = 1 − level``: the Clopper–Pearson tails, the t quantile's
+    probability) and the normal quantile at ``1 − α/2``."""
+    share = exact(level)
+    if not 0 < share < 1:
+        raise ScoringError(f"level must lie in (0, 1), not {level!r}")
+    high = float((1 + share) / 2)
+    return float((1 - share) / 2), high, NormalDist(0, 1).inv_cdf(high)
 
 
 # --- Rounding -----------------------------------------------------------------------------
@@ -122,7 +130,7 @@ def outwards_with_margin(
 # --- Rates --------------------------------------------------------------------------------
 
 
-def t_factor(tasks: int) -> float:
+def t_factor(tasks: int, level: Number = INTERVAL_LEVEL) -> float:
     """``q``: the Student t quantile at ``(1 + level)/2`` with ``T − 1`` degrees of freedom.
 
     Returns a value above ``z`` (``INTERVAL_Z``), falling towards it as ``T`` grows.
@@ -132,7 +140,7 @@ def t_factor(tasks: int) -> float:
     """
     if tasks < 2:
         raise ScoringError(f"tasks must be at least 2 for a t quantile (T − 1 ≥ 1), not {tasks}")
-    return t_quantile(_HIGH_TAIL, tasks - 1)
+    return t_quantile(_tails(level)[1], tasks - 1)
 
 
 def capped_effective_size(m: Number, variance: Number, tasks: int, runs: int, k: int) -> Fraction:
@@ -170,7 +178,9 @@ class RateBounds:
     n_star: float | None
 
 
-def clopper_pearson_bounds(m: Number, n_star: float) -> tuple[float, float]:
+def clopper_pearson_bounds(
+    m: Number, n_star: float, level: Number = INTERVAL_LEVEL
+) -> tuple[float, float]:
     """The Clopper–Pearson bounds of a rate ``m`` at a (non-integer) size ``n*``, with
     ``x = m·n*``: low = ``B⁻¹(α/2; x, n* − x + 1)`` (0 when ``x = 0``), high =
     ``B⁻¹(1 − α/2; x + 1, n* − x)`` (1 when ``x = n*``); ``α = 1 − level``.
@@ -187,19 +197,24 @@ def clopper_pearson_bounds(m: Number, n_star: float) -> tuple[float, float]:
         raise ScoringError(f"m must lie in [0, 1], not {m!r}")
     if not (math.isfinite(n_star) and n_star > 0):
         raise ScoringError(f"n_star must be a positive size, not {n_star!r}")
+    low_tail, high_tail, _ = _tails(level)
     x = float(share) * n_star
-    low = 0.0 if share == 0 else beta_quantile(_LOW_TAIL, x, n_star - x + 1)
-    high = 1.0 if share == 1 else beta_quantile(_HIGH_TAIL, x + 1, n_star - x)
+    low = 0.0 if share == 0 else beta_quantile(low_tail, x, n_star - x + 1)
+    high = 1.0 if share == 1 else beta_quantile(high_tail, x + 1, n_star - x)
     return low, high
 
 
-def rate_bounds(m: Number, variance: Number, tasks: int, runs: int, k: int = 1) -> RateBounds:
+def rate_bounds(
+    m: Number, variance: Number, tasks: int, runs: int, k: int = 1, level: Number = INTERVAL_LEVEL
+) -> RateBounds:
     """The 1.2.0 bounds of a rate ``m`` (order ``k``) with clustered variance ``V`` over
     ``tasks`` tasks holding ``runs`` runs (outcomes) in all, before rounding.
 
     ``n_eff`` from :func:`capped_effective_size`. ``k = 1``: Clopper–Pearson
     (:func:`clopper_pearson_bounds`) at ``n* = n_eff·(z/q)²``, ``q`` = :func:`t_factor`.
-    ``k ≥ 2``: 1.1.0's Wilson bounds at the capped ``n_eff``.
+    ``k ≥ 2``: 1.1.0's Wilson bounds at the capped ``n_eff`` (at ``INTERVAL_LEVEL`` only,
+    the level of 1.1.0's ``z``). ``level`` other than ``INTERVAL_LEVEL``: for a reader's
+    calculator and the tests; ``z`` is then the normal quantile at that level.
 
     >>> b = rate_bounds(Fraction(1, 2), Fraction(1, 40), 10, 40)
     >>> float(b.n_eff), round(b.n_star, 4), round(b.low, 4), round(b.high, 4)
@@ -207,11 +222,14 @@ def rate_bounds(m: Number, variance: Number, tasks: int, runs: int, k: int = 1) 
     """
     n_eff = capped_effective_size(m, variance, tasks, runs, k)
     if k >= 2:
+        if exact(level) != _LEVEL:
+            raise ScoringError(f"level must be INTERVAL_LEVEL for k ≥ 2 (Wilson), not {level!r}")
         low, high = wilson_bounds(exact(m), n_eff)
         return RateBounds(low, high, n_eff, None, None)
-    q = t_factor(tasks)
-    n_star = float(n_eff) * (INTERVAL_Z / q) ** 2
-    low_cp, high_cp = clopper_pearson_bounds(m, n_star)
+    q = t_factor(tasks, level)
+    z = INTERVAL_Z if exact(level) == _LEVEL else _tails(level)[2]
+    n_star = float(n_eff) * (z / q) ** 2
+    low_cp, high_cp = clopper_pearson_bounds(m, n_star, level)
     return RateBounds(low_cp, high_cp, n_eff, q, n_star)
 
 
