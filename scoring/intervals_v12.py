@@ -27,7 +27,7 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 from statistics import NormalDist
 
-from scoring.composite import composite_score, outcome_consistency
+from scoring.composite import _EXACT, composite_score, outcome_consistency
 from scoring.constants import (
     COMPOSITE_WEIGHT_COST,
     COMPOSITE_WEIGHT_RELIABILITY,
@@ -75,11 +75,12 @@ VERDICT_WITHIN_NOISE = "within the noise"
 
 _ONE = Fraction(1)
 _LEVEL = exact(INTERVAL_LEVEL)
-_SCALE = exact(SCORE_SCALE)
+# The weights and the scale as exact fractions, converted once by scoring.composite.
+_SCALE = _EXACT[SCORE_SCALE]
 _W_S, _W_R, _W_C = (
-    exact(COMPOSITE_WEIGHT_SUCCESS),
-    exact(COMPOSITE_WEIGHT_RELIABILITY),
-    exact(COMPOSITE_WEIGHT_COST),
+    _EXACT[COMPOSITE_WEIGHT_SUCCESS],
+    _EXACT[COMPOSITE_WEIGHT_RELIABILITY],
+    _EXACT[COMPOSITE_WEIGHT_COST],
 )
 
 
