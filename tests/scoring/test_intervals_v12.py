@@ -5,6 +5,7 @@ reduction to 1.1.0, properties, and the domain errors."""
 from __future__ import annotations
 
 import math
+import random
 from decimal import Decimal
 from fractions import Fraction
 
@@ -439,3 +440,29 @@ def test_below_the_minimum_there_is_no_interval() -> None:
     assert v12.correctness_interval([(2, 3)] * 9) is None
     assert v12.pass_hat_k_interval([(5, 4)] * 9 + [(2, 2)] * 5, 3) is None
     assert v12.composite_moves([(3, 2, 3000, Fraction(3, 100))] * 9) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(cohorts(), st.randoms(use_true_random=False))
+def test_a_comparison_is_antisymmetric_and_holds_its_difference(
+    tasks: list[tuple[int, int, int, Fraction]], rng: random.Random
+) -> None:
+    a = {f"t{i}": task for i, task in enumerate(tasks)}
+    b = {}
+    for name, (runs, _, latency, cost) in a.items():
+        other = rng.randint(0, runs)  # another agent on the same task
+        b[name] = (runs, other, latency + rng.randint(0, 5000), cost)
+    for compare, places in ((v12.compare_composites, 2), (v12.compare_success_rates, 4)):
+        ab, ba = compare(a, b), compare(b, a)
+        assert ab.interval is not None
+        assert ba.interval is not None
+        assert ab.difference is not None
+        assert ab.difference == -(ba.difference or 0)
+        assert (ab.interval.low, ab.interval.high) == (-ba.interval.high, -ba.interval.low)
+        assert ab.interval.low <= ab.difference <= ab.interval.high
+        flipped = {
+            v12.VERDICT_A_AHEAD: v12.VERDICT_B_AHEAD,
+            v12.VERDICT_B_AHEAD: v12.VERDICT_A_AHEAD,
+        }
+        assert ba.verdict == flipped.get(ab.verdict or "", ab.verdict)
+        assert ab.interval.high.as_tuple().exponent == -places
