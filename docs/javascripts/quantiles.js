@@ -14,6 +14,10 @@
  * log Γ(large) − log Γ(a + b) is written with Stirling's series so that the two large
  * logarithms never cancel (their rounding would cost the small tail probabilities of the t
  * quantile several digits).
+ *
+ * Measured against scipy: within 3e-13 relative for shapes and degrees of freedom up to
+ * 20,000 (the parity test's range), 5e-13 at 10^6; beyond, the continued fraction's
+ * rounding grows past 1e-12 (6e-11 at 10^7 degrees of freedom).
  */
 (function (root) {
   "use strict";
