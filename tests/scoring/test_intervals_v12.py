@@ -172,6 +172,7 @@ def rate_tasks(draw: st.DrawFn, min_tasks: int = 10) -> list[tuple[int, int]]:
     return found
 
 
+@settings(deadline=None)  # the first call imports scipy (about a second)
 @given(rate_tasks())
 def test_success_rate_interval_holds_its_estimate(tasks: list[tuple[int, int]]) -> None:
     interval = v12.success_rate_interval(tasks)
@@ -180,6 +181,7 @@ def test_success_rate_interval_holds_its_estimate(tasks: list[tuple[int, int]]) 
     assert 0 <= interval.low <= p <= interval.high <= 1
 
 
+@settings(deadline=None)  # the first call imports scipy (about a second)
 @given(rate_tasks(), st.sampled_from([3, 5]))
 def test_pass_hat_k_interval_holds_its_estimate(tasks: list[tuple[int, int]], k: int) -> None:
     tasks = [(n + 3, c) for n, c in tasks]  # every task qualifies (at least 3 outcomes)
@@ -189,6 +191,7 @@ def test_pass_hat_k_interval_holds_its_estimate(tasks: list[tuple[int, int]], k:
     assert 0 <= interval.low <= m <= interval.high <= 1
 
 
+@settings(deadline=None)  # the first call imports scipy (about a second)
 @given(rate_tasks())
 def test_correctness_interval_is_on_the_axis_scale(tasks: list[tuple[int, int]]) -> None:
     window = [(c, n) for n, c in tasks]
@@ -198,6 +201,7 @@ def test_correctness_interval_is_on_the_axis_scale(tasks: list[tuple[int, int]])
     assert 0 <= interval.low <= rate <= interval.high <= 100
 
 
+@settings(deadline=None)  # the first call imports scipy (about a second)
 @given(rate_tasks())
 def test_rate_bounds_widen_with_the_level(tasks: list[tuple[int, int]]) -> None:
     p, variance, n = v12._pooled(tasks)
@@ -210,6 +214,7 @@ def test_rate_bounds_widen_with_the_level(tasks: list[tuple[int, int]]) -> None:
     assert highs == sorted(highs)
 
 
+@settings(deadline=None)  # the first call imports scipy (about a second)
 @given(st.fractions(0, 1, max_denominator=50), st.floats(5, 500), st.floats(1.01, 4))
 def test_clopper_pearson_narrows_as_the_size_grows(m: Fraction, size: float, factor: float) -> None:
     small = v12.clopper_pearson_bounds(m, size)

@@ -9,7 +9,7 @@ from statistics import NormalDist
 
 import pytest
 from bench_quantiles import _oracle_beta, _oracle_t
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.quantiles import beta_quantile, t_quantile
@@ -96,6 +96,7 @@ def test_quantiles_agree_with_a_40_digit_oracle_to_1e12() -> None:
         assert t == pytest.approx(_oracle_t(tp, df, t), rel=1e-12)
 
 
+@settings(deadline=None)  # the first call imports scipy (about a second)
 @given(
     st.floats(0.001, 0.999),
     st.floats(0.1, 500),
@@ -108,6 +109,7 @@ def test_beta_quantile_reflects_and_stays_in_range(p: float, a: float, b: float)
     assert x == pytest.approx(1 - beta_quantile(1 - p, b, a), abs=1e-12)
 
 
+@settings(deadline=None)  # the first call imports scipy (about a second)
 @given(st.floats(0.01, 0.98), st.floats(0.005, 0.01), st.floats(0.5, 300), st.floats(0.5, 300))
 def test_beta_quantile_rises_with_the_probability(
     p: float, step: float, a: float, b: float
@@ -115,6 +117,7 @@ def test_beta_quantile_rises_with_the_probability(
     assert beta_quantile(p, a, b) <= beta_quantile(p + step, a, b)
 
 
+@settings(deadline=None)  # the first call imports scipy (about a second)
 @given(st.floats(0.5001, 0.9999), st.floats(0.5, 5000))
 def test_t_quantile_is_odd_and_positive_above_a_half(p: float, df: float) -> None:
     t = t_quantile(p, df)
