@@ -64,6 +64,10 @@ PAIR_SHRINK = 0.9
 #: The radar's window: the latest runs (as the report reads it; all in random order here).
 WINDOW_RUNS = 100
 TARGET_LOW, STRESS_TARGET_LOW, TARGET_HIGH = 0.93, 0.91, 0.98
+#: The ≤ 0.98 rule holds where θ·n* and (1 − θ)·n* are both at least this; pass^k (k ≥ 2)
+#: on homogeneous tasks is held to ≤ HOMOGENEOUS_HIGH instead (decisions.md 1.2.0).
+UPPER_RULE_MIN = 0.25
+HOMOGENEOUS_HIGH = 0.995
 SCORES = ("success_rate", "composite", "correctness", *(f"pass^{k}" for k in PASS_K_LEVELS))
 
 
@@ -153,7 +157,10 @@ def cohort(runs: Sequence[Run]) -> dict[str, CohortTask]:
     return {t: (int(s[0]), int(s[1]), s[2], s[3]) for t, s in sums.items()}
 
 
-def intervals(runs: Sequence[Run]) -> dict[str, tuple[float, float] | None]:
+def intervals(
+    runs: Sequence[Run],
+) -> tuple[dict[str, tuple[float, float] | None], dict[str, float]]:
+    """Each score's interval (as floats), and each rate's estimate (on [0, 1])."""
     tasks = cohort(runs)
     counts = [(n, c) for n, c, _, _ in tasks.values()]
     window: dict[int, list[int]] = {}
@@ -168,7 +175,24 @@ def intervals(runs: Sequence[Run]) -> dict[str, tuple[float, float] | None]:
     }
     moves = v12.composite_moves(list(tasks.values()))
     found["composite"] = None if moves is None else moves.interval
-    return {s: None if i is None else (float(i.low), float(i.high)) for s, i in found.items()}
+    estimates = {
+        "success_rate": sum(c for _, c in counts) / sum(n for n, _ in counts),
+        "correctness": sum(p for p, _ in window.values()) / sum(k for _, k in window.values()),
+        **{f"pass^{k}": float(v12.pass_hat_k_moments(counts, k)[0]) for k in PASS_K_LEVELS},
+    }
+    bounds = {s: None if i is None else (float(i.low), float(i.high)) for s, i in found.items()}
+    return bounds, estimates
+
+
+def upper_target_applies(truth: float, estimates: Sequence[float]) -> bool:
+    """Whether coverage is held to ``≤ TARGET_HIGH`` (decisions.md 1.2.0): both ``θ·n*`` and
+    ``(1 − θ)·n*`` at least ``UPPER_RULE_MIN``, ``n* = θ(1 − θ)/Var(m̂)`` with the variance of
+    the estimate over the replications."""
+    variance = statistics.variance(estimates)
+    if variance == 0:
+        return False
+    n_star = truth * (1 - truth) / variance
+    return min(truth, 1 - truth) * n_star >= UPPER_RULE_MIN
 
 
 def pair_truth(cell: Cell) -> tuple[float, float]:
@@ -195,10 +219,14 @@ def simulate(cell: Cell, replications: int) -> dict[str, object]:
     pair_counted = {"composite": 0, "success": 0}
     widths: dict[str, list[float]] = {"paired": [], "unpaired": []}
     d_composite, d_success = pair_truth(cell)
+    estimates: dict[str, list[float]] = {}
     for _ in range(replications):
         rates = cell.rates(rng)
         runs_a = runs_of(rates, rng)
-        for score, bounds in intervals(runs_a).items():
+        found, estimated = intervals(runs_a)
+        for score, value in estimated.items():
+            estimates.setdefault(score, []).append(value)
+        for score, bounds in found.items():
             if bounds is not None:
                 counted[score] += 1
                 covered[score] += bounds[0] <= truth[score] <= bounds[1]
@@ -219,10 +247,21 @@ def simulate(cell: Cell, replications: int) -> dict[str, object]:
                 widths["paired"].append(2 * q * result.standard_error)
                 widths["unpaired"].append(2 * q * result.unpaired_standard_error)
     coverage = {s: covered[s] / counted[s] if counted[s] else math.nan for s in SCORES}
+    low_target = STRESS_TARGET_LOW if cell.stress else TARGET_LOW
+    misses = [s for s in SCORES if not coverage[s] >= low_target]
+    for score, values in estimates.items():
+        homogeneous = cell.correlation == 0 and score not in ("success_rate", "correctness")
+        high = HOMOGENEOUS_HIGH if homogeneous and score != "pass^1" else TARGET_HIGH
+        scale = 100 if score == "correctness" else 1
+        if upper_target_applies(truth[score] / scale, values) and coverage[score] > high:
+            misses.append(f"{score}>{high}")
+    pairs = {k: pair_hits[k] / pair_counted[k] for k in pair_hits if pair_counted[k]}
+    misses += [f"d {key}" for key, value in pairs.items() if not value >= low_target]
     return {
         "cell": cell.label,
         "coverage": coverage,
-        "pairs": {k: pair_hits[k] / pair_counted[k] for k in pair_hits if pair_counted[k]},
+        "misses": " ".join(misses) or "-",
+        "pairs": pairs,
         "paired_width": statistics.fmean(widths["paired"]) if widths["paired"] else math.nan,
         "unpaired_width": statistics.fmean(widths["unpaired"]) if widths["unpaired"] else math.nan,
     }
@@ -234,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cells", choices=("published", "stress", "all"), default="all")
     options = parser.parse_args(argv)
     header = " ".join(f"{s:>12}" for s in SCORES)
-    print(f"{'cell':<28} {header} {'d composite':>12} {'d success':>10} {'width p/u':>10}")
+    print(f"{'cell':<28} {header} {'d composite':>12} {'d success':>10} {'width p/u':>10}  misses")
     low_published, low_stress = 1.0, 1.0
     for cell in cells(options.cells):
         row = simulate(cell, options.replications)
@@ -246,7 +285,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ratio = float(row["paired_width"]) / float(row["unpaired_width"])  # type: ignore[arg-type]
         print(
             f"{cell.label:<28} {values} {pairs.get('composite', math.nan):>12.3f} "
-            f"{pairs.get('success', math.nan):>10.3f} {ratio:>10.2f}",
+            f"{pairs.get('success', math.nan):>10.3f} {ratio:>10.2f}  "
+            f"{row['misses']}",
             flush=True,
         )
         lowest = min(min(coverage.values()), *pairs.values())
