@@ -50,6 +50,7 @@ from scoring.uncertainty import (
     CohortTask,
     Interval,
     Surd,
+    _Columns,
     _weighted_at,
     clustered_covariance,
     clustered_variance,
@@ -313,13 +314,10 @@ def pass_hat_k_moments(
     values = [pass_hat_k(n, c, k) for n, c in qualifying]
     if len(values) < 2:
         raise ScoringError(f"pass^k moments need at least two qualifying tasks, not {len(values)}")
-    m = sum(values, Fraction(0)) / len(values)
-    return (
-        m,
-        clustered_variance([(1, u) for u in values]),
-        len(values),
-        sum(n for n, _ in qualifying),
-    )
+    # 1.1.0's integer columns: the mean and the clustered variance in one pass.
+    columns = _Columns.of([(1, (u,)) for u in values])
+    runs = sum(n for n, _ in qualifying)
+    return columns.mean(0), columns.covariance()[0][0], len(values), runs
 
 
 def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | None:
@@ -506,8 +504,10 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     _checked(tasks, "tasks")
     if len(tasks) < INTERVAL_MIN_TASKS:
         return None
-    n, p, mean_latency, mean_cost = _means(tasks)
-    sigma = clustered_covariance([(task[0], task[1:]) for task in tasks])
+    # The means and Σ from one pass over the sums, as 1.1.0's composite interval takes them.
+    columns = _Columns.of([(task[0], task[1:]) for task in tasks])
+    n, sigma = sum(columns.counts), columns.covariance()
+    p, mean_latency, mean_cost = columns.mean(0), columns.mean(1), columns.mean(2)
     gradient = composite_gradient(p, mean_latency, mean_cost, n)
     latency, cost = latency_score(mean_latency), cost_score(mean_cost)
     s0 = _weighted_at(Surd(p), n, latency, cost).a  # rational at a rational p
