@@ -48,7 +48,7 @@ from contracts.coverage.simulate import (  # noqa: E402
 )
 from scoring import intervals_v12 as v12  # noqa: E402
 from scoring.composite import composite_score, outcome_consistency  # noqa: E402
-from scoring.constants import PASS_K_LEVELS  # noqa: E402
+from scoring.constants import PASS_K_LEVELS, RADAR_WINDOW_RUNS  # noqa: E402
 from scoring.curves import cost_score, latency_score  # noqa: E402
 from scoring.uncertainty import CohortTask  # noqa: E402
 
@@ -61,8 +61,6 @@ STRESS_CORRELATIONS = (0.1, 0.5)
 BIMODAL = "bimodal"
 BIMODAL_LOW, BIMODAL_HIGH = 0.02, 0.98
 PAIR_SHRINK = 0.9
-#: The radar's window: the latest runs (as the report reads it; all in random order here).
-WINDOW_RUNS = 100
 TARGET_LOW, STRESS_TARGET_LOW, TARGET_HIGH = 0.93, 0.91, 0.98
 #: The ≤ 0.98 rule holds where θ·n* and (1 − θ)·n* are both at least this; pass^k (k ≥ 2)
 #: on homogeneous tasks is held to ≤ HOMOGENEOUS_HIGH instead (decisions.md 1.2.0).
@@ -164,7 +162,8 @@ def intervals(
     tasks = cohort(runs)
     counts = [(n, c) for n, c, _, _ in tasks.values()]
     window: dict[int, list[int]] = {}
-    for task, success, _, _ in runs[-WINDOW_RUNS:]:
+    # The radar's window: the latest runs (the last in the input, as they share finished_at).
+    for task, success, _, _ in runs[-RADAR_WINDOW_RUNS:]:
         entry = window.setdefault(task, [0, 0])
         entry[0] += int(success)
         entry[1] += 1
