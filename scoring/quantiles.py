@@ -1,0 +1,108 @@
+"""The Beta and Student t quantiles of the 1.2.0 intervals (decisions.md, "Uncertainty,
+revised (from methodology version 1.2.0)", rule 4 of the rates).
+
+The standard library has neither quantile; the decisions allow a well-kept library, with
+golden values from published tables. They come from ``scipy.special`` (``betaincinv``,
+``stdtrit``: Boost's and Cephes' inverses of the regularized incomplete beta), chosen by
+measurement (``benchmarks/bench_quantiles.py``): about 1e-14 relative error against a
+40-digit ``mpmath`` oracle, and a few microseconds a call, against about a hundred for a
+continued fraction inverted by Newton in pure Python, on the report's hot path (every
+agent's intervals). The browser's copy, ``docs/javascripts/quantiles.js``, is that
+continued fraction, held to these functions by ``tests/site/test_quantiles_js.py``.
+
+Floats at the edge: the quantiles are irrational, so a bound built on them is a float,
+computed to at least 1e-12 and then rounded outwards with a margin
+(:mod:`scoring.intervals_v12`).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from scoring.registry import ScoringError
+
+# scipy.special is imported on first use: it takes about a quarter of a second, which a
+# command that computes no interval (or fails on its input) need not pay.
+_SPECIAL: Any = None
+
+
+def _special() -> Any:
+    global _SPECIAL
+    if _SPECIAL is None:
+        from scipy import special  # type: ignore[import-untyped]
+
+        _SPECIAL = special
+    return _SPECIAL
+
+
+def _finite(name: str, value: float) -> float:
+    number = float(value)
+    if not math.isfinite(number):
+        raise ScoringError(f"{name} must be a finite number, not {value!r}")
+    return number
+
+
+def beta_quantile(probability: float, a: float, b: float) -> float:
+    """The ``probability`` quantile of the Beta(``a``, ``b``) distribution: the ``x`` in
+    [0, 1] with ``I_x(a, b) = probability``, a spreadsheet's ``BETA.INV(probability, a, b)``.
+
+    ``I_x(a, b) = ∫_0^x t^(a−1)(1 − t)^(b−1) dt / B(a, b)`` is the regularized incomplete
+    beta function; ``a`` and ``b`` need not be whole numbers (the Clopper–Pearson bounds at a
+    non-integer ``n*`` use ``x`` and ``n* − x + 1``). Relative error below 1e-12.
+
+    Returns a value in [0, 1]: 0 at ``probability`` 0, 1 at 1.
+
+    >>> round(beta_quantile(0.975, 1, 10), 4)        # x = 0, n = 10: upper bound 0.3085
+    0.3085
+    >>> round(beta_quantile(0.025, 5, 6), 4), round(beta_quantile(0.975, 6, 5), 4)
+    (0.1871, 0.8129)
+    >>> beta_quantile(0.5, 2, 0)
+    Traceback (most recent call last):
+    ...
+    scoring.registry.ScoringError: b must be positive (a Beta shape parameter), not 0
+    """
+    p = _finite("probability", probability)
+    if not 0 <= p <= 1:
+        raise ScoringError(f"probability must lie in [0, 1], not {probability!r}")
+    for name, value in (("a", a), ("b", b)):
+        if not _finite(name, value) > 0:
+            raise ScoringError(f"{name} must be positive (a Beta shape parameter), not {value!r}")
+    if p == 0:
+        return 0.0
+    if p == 1:
+        return 1.0
+    return float(_special().betaincinv(float(a), float(b), p))
+
+
+@lru_cache(maxsize=4096)
+def _t_quantile(p: float, df: float) -> float:
+    return float(_special().stdtrit(df, p))
+
+
+def t_quantile(probability: float, degrees_of_freedom: float) -> float:
+    """The ``probability`` quantile of Student's t distribution with ``ν`` =
+    ``degrees_of_freedom``: the ``t`` with ``P(T_ν ≤ t) = probability``, where
+    ``P(T_ν ≤ t) = 1 − ½·I_{ν/(ν + t²)}(ν/2, ½)`` for ``t ≥ 0`` (symmetric about 0).
+
+    ``ν`` need not be whole. Relative error below 1e-12; a memo per argument pair (a report
+    asks for the same ``T − 1`` for many agents).
+
+    Returns a real number, positive above ``probability`` ½; it tends to the normal
+    quantile as ``ν`` grows.
+
+    >>> round(t_quantile(0.975, 29), 5), round(t_quantile(0.975, 1), 4)
+    (2.04523, 12.7062)
+    >>> t_quantile(1, 5)
+    Traceback (most recent call last):
+    ...
+    scoring.registry.ScoringError: probability must lie in (0, 1) for a t quantile, not 1
+    """
+    p = _finite("probability", probability)
+    if not 0 < p < 1:
+        raise ScoringError(f"probability must lie in (0, 1) for a t quantile, not {probability!r}")
+    df = _finite("degrees_of_freedom", degrees_of_freedom)
+    if not df > 0:
+        raise ScoringError(f"degrees_of_freedom must be positive, not {degrees_of_freedom!r}")
+    return _t_quantile(p, df)
