@@ -58,8 +58,10 @@ from scoring.repeatability import (
     pass_hat_k,
     score_repeatability,
 )
-from scoring.report import AgentReport, Report, ReportBuilder, build_report, score_window
+from scoring.report import AgentReport, Report, build_report, report_of
+from scoring.score import score
 from scoring.serialize import outcome_to_json, report_to_json
+from scoring.stats import AgentStats
 from scoring.uncertainty import (
     Interval,
     cluster_wilson_interval,
@@ -79,6 +81,7 @@ __all__ = [
     "FORMULAS",
     "METHODOLOGY_VERSION",
     "AgentReport",
+    "AgentStats",
     "Anchor",
     "Axis",
     "CompositeResult",
@@ -94,7 +97,6 @@ __all__ = [
     "RadarResult",
     "RepeatabilityResult",
     "Report",
-    "ReportBuilder",
     "RunRecord",
     "RunStatus",
     "ScoringError",
@@ -127,14 +129,15 @@ __all__ = [
     "rank_upper_bounds",
     "recoverable_safety_raw",
     "recoverable_with_floor",
+    "report_of",
     "report_to_json",
     "robustness_axis",
     "runs_needed",
+    "score",
     "score_composite",
     "score_outcome",
     "score_outcome_lines",
     "score_repeatability",
-    "score_window",
     "success_interval",
     "success_rate",
     "success_rate_interval",

@@ -30,18 +30,17 @@ from scoring.jsonlines import file_bytes
 from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.progress import Progress
 from scoring.progress import wanted as progress_wanted
-from scoring.published import publish, publish_json
 from scoring.registry import ScoringError
-from scoring.report import read_runs
+from scoring.report import build_report
 from scoring.serialize import (
     NO_RECORDS,
     OUTCOME_HEADERS,
     OutputFormat,
     Table,
-    document_json_text,
-    document_table,
     outcome_row,
     outcome_to_json,
+    report_to_json,
+    report_to_table,
     to_json_text,
 )
 
@@ -320,32 +319,22 @@ def _report(
         if err is not None and progress_wanted(err):
             progress = Progress(err, f"scoring {Command.REPORT.value}", file_bytes(source))
         try:
-            builder = read_runs(
+            report = build_report(
                 source,
+                args.weights,
                 on_read=None if progress is None else progress.read,
                 on_rows=None if progress is None else progress.rows,
             )
-        except OSError as error:  # reading is the only I/O of read_runs
+        except OSError as error:  # reading is the only I/O of build_report
             raise _ReadError(args.path, _reason(error)) from None
         finally:
             if progress is not None:
                 progress.close()
-    held_runs = bool(builder.small_agents() or builder.large_agents())
-    if args.format != OutputFormat.JSON:
-        _write(out, document_table(publish(builder, args.weights)) + "\n")
-        return held_runs
-    # Written as bytes where stdout has a buffer: a report of many agents is tens of MiB of
-    # text, and each copy (decoded, joined with the newline, encoded again) costs its size.
-    buffer: BinaryIO | None = getattr(out, "buffer", None)
-    ascii_json = None if buffer is None else publish_json(builder, args.weights)
-    if ascii_json is None or buffer is None:
-        _write(out, document_json_text(publish(builder, args.weights)) + "\n")
+    if args.format == OutputFormat.JSON:
+        _write(out, to_json_text(report_to_json(report)) + "\n")
     else:
-        _flush(out)
-        _write(buffer, ascii_json)
-        _write(buffer, b"\n")
-        _flush(buffer)
-    return held_runs
+        _write(out, report_to_table(report) + "\n")
+    return bool(report.agents)
 
 
 def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> bool:

@@ -19,8 +19,6 @@ from fractions import Fraction
 from itertools import compress, repeat
 from operator import eq, mul, truediv
 
-from scoring.uncertainty import CohortTask
-
 # Fixed point for the exact sums, so that most values need no decimal conversion: a float
 # x <= 2^22 and an integer n with n / 10^9 == x (Python divides integers correctly rounded)
 # give x as written = n·10^-9 exactly. Below 2^22 the reals that round to x span less than
@@ -66,29 +64,16 @@ def units_of(value: float) -> int | None:
     return units if units / FIXED_SCALE == value else None
 
 
-def whole_units(values: Sequence[float]) -> int | None:
-    """The sum of ``values`` in ``10^-FIXED_DIGITS`` units, exactly as written, if every
-    value is a whole number of them; otherwise ``None``.
-
-    >>> whole_units([0.25, 1.5]), whole_units([1e-10])
-    (1750000000, None)
-    """
-    if len(values) == 1:
-        return units_of(values[0])
-    units, others = _fixed_point(values)
-    return None if others else sum(units)
-
-
 class CohortSums:
     """Per task: completed runs, successes, and the exact sums of latency_ms and cost_usd.
 
     >>> sums = CohortSums()
     >>> sums.add(["a", "b", "a"], [True, None, False], [1000.0, 250.5, 3000.0], [0.01, 0.2, 1e-10])
-    >>> sums.totals() == (Fraction("4250.5"), Fraction("0.2100000001"))
-    True
     >>> a, b = sums.tasks()
-    >>> a == (2, 1, 4000, Fraction("0.0100000001")), b == (1, 0, Fraction("250.5"), Fraction("0.2"))
-    (True, True)
+    >>> a == ("a", 2, 1, 4000, Fraction("0.0100000001"))
+    True
+    >>> b == ("b", 1, 0, Fraction("250.5"), Fraction("0.2"))
+    True
     """
 
     __slots__ = ("_costs", "_latencies", "_rest", "_runs", "_successes")
@@ -145,44 +130,10 @@ class CohortSums:
                 rest = self._rest.setdefault(task, [Fraction(0), Fraction(0)])
                 rest[column] += Fraction(repr(value))
 
-    def merge(self, later: CohortSums) -> None:
-        """Add the sums of runs read after these (``later``'s): as if these sums had been
-        given them, tasks in order of first run.
-
-        >>> first, later = CohortSums(), CohortSums()
-        >>> first.add(["a"], [True], [1.0], [0.5])
-        >>> later.add(["b", "a"], [False, True], [2.0, 3.0], [1e-10, 0.25])
-        >>> first.merge(later)
-        >>> [task[:2] for task in first.tasks()], first.totals()[0]
-        ([(2, 2), (1, 0)], Fraction(6, 1))
-        """
-        self._runs.update(later._runs)
-        self._successes.update(later._successes)
-        for mine, theirs in ((self._latencies, later._latencies), (self._costs, later._costs)):
-            for task, units in theirs.items():
-                mine[task] = mine.get(task, 0) + units
-        for task, (latency, cost) in later._rest.items():
-            rest = self._rest.setdefault(task, [Fraction(0), Fraction(0)])
-            rest[0] += latency
-            rest[1] += cost
-
-    def __len__(self) -> int:
-        """The number of tasks with a completed run."""
-        return len(self._runs)
-
-    def totals(self) -> tuple[Fraction, Fraction]:
-        """The exact sums of latency_ms and cost_usd over every completed run."""
-        unit = Fraction(1, FIXED_SCALE)
-        latency = sum(self._latencies.values()) * unit
-        cost = sum(self._costs.values()) * unit
-        for rest_latency, rest_cost in self._rest.values():
-            latency += rest_latency
-            cost += rest_cost
-        return latency, cost
-
-    def tasks(self) -> list[CohortTask]:
-        """``(runs, successes, latency sum, cost sum)`` per task, in order of first run."""
-        found: list[CohortTask] = []
+    def tasks(self) -> list[tuple[str, int, int, Fraction, Fraction]]:
+        """``(task, runs, successes, latency sum, cost sum)`` per task, in order of first
+        run."""
+        found: list[tuple[str, int, int, Fraction, Fraction]] = []
         for task, runs in self._runs.items():
             # Built directly (units over the scale): multiplying by a Fraction unit costs
             # an operator dispatch and a gcd more.
@@ -192,5 +143,5 @@ class CohortSums:
             if rest is not None:
                 latency += rest[0]
                 cost += rest[1]
-            found.append((runs, self._successes[task], latency, cost))
+            found.append((task, runs, self._successes[task], latency, cost))
         return found

@@ -22,7 +22,7 @@ import bisect
 import itertools
 import math
 import operator
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -1230,33 +1230,28 @@ class AgentIntervals:
 
 def score_intervals(
     cohort: Sequence[CohortTask],
-    window: Iterable[tuple[str, bool | None]],
+    window: Sequence[tuple[int, int]],
     outcomes: Sequence[tuple[int, int]],
     levels: Sequence[int] = PASS_K_LEVELS,
 ) -> AgentIntervals:
     """The intervals of one agent from its per-task sums.
 
     ``cohort``: :data:`CohortTask` per task of the completed runs; ``window``:
-    ``(task_id, success)`` of each radar window run; ``outcomes``: ``(n, c)`` per task of
-    the recorded outcomes, as :func:`scoring.repeatability.score_repeatability` takes them.
+    ``(passes, known outcomes)`` per task with a known outcome in the radar window;
+    ``outcomes``: ``(n, c)`` per task of the recorded outcomes, as
+    :func:`scoring.repeatability.score_repeatability` takes them.
 
     >>> score_intervals([], [], []).pass_hat_reason
     'fewer than 10 qualifying tasks (0)'
     """
-    known: dict[str, list[int]] = {}
-    for task, success in window:
-        if success is not None:
-            counts = known.setdefault(task, [0, 0])
-            counts[0] += int(success)
-            counts[1] += 1
     qualifying = sum(1 for n, _ in outcomes if n >= REPEATABILITY_MIN_OUTCOMES)
     both = _composite_and_success(cohort)
     return AgentIntervals(
         composite=None if both is None else both[0],
         success_rate=None if both is None else both[1],
         composite_reason=interval_reason(len(cohort)),
-        correctness=correctness_interval([(p, k) for p, k in known.values()]),
-        correctness_reason=interval_reason(len(known)),
+        correctness=correctness_interval(window),
+        correctness_reason=interval_reason(len(window)),
         pass_hat=MappingProxyType({k: pass_hat_k_interval(outcomes, k) for k in levels}),
         pass_hat_reason=interval_reason(qualifying, "qualifying tasks"),
     )
