@@ -21,7 +21,8 @@ from scoring.errors import json_visible, visible
 from scoring.numeric import round_half_up
 from scoring.outcome import OutcomeScore
 from scoring.report import AgentReport, Report
-from scoring.uncertainty import AgentIntervals, Interval
+from scoring.score import AgentIntervals
+from scoring.surd import Interval
 
 _NONE = "—"
 
