@@ -75,7 +75,12 @@ main()
 
 
 def write_runs(
-    path: Path, runs: int, seed: int, agents: int = AGENTS, runs_per_agent: int | None = None
+    path: Path,
+    runs: int,
+    seed: int,
+    agents: int = AGENTS,
+    runs_per_agent: int | None = None,
+    tasks: int = TASKS,
 ) -> None:
     """Write ``runs`` run records (JSON Lines) to ``path``; the same seed, the same bytes.
 
@@ -89,12 +94,12 @@ def write_runs(
         (rng.uniform(0.2, 0.95), rng.uniform(6.0, 8.5), rng.uniform(-6.0, -2.5))
         for _ in range(agents)
     ]
-    task_ease = [rng.uniform(-0.3, 0.3) for _ in range(TASKS)]
+    task_ease = [rng.uniform(-0.3, 0.3) for _ in range(tasks)]
     start = 1_767_225_600  # 2026-01-01T00:00:00Z
     with path.open("w", encoding="utf-8") as out:
         for i in range(runs):
             agent = rng.randrange(agents) if runs_per_agent is None else i // runs_per_agent
-            task = rng.randrange(TASKS)
+            task = rng.randrange(tasks)
             pass_rate, log_latency, log_cost = profiles[agent]
             draw = rng.random()
             if draw < 0.85:

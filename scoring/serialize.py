@@ -21,7 +21,7 @@ from scoring.errors import json_visible, visible
 from scoring.numeric import round_half_up
 from scoring.outcome import OutcomeScore
 from scoring.report import AgentReport, Report
-from scoring.score import AgentIntervals
+from scoring.scorer import AgentIntervals
 from scoring.surd import Interval
 
 _NONE = "—"
