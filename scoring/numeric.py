@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 
@@ -75,6 +76,18 @@ def round_half_up(value: Fraction, places: int) -> float:
     """
     scale: int = 10**places
     return _units(value.numerator, value.denominator, places) / scale
+
+
+def exact_sum(values: Iterable[Fraction | int]) -> Fraction:
+    """``Σ values`` exactly, as integers over one common denominator: one division at the
+    end instead of a ``Fraction`` (and its gcd) per addition.
+
+    >>> exact_sum([Fraction(1, 2), Fraction(1, 3), 1]), exact_sum([])
+    (Fraction(11, 6), Fraction(0, 1))
+    """
+    items = list(values)
+    common = math.lcm(*(value.denominator for value in items))
+    return Fraction(sum(value.numerator * (common // value.denominator) for value in items), common)
 
 
 def clamp(value: Fraction, low: Fraction, high: Fraction) -> Fraction:

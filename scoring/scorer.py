@@ -16,7 +16,7 @@ from types import MappingProxyType
 from scoring import composite, radar, repeatability, uncertainty
 from scoring.composite import CompositeResult
 from scoring.constants import PASS_K_LEVELS, REPEATABILITY_MIN_OUTCOMES, SCORE_DECIMALS, Axis
-from scoring.numeric import Number, round_half_up
+from scoring.numeric import Number, exact_sum, round_half_up
 from scoring.radar import RadarResult
 from scoring.repeatability import RepeatabilityResult
 from scoring.stats import AgentStats, Middle
@@ -109,8 +109,8 @@ def score(stats: AgentStats, weights: Mapping[Axis, Number] | None = None) -> Ag
     completed = stats.completed_runs
     if completed:
         # One exact division per mean, of sums that are exact as written.
-        latency_sum = sum((task.latency_ms_sum for task in cohort), Fraction(0))
-        cost_sum = sum((task.cost_usd_sum for task in cohort), Fraction(0))
+        latency_sum = exact_sum(task.latency_ms_sum for task in cohort)
+        cost_sum = exact_sum(task.cost_usd_sum for task in cohort)
         scored = composite.score_composite(
             completed, stats.successes, latency_sum / completed, cost_sum / completed
         )

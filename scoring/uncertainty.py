@@ -51,7 +51,7 @@ from scoring.constants import (
     Anchor,
 )
 from scoring.curves import CURVE_SYMBOLS, curve_golden
-from scoring.numeric import Number, exact
+from scoring.numeric import Number, exact, exact_sum
 from scoring.registry import (
     ScoringError,
     arg,
@@ -514,16 +514,17 @@ def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
     n = sum(runs for runs, _, _, _ in tasks)
     successes = sum(successes for _, successes, _, _ in tasks)
     p = Fraction(successes, n)
-    mean_latency = sum((exact(latency) for _, _, latency, _ in tasks), _ZERO) / n
-    mean_cost = sum((exact(cost) for _, _, _, cost in tasks), _ZERO) / n
-    rate_low, rate_high = _success_bounds([(runs, c) for runs, c, _, _ in tasks])
+    mean_latency = exact_sum(exact(latency) for _, _, latency, _ in tasks) / n
+    mean_cost = exact_sum(exact(cost) for _, _, _, cost in tasks) / n
+    sigma = clustered_covariance([(task[0], task[1:]) for task in tasks])
+    # sigma[0][0] is the clustered variance of the success indicator: p's own interval.
+    rate_low, rate_high = wilson_bounds(p, effective_sample_size(p, sigma[0][0], len(tasks), n))
     latency, cost = curves.latency_score(mean_latency), curves.cost_score(mean_cost)
     places, top = SCORE_DECIMALS, exact(SCORE_SCALE)
     if successes == 0:
         return outwards(Surd(_ZERO), weighted_at(rate_high, n, latency, cost), places, top)
     score = composite.composite_score(p, composite.outcome_consistency(p, n), latency, cost)
     gradient = composite_gradient(p, mean_latency, mean_cost, n)
-    sigma = clustered_covariance([(task[0], task[1:]) for task in tasks])
     spread = sum(
         (gradient[j] * sigma[j][k] * gradient[k] for j in range(3) for k in range(3)), _ZERO
     )
@@ -600,8 +601,8 @@ def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | 
         return None
     # U_t is the registered pass^k of each task; m and V exactly, one division each.
     values = [repeatability.pass_hat_k(n, c, k) for n, c in qualifying]
-    m = sum(values, _ZERO) / count
-    variance = sum(((u - m) ** 2 for u in values), _ZERO) / (count * (count - 1))
+    m = exact_sum(values) / count
+    variance = exact_sum((u - m) ** 2 for u in values) / (count * (count - 1))
     observations = sum(n for n, _ in qualifying)
     return cluster_wilson_interval(m, variance, count, observations)
 
