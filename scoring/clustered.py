@@ -42,7 +42,6 @@ from scoring.registry import (
 from scoring.surd import Surd, Z, rational
 
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
-_SCALE = tex_number(SCORE_SCALE)
 _MIN_TASKS = tex_number(INTERVAL_MIN_TASKS)
 
 _ZERO = Fraction(0)

@@ -16,24 +16,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from scoring.constants import (
-    INTERVAL_MIN_TASKS,
-    INTERVAL_Z,
-    INTERVAL_Z_POWER,
-    SCORE_SCALE,
-)
+from scoring.constants import INTERVAL_MIN_TASKS, INTERVAL_Z, INTERVAL_Z_POWER
 from scoring.numeric import Number, exact
-from scoring.registry import (
-    ScoringError,
-    tex_number,
-)
-
-# The numbers a formula shows are the constants', so a changed constant changes the formula.
-_SCALE = tex_number(SCORE_SCALE)
-_MIN_TASKS = tex_number(INTERVAL_MIN_TASKS)
+from scoring.registry import ScoringError
 
 _ZERO = Fraction(0)
-_ONE = Fraction(1)
 
 
 def rational(value: Number) -> int | Fraction:
