@@ -6,6 +6,9 @@ The public API::
 
 - :func:`build_report` reads run records (JSON Lines bytes) once and returns a
   :class:`Report`: per agent the headline composite, the fitness radar and repeatability.
+  Its way: :func:`scoring.reading.read_stats` gives one :class:`AgentStats` per agent
+  (everything the methodology reads about it), :func:`score` scores one with the
+  registered formulas, :func:`report_of` ranks them (see :mod:`scoring.report`).
 - :func:`score_outcome_lines` scores outcome records with outcome score v1.
 - :func:`report_to_json` and :func:`outcome_to_json` give the CLI's JSON shapes.
 - :mod:`scoring.uncertainty` (methodology 1.1.0): the 95% intervals, clustered by task,
@@ -58,8 +61,10 @@ from scoring.repeatability import (
     pass_hat_k,
     score_repeatability,
 )
-from scoring.report import AgentReport, Report, ReportBuilder, build_report, score_window
+from scoring.report import AgentReport, Report, build_report, report_of
+from scoring.scorer import score
 from scoring.serialize import outcome_to_json, report_to_json
+from scoring.stats import AgentStats
 from scoring.uncertainty import (
     Interval,
     cluster_wilson_interval,
@@ -79,6 +84,7 @@ __all__ = [
     "FORMULAS",
     "METHODOLOGY_VERSION",
     "AgentReport",
+    "AgentStats",
     "Anchor",
     "Axis",
     "CompositeResult",
@@ -94,7 +100,6 @@ __all__ = [
     "RadarResult",
     "RepeatabilityResult",
     "Report",
-    "ReportBuilder",
     "RunRecord",
     "RunStatus",
     "ScoringError",
@@ -127,14 +132,15 @@ __all__ = [
     "rank_upper_bounds",
     "recoverable_safety_raw",
     "recoverable_with_floor",
+    "report_of",
     "report_to_json",
     "robustness_axis",
     "runs_needed",
+    "score",
     "score_composite",
     "score_outcome",
     "score_outcome_lines",
     "score_repeatability",
-    "score_window",
     "success_interval",
     "success_rate",
     "success_rate_interval",

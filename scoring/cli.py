@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
@@ -24,26 +23,27 @@ from enum import IntEnum, StrEnum
 from typing import BinaryIO, NoReturn, TextIO
 
 from scoring.constants import Axis
-from scoring.errors import InputError, MethodologyError, Problem, cut, inert, shown
+from scoring.errors import InputError, MethodologyError, cut, inert
 from scoring.invariants import check_methodology
 from scoring.jsonlines import file_bytes
 from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.progress import Progress
 from scoring.progress import wanted as progress_wanted
-from scoring.published import publish, publish_json
 from scoring.registry import ScoringError
-from scoring.report import read_runs
+from scoring.report import build_report
 from scoring.serialize import (
     NO_RECORDS,
     OUTCOME_HEADERS,
     OutputFormat,
     Table,
-    document_json_text,
-    document_table,
     outcome_row,
     outcome_to_json,
+    report_to_json,
+    report_to_table,
     to_json_text,
 )
+from scoring.weights import WEIGHT_MAX_EXPONENT as WEIGHT_MAX_EXPONENT
+from scoring.weights import parse_weights
 
 
 class ExitStatus(IntEnum):
@@ -62,16 +62,6 @@ EXIT_BAD_INPUT = ExitStatus.BAD_INPUT
 EXIT_INTERRUPTED = ExitStatus.INTERRUPTED
 EXIT_BROKEN_PIPE = ExitStatus.BROKEN_PIPE
 
-# Bounds on --weights, so that any argument is answered at once: a weight is plain
-# decimal digits with an optional exponent (1e999999999 would take minutes of exact
-# arithmetic, and Decimal would also read "1_0" or Arabic-Indic digits).
-WEIGHT_MAX_CHARS = 40
-WEIGHT_MAX_EXPONENT = 100
-WEIGHTS_MAX_CHARS = 1000
-_WEIGHT = re.compile(
-    r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE](?P<exponent>[+-]?[0-9]+))?", re.ASCII
-)
-_SPACE = " \t"
 # Characters of a usage message (argparse echoes arguments) and of a path in a message.
 _USAGE_MESSAGE_MAX_CHARS = 500
 _PATH_MAX_CHARS = 200
@@ -86,53 +76,6 @@ class Command(StrEnum):
 
     REPORT = "report"
     OUTCOME = "outcome"
-
-
-def _weights_error(rule: str) -> InputError:
-    return InputError([Problem(None, "--weights", rule)])
-
-
-def parse_weights(text: str) -> dict[Axis, Decimal]:
-    """Parse ``axis=weight,...`` viewer weights; unnamed axes weigh 0.
-
-    A weight is written with ASCII digits (``2``, ``0.5``, ``1e-3``), at most
-    ``WEIGHT_MAX_CHARS`` characters, its exponent within ±``WEIGHT_MAX_EXPONENT``; an axis
-    is named once. Raises :class:`InputError` naming the rule.
-
-    >>> parse_weights("correctness=3,cost=1")[Axis.COST]
-    Decimal('1')
-    """
-    if len(text) > WEIGHTS_MAX_CHARS:
-        raise _weights_error(f"{len(text)} characters; at most {WEIGHTS_MAX_CHARS}")
-    weights = dict.fromkeys(Axis, Decimal(0))
-    named: set[str] = set()
-    names = ", ".join(a.value for a in Axis)
-    for part in text.split(","):
-        name, sep, number = part.partition("=")
-        name, number = name.strip(_SPACE), number.strip(_SPACE)
-        if not sep or name not in Axis.__members__.values():
-            raise _weights_error(
-                f"{shown(part.strip(_SPACE))}: expected AXIS=WEIGHT, AXIS one of {names}"
-            )
-        if name in named:
-            raise _weights_error(f"{name}: axis given twice")
-        named.add(name)
-        match = _WEIGHT.fullmatch(number)
-        exponent = match and match["exponent"]
-        if (
-            match is None
-            or len(number) > WEIGHT_MAX_CHARS
-            or (exponent and abs(int(exponent)) > WEIGHT_MAX_EXPONENT)
-        ):
-            raise _weights_error(
-                f"{name}: weight must be a finite number >= 0 (got {shown(number)}): "
-                f"ASCII digits, at most {WEIGHT_MAX_CHARS} characters, an exponent within "
-                f"±{WEIGHT_MAX_EXPONENT}"
-            )
-        weights[Axis(name)] = Decimal(number)
-    if not any(weights.values()):
-        raise _weights_error("at least one weight must be above 0")
-    return weights
 
 
 def _weights_argument(text: str) -> dict[Axis, Decimal]:
@@ -320,32 +263,22 @@ def _report(
         if err is not None and progress_wanted(err):
             progress = Progress(err, f"scoring {Command.REPORT.value}", file_bytes(source))
         try:
-            builder = read_runs(
+            report = build_report(
                 source,
+                args.weights,
                 on_read=None if progress is None else progress.read,
                 on_rows=None if progress is None else progress.rows,
             )
-        except OSError as error:  # reading is the only I/O of read_runs
+        except OSError as error:  # reading is the only I/O of build_report
             raise _ReadError(args.path, _reason(error)) from None
         finally:
             if progress is not None:
                 progress.close()
-    held_runs = bool(builder.small_agents() or builder.large_agents())
-    if args.format != OutputFormat.JSON:
-        _write(out, document_table(publish(builder, args.weights)) + "\n")
-        return held_runs
-    # Written as bytes where stdout has a buffer: a report of many agents is tens of MiB of
-    # text, and each copy (decoded, joined with the newline, encoded again) costs its size.
-    buffer: BinaryIO | None = getattr(out, "buffer", None)
-    ascii_json = None if buffer is None else publish_json(builder, args.weights)
-    if ascii_json is None or buffer is None:
-        _write(out, document_json_text(publish(builder, args.weights)) + "\n")
+    if args.format == OutputFormat.JSON:
+        _write(out, to_json_text(report_to_json(report)) + "\n")
     else:
-        _flush(out)
-        _write(buffer, ascii_json)
-        _write(buffer, b"\n")
-        _flush(buffer)
-    return held_runs
+        _write(out, report_to_table(report) + "\n")
+    return bool(report.agents)
 
 
 def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> bool:

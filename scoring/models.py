@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Annotated
 
+import msgspec
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -139,6 +140,34 @@ class RunRecord(_RunFields):
         if self.finished_at is None:
             raise _required("finished_at", status.value)
         return self
+
+
+_Identifier = Annotated[str, msgspec.Meta(min_length=1)]
+_NonNegativeFloat = Annotated[float, msgspec.Meta(ge=0)]
+
+
+class RunRow(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
+    """A run as the report reads it: :class:`RunRecord`'s fields, decoded by msgspec (its
+    compiled twin, field for field: tests/scoring/test_report_speed.py checks that both
+    accept and refuse the same lines).
+
+    As a decoding target every key is required (a line that leaves one out is read by
+    pydantic, see :func:`chunk_rows`); the types and constraints are the model's
+    (``finished_at``'s pattern is checked on the chunk's timestamps together). No
+    garbage-collector tracking (``gc=False``): a row holds only strings, numbers and an
+    enum member, never a cycle.
+    """
+
+    run_id: _Identifier
+    agent_id: _Identifier
+    task_id: _Identifier
+    status: RunStatus
+    success: bool | None
+    latency_ms: _NonNegativeFloat | None
+    cost_usd: _NonNegativeFloat | None
+    steps: Annotated[int, msgspec.Meta(ge=0)] | None
+    # Checked against scoring.reading.CALENDAR_PATTERN by chunk_rows, for a whole chunk at once.
+    finished_at: str | None
 
 
 class Role(StrEnum):

@@ -4,7 +4,7 @@ The composite needs the means of ``latency_ms`` and ``cost_usd`` over the comple
 and its interval (methodology 1.1.0) the same per task, with each task's runs and successes
 (see :func:`scoring.uncertainty.composite_interval`). So the report keeps them per task
 only: memory grows with tasks, never with runs, and the agent's totals are their sums. The
-report (:mod:`scoring.report`) feeds the columns of each chunk's completed runs.
+reader (:class:`scoring.stats.AgentRuns`) feeds the columns of each chunk's completed runs.
 
 Exact and cheap: counts go through ``Counter.update`` (in C); a value is added as an integer
 number of 10^-9 units when it is one exactly as written (see ``_fixed_point``), the few
@@ -18,8 +18,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 from itertools import compress, repeat
 from operator import eq, mul, truediv
-
-from scoring.uncertainty import CohortTask
 
 # Fixed point for the exact sums, so that most values need no decimal conversion: a float
 # x <= 2^22 and an integer n with n / 10^9 == x (Python divides integers correctly rounded)
@@ -55,40 +53,16 @@ def _fixed_point(values: Sequence[float]) -> tuple[list[int], list[int]]:
     return scaled, others
 
 
-def units_of(value: float) -> int | None:
-    """``value`` in ``10^-FIXED_DIGITS`` units, exactly as written, if it is a whole number
-    of them (see ``_fixed_point``); otherwise ``None``.
-
-    >>> units_of(0.25), units_of(1e-10), units_of(5e6)
-    (250000000, None, None)
-    """
-    units = round(min(value, _FIXED_LIMIT) * FIXED_SCALE)
-    return units if units / FIXED_SCALE == value else None
-
-
-def whole_units(values: Sequence[float]) -> int | None:
-    """The sum of ``values`` in ``10^-FIXED_DIGITS`` units, exactly as written, if every
-    value is a whole number of them; otherwise ``None``.
-
-    >>> whole_units([0.25, 1.5]), whole_units([1e-10])
-    (1750000000, None)
-    """
-    if len(values) == 1:
-        return units_of(values[0])
-    units, others = _fixed_point(values)
-    return None if others else sum(units)
-
-
 class CohortSums:
     """Per task: completed runs, successes, and the exact sums of latency_ms and cost_usd.
 
     >>> sums = CohortSums()
     >>> sums.add(["a", "b", "a"], [True, None, False], [1000.0, 250.5, 3000.0], [0.01, 0.2, 1e-10])
-    >>> sums.totals() == (Fraction("4250.5"), Fraction("0.2100000001"))
-    True
     >>> a, b = sums.tasks()
-    >>> a == (2, 1, 4000, Fraction("0.0100000001")), b == (1, 0, Fraction("250.5"), Fraction("0.2"))
-    (True, True)
+    >>> a == ("a", 2, 1, 4000, Fraction("0.0100000001"))
+    True
+    >>> b == ("b", 1, 0, Fraction("250.5"), Fraction("0.2"))
+    True
     """
 
     __slots__ = ("_costs", "_latencies", "_rest", "_runs", "_successes")
@@ -110,9 +84,6 @@ class CohortSums:
         costs: Sequence[float],
     ) -> None:
         """Account for completed runs given as columns (``success`` null counts as not)."""
-        if len(tasks) == 1:
-            self._add_one(tasks[0], successes[0], latencies[0], costs[0])
-            return
         self._runs.update(tasks)
         self._successes.update(compress(tasks, successes))
         latency_units, latency_others = _fixed_point(latencies)
@@ -130,59 +101,10 @@ class CohortSums:
                 rest = self._rest.setdefault(tasks[i], [Fraction(0), Fraction(0)])
                 rest[column] += Fraction(repr(values[i]))
 
-    def _add_one(self, task: str, success: bool | None, latency: float, cost: float) -> None:
-        """:meth:`add` of one run (an agent of one completed run, or its last one): the
-        same sums, without the columns' list operations."""
-        self._runs[task] += 1
-        if success:
-            self._successes[task] += 1
-        for column, value, sums in ((0, latency, self._latencies), (1, cost, self._costs)):
-            units = units_of(value)
-            if units is not None:
-                sums[task] = sums.get(task, 0) + units
-            else:  # not a whole number of units (see _fixed_point)
-                sums[task] = sums.get(task, 0)
-                rest = self._rest.setdefault(task, [Fraction(0), Fraction(0)])
-                rest[column] += Fraction(repr(value))
-
-    def merge(self, later: CohortSums) -> None:
-        """Add the sums of runs read after these (``later``'s): as if these sums had been
-        given them, tasks in order of first run.
-
-        >>> first, later = CohortSums(), CohortSums()
-        >>> first.add(["a"], [True], [1.0], [0.5])
-        >>> later.add(["b", "a"], [False, True], [2.0, 3.0], [1e-10, 0.25])
-        >>> first.merge(later)
-        >>> [task[:2] for task in first.tasks()], first.totals()[0]
-        ([(2, 2), (1, 0)], Fraction(6, 1))
-        """
-        self._runs.update(later._runs)
-        self._successes.update(later._successes)
-        for mine, theirs in ((self._latencies, later._latencies), (self._costs, later._costs)):
-            for task, units in theirs.items():
-                mine[task] = mine.get(task, 0) + units
-        for task, (latency, cost) in later._rest.items():
-            rest = self._rest.setdefault(task, [Fraction(0), Fraction(0)])
-            rest[0] += latency
-            rest[1] += cost
-
-    def __len__(self) -> int:
-        """The number of tasks with a completed run."""
-        return len(self._runs)
-
-    def totals(self) -> tuple[Fraction, Fraction]:
-        """The exact sums of latency_ms and cost_usd over every completed run."""
-        unit = Fraction(1, FIXED_SCALE)
-        latency = sum(self._latencies.values()) * unit
-        cost = sum(self._costs.values()) * unit
-        for rest_latency, rest_cost in self._rest.values():
-            latency += rest_latency
-            cost += rest_cost
-        return latency, cost
-
-    def tasks(self) -> list[CohortTask]:
-        """``(runs, successes, latency sum, cost sum)`` per task, in order of first run."""
-        found: list[CohortTask] = []
+    def tasks(self) -> list[tuple[str, int, int, Fraction, Fraction]]:
+        """``(task, runs, successes, latency sum, cost sum)`` per task, in order of first
+        run."""
+        found: list[tuple[str, int, int, Fraction, Fraction]] = []
         for task, runs in self._runs.items():
             # Built directly (units over the scale): multiplying by a Fraction unit costs
             # an operator dispatch and a gcd more.
@@ -192,5 +114,5 @@ class CohortSums:
             if rest is not None:
                 latency += rest[0]
                 cost += rest[1]
-            found.append((runs, self._successes[task], latency, cost))
+            found.append((task, runs, self._successes[task], latency, cost))
         return found

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from builders import good
 
-import scoring.fast_scores
+import scoring.composite
 import scoring.radar
 from scoring.cli import EXITS, ExitStatus, exit_for, run
 from scoring.constants import Axis
@@ -65,9 +65,8 @@ def _zero_divisor(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _break_composite(monkeypatch: pytest.MonkeyPatch, broken: Callable[..., None]) -> None:
-    """The composite broken on every path: the exact ratios and the small agents' floats."""
-    monkeypatch.setattr(scoring.fast_scores, "composite_ratios", broken)
-    monkeypatch.setattr(scoring.fast_scores, "composite_floats", broken)
+    """The composite's formula broken (the one implementation every agent is scored by)."""
+    monkeypatch.setattr(scoring.composite, "composite_score", broken)
 
 
 # (row name, argv, stdin, stdout, setup, expected words on stderr)

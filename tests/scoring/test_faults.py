@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from scoring import InputError, RunRecord, build_report, report_to_json
-from scoring import report as report_module
+from scoring import reading as reading_module
 from scoring.cli import EXIT_BAD_INPUT, WEIGHT_MAX_EXPONENT, parse_weights
 from scoring.errors import Problem
 from scoring.jsonlines import REPEATED_KEY_RULE, repeated_keys
@@ -78,7 +78,7 @@ def test_a_repeated_key_is_refused_on_the_fast_path(
 ) -> None:
     lines = valid_lines(50)
     lines.insert(20, _with_hidden(fragment, all_keys))
-    with mock.patch.object(report_module, "_CHUNK_LINES", chunk):
+    with mock.patch.object(reading_module, "CHUNK_LINES", chunk):
         problems = problems_of(lines)
     assert problems == [Problem(21, "latency_ms", REPEATED_KEY_RULE)]
 
@@ -207,7 +207,7 @@ def test_fast_and_line_by_line_paths_agree(lines: list[bytes]) -> None:
         line.replace(b'"run_id": "', f'"run_id": "{i}-'.encode(), 1) for i, line in enumerate(lines)
     ]
     fast = _outcome(lines)
-    with mock.patch.object(report_module, "_rows", return_value=None):
+    with mock.patch.object(reading_module, "chunk_rows", return_value=None):
         slow = _outcome(lines)  # every chunk read line by line, with RunRecord
     assert fast == slow
     # Acceptance as RunRecord and the stdlib's reader of repeated keys say, line by line.

@@ -17,7 +17,7 @@ from typing import IO
 import pytest
 
 from scoring import progress as progress_module
-from scoring import report as report_module
+from scoring import reading as reading_module
 from scoring.cli import run
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +51,7 @@ def at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every input counts as large, every chunk redraws the line, and chunks are small."""
     monkeypatch.setattr(progress_module, "PROGRESS_DELAY_SECONDS", 0.0)
     monkeypatch.setattr(progress_module, "PROGRESS_INTERVAL_SECONDS", 0.0)
-    monkeypatch.setattr(report_module, "_CHUNK_LINES", 50)
+    monkeypatch.setattr(reading_module, "CHUNK_LINES", 50)
     monkeypatch.delenv("CI", raising=False)
 
 

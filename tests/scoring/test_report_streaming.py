@@ -27,7 +27,8 @@ from scoring import (
     RunRecord,
     build_report,
 )
-from scoring import report as report_module
+from scoring import reading as reading_module
+from scoring import stats as stats_module
 from scoring.errors import MAX_LISTED_PROBLEMS, Problem, problems_from
 from scoring.run_ids import RunIds
 
@@ -130,7 +131,7 @@ def streamed(records: list[dict[str, Any]], weights=None) -> list[dict[str, Any]
 # then; small chunk and trim sizes make every boundary happen on small logs.
 internals = st.fixed_dictionaries(
     {
-        "_CHUNK_LINES": st.sampled_from([1, 2, 7, 64, 4096]),
+        "CHUNK_LINES": st.sampled_from([1, 2, 7, 64, 4096]),
         "_WINDOW_TRIM": st.sampled_from([101, 137, 400]),
     }
 )
@@ -142,7 +143,11 @@ def test_streaming_report_equals_the_in_memory_reference(records, sizes, weights
     expected = [
         {k: v for k, v in a.items() if k != "runs"} for a in reference_agents(records, weights)
     ]
-    with mock.patch.multiple(report_module, **sizes):
+    trim = sizes.pop("_WINDOW_TRIM")
+    with (
+        mock.patch.multiple(reading_module, **sizes),
+        mock.patch.object(stats_module, "_WINDOW_TRIM", trim),
+    ):
         assert streamed(records, weights) == expected
 
 
@@ -179,11 +184,11 @@ def test_fast_validation_accepts_exactly_what_run_record_accepts(record, left_ou
         record.pop(key)
     line = json.dumps(record).encode()
     try:
-        expected = report_module._ROW(RunRecord.model_validate_json(line))
+        expected = reading_module.row_of(RunRecord.model_validate_json(line))
     except ValidationError:
         expected = None
-    rows = report_module._rows([line])
-    got = rows[0] if rows is not None and report_module._status_rules_hold(rows) else None
+    rows = reading_module.chunk_rows([line])
+    got = rows[0] if rows is not None and reading_module.status_rules_hold(rows) else None
     assert got == expected
 
 
@@ -211,7 +216,7 @@ def test_the_fast_timestamp_pattern_accepts_what_the_model_accepts(stamp: str) -
         accepted = True
     except ValidationError:
         accepted = False
-    assert bool(re.match(report_module.CALENDAR_PATTERN, stamp)) == accepted
+    assert bool(re.match(reading_module.CALENDAR_PATTERN, stamp)) == accepted
 
 
 # --- problems: the same, in line order, whatever the chunks ---------------------------------
@@ -258,7 +263,7 @@ def test_problems_are_the_same_whatever_the_chunks(records, bad, chunk) -> None:
     if records and bad:
         lines.append(json.dumps(records[0]).encode() + b"\n")  # a duplicate, last
     expected, total = reference_problems(lines)
-    with mock.patch.object(report_module, "_CHUNK_LINES", chunk):
+    with mock.patch.object(reading_module, "CHUNK_LINES", chunk):
         if total == 0:
             build_report(iter(lines))
             return
@@ -284,7 +289,7 @@ def test_duplicates_across_chunks_and_table_growth(chunk: int) -> None:
     lines.insert(1500, json.dumps(records[0]).encode())  # line 1501 repeats line 1
     lines.append(json.dumps(records[4999]).encode())  # line 5002 repeats line 5001
     with (
-        mock.patch.object(report_module, "_CHUNK_LINES", chunk),
+        mock.patch.object(reading_module, "CHUNK_LINES", chunk),
         pytest.raises(InputError) as caught,
     ):
         build_report(lines)

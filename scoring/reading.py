@@ -1,34 +1,42 @@
-"""How the agent report (:mod:`scoring.report`) reads its input: a chunk of lines at a time.
+"""The one reader of a run log: bytes in, one :class:`~scoring.stats.AgentStats` per agent out.
+
+One streaming pass in one process (:func:`read_stats`): the lines are cut into chunks, each
+chunk validated, its runs accounted for per agent (:class:`scoring.stats.AgentRuns`), and
+every problem named with its line, field and rule; nothing is scored from an input that
+has one.
 
 A chunk is decoded and validated in C by msgspec (:func:`chunk_rows`), straight into
 :class:`RunRow` structs, with every field's type and constraint of
 :class:`scoring.models.RunRecord` and ``CALENDAR_PATTERN`` for ``finished_at``. msgspec is
 the compiled decoder chosen for this (see ``benchmarks/bench_report.py``): it validates
 while it parses, so no Python runs per line, where orjson or pydantic-core's ``from_json``
-parse to dicts that would still have to be checked field by field. A line that leaves an
-optional key out is validated by pydantic instead (the chunk's second try). A repeated key
+parse to dicts that would still have to be checked field by field. A repeated key
 is ruled out by counting quotes (:func:`keys_repeated`); the rules that depend on the
 status are checked per chunk (:func:`status_rules_hold`). A chunk that fails any of these
-is read again line by line (:func:`rows_one_by_one`), which names every problem. Duplicate
+(or leaves an optional key out) is read again line by line by the model itself
+(:func:`rows_one_by_one`), which names every problem. Duplicate
 ``run_id`` values are found with :class:`scoring.run_ids.RunIds`, 8 bytes a run.
 """
 
 from __future__ import annotations
 
+import gc
 import re
-from collections.abc import Callable, Sequence
-from itertools import compress, repeat
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from itertools import compress, islice, repeat
 from operator import attrgetter, is_, is_not
-from typing import Annotated, Any
+from typing import BinaryIO
 
 import msgspec
-from pydantic import StringConstraints, TypeAdapter, ValidationError, with_config
-from typing_extensions import TypedDict
 
+from scoring.byte_input import RecordKind, record_lines
 from scoring.errors import ProblemLog
-from scoring.jsonlines import repeated_keys, valid_lines
-from scoring.models import RunRecord, RunStatus, _RunFields
+from scoring.jsonlines import file_bytes, repeated_keys, valid_lines
+from scoring.models import RunRecord, RunRow, RunStatus, _RunFields
 from scoring.run_ids import RunIds, duplicate_problem
+from scoring.stats import AgentRuns, AgentStats, StatusRuleError
 
 _COMPLETED, _FAILED, _TIMEOUT = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.TIMEOUT
 TERMINAL = (_COMPLETED, _FAILED, _TIMEOUT)
@@ -60,32 +68,6 @@ CALENDAR_PATTERN = (
 _CALENDAR = CALENDAR_PATTERN.removeprefix("^").removesuffix("$")
 _CALENDAR_LINES = re.compile(rf"(?:{_CALENDAR}\n)*{_CALENDAR}\Z")
 _STAMPS_PER_MATCH = 512
-
-_Identifier = Annotated[str, msgspec.Meta(min_length=1)]
-_NonNegativeFloat = Annotated[float, msgspec.Meta(ge=0)]
-
-
-class RunRow(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
-    """A run as the report reads it: :class:`RunRecord`'s fields, decoded by msgspec.
-
-    As a decoding target every key is required (a line that leaves one out is read by
-    pydantic, see :func:`chunk_rows`); the types and constraints are the model's
-    (``finished_at``'s pattern is checked on the chunk's timestamps together). No
-    garbage-collector tracking (``gc=False``): a row holds only strings, numbers and an
-    enum member, never a cycle.
-    """
-
-    run_id: _Identifier
-    agent_id: _Identifier
-    task_id: _Identifier
-    status: RunStatus
-    success: bool | None
-    latency_ms: _NonNegativeFloat | None
-    cost_usd: _NonNegativeFloat | None
-    steps: Annotated[int, msgspec.Meta(ge=0)] | None
-    # Checked against CALENDAR_PATTERN by chunk_rows, for a whole chunk at once.
-    finished_at: str | None
-
 
 ROW_FIELDS = RunRow.__struct_fields__
 _decode_row = msgspec.json.Decoder(RunRow).decode
@@ -149,59 +131,21 @@ def status_rules_hold(rows: Sequence[RunRow]) -> bool:
     return True
 
 
-def _dict_validator() -> Callable[[bytes], dict[str, Any]]:
-    """pydantic's validation of one line into a dict, for lines that leave a key out.
-
-    The fields, types, constraints and configuration are those of ``_RunFields``, except
-    that ``finished_at`` is checked by ``CALENDAR_PATTERN`` alone, and that every key is
-    required: a line that leaves an optional field out fails here and is validated again
-    with ``_RunFields`` itself.
-    """
-    fields = {
-        name: Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
-        for name, info in _RunFields.model_fields.items()
-    }
-    fields["finished_at"] = Annotated[str, StringConstraints(pattern=CALENDAR_PATTERN)] | None
-    every_key = with_config(_RunFields.model_config)(TypedDict("_EveryKey", fields))  # type: ignore[operator]
-    return TypeAdapter(every_key).validator.validate_json
-
-
-_validate_every_key = _dict_validator()
-
-
-def _pydantic_rows(chunk: list[bytes]) -> tuple[list[RunRow], Sequence[int]] | None:
-    """The rows and distinct-key counts of a chunk that msgspec refused, by pydantic."""
-    try:
-        dicts = list(map(_validate_every_key, chunk))
-        return [RunRow(**d) for d in dicts], [len(ROW_FIELDS)] * len(chunk)
-    except ValidationError:
-        pass
-    # A key left out (allowed), a bad line or a blank one.
-    try:
-        models = list(map(_RunFields.__pydantic_validator__.validate_json, chunk))
-    except ValidationError:
-        return None
-    return list(map(row_of, models)), [len(m.model_fields_set) for m in models]
-
-
 def chunk_rows(chunk: list[bytes]) -> list[RunRow] | None:
     """The rows of a chunk validated field by field, or ``None`` if a line fails or
     repeats a key.
 
-    msgspec first (every key written, the common case); a chunk it refuses is tried with
-    pydantic, which also accepts lines that leave optional keys out.
+    Decoded in C by msgspec, every key written (the common case); a chunk it refuses (a bad
+    line, a blank one, or a line that leaves an optional key out) is read line by line by
+    the model itself.
     """
     try:
         rows = list(map(_decode_row, chunk))
-        key_counts: Sequence[int] = [len(ROW_FIELDS)] * len(chunk)
-        if not timestamps_valid(rows):
-            return None
     except (msgspec.ValidationError, msgspec.DecodeError):
-        found = _pydantic_rows(chunk)
-        if found is None:
-            return None
-        rows, key_counts = found
-    return None if keys_repeated(chunk, key_counts, rows) else rows
+        return None
+    if not timestamps_valid(rows):
+        return None
+    return None if keys_repeated(chunk, [len(ROW_FIELDS)] * len(chunk), rows) else rows
 
 
 def timestamps_valid(rows: Sequence[RunRow]) -> bool:
@@ -255,3 +199,101 @@ def keys_repeated(chunk: list[bytes], key_counts: Sequence[int], rows: Sequence[
         if line.count(b'"') != 2 * _string_tokens((keys,), [row]) and repeated_keys(line):
             return True
     return False
+
+
+# Input lines validated and accounted for together. Larger chunks share the per-agent
+# work among more rows; each line in flight holds about 1 KiB, and at 65,536 the peak
+# memory of a million runs grew beyond the memory target of benchmarks/bench_report.py.
+CHUNK_LINES = 32768
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a log is read.
+
+    Reading allocates millions of short-lived objects and no reference cycles: collecting
+    would only slow it down (by about a tenth). The collector is resumed afterwards, also
+    on error, unless it was already paused.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+class _Agents:
+    """The runs read so far, per agent (in order of first run)."""
+
+    def __init__(self) -> None:
+        self.runs: dict[str, AgentRuns] = {}
+        self.order = 0  # the input order of the last terminal run accounted for
+
+    def add(self, rows: Iterable[RunRow]) -> None:
+        by_agent: defaultdict[str, list[RunRow]] = defaultdict(list)
+        for row in rows:
+            by_agent[row.agent_id].append(row)  # each agent's rows stay in input order
+        agents = self.runs
+        for agent_id, mine in by_agent.items():
+            runs = agents.get(agent_id)
+            if runs is None:
+                runs = agents[agent_id] = AgentRuns()
+            self.order = runs.add(mine, self.order)
+
+
+def read_stats(
+    source: Iterable[bytes] | BinaryIO,
+    *,
+    on_read: Callable[[int], None] | None = None,
+    on_rows: Callable[[int], None] | None = None,
+) -> list[AgentStats]:
+    """Read a JSON Lines run log once: the stats of every agent, in order of first run.
+
+    ``source`` is a binary stream (an open file, stdin's buffer), read in blocks, or an
+    iterable of raw lines; gzip is read, other binary formats are named. Blank lines are
+    skipped. ``on_read`` is told the bytes of each block read, ``on_rows`` the lines of
+    each chunk accounted for (the command line's progress line).
+
+    Raises :class:`scoring.errors.InputError` naming every problem's line, field and rule.
+    """
+    lines = record_lines(source, RecordKind.RUNS)
+    size = file_bytes(source)
+    agents = _Agents()
+    log = ProblemLog()
+    seen = RunIds()
+    first = 1
+    with collector_paused():
+        while chunk := list(islice(lines, CHUNK_LINES)):
+            if on_read is not None:
+                on_read(sum(map(len, chunk)))
+            if first == 1 and size:
+                # The run_id table sized once for the whole file (lines as long as the
+                # first chunk's), instead of rehashed at every doubling.
+                seen.reserve(size * len(chunk) // max(1, sum(map(len, chunk))))
+            # Each field is checked in C. RunRecord's status rules: while the rows are
+            # accounted for, or on the whole chunk once the input is known to be bad. A
+            # chunk that breaks one is read again line by line (its run_ids are added to
+            # ``seen`` only after the check, so only once).
+            rows = chunk_rows(chunk)
+            if rows is not None:
+                if log.total:
+                    rows = rows if status_rules_hold(rows) else None
+                else:
+                    try:
+                        agents.add(rows)
+                    except StatusRuleError:
+                        rows = None  # the report fails: what was accounted no longer counts
+            if rows is None:
+                rows = rows_one_by_one(chunk, first, seen, log)
+                if not log.total:
+                    agents.add(rows)  # RunRecord's own validation: the rules hold
+            else:
+                check_new_ids(rows, first, seen, log)
+            first += len(chunk)
+            if on_rows is not None:
+                on_rows(len(chunk))
+    log.raise_if_any()
+    return [runs.stats(agent_id) for agent_id, runs in agents.runs.items()]
