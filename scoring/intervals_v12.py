@@ -27,7 +27,8 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 from statistics import NormalDist
 
-from scoring.composite import _EXACT, composite_score, outcome_consistency
+from scoring.clustered import Columns, weighted_at
+from scoring.composite import composite_score, outcome_consistency
 from scoring.constants import (
     COMPOSITE_WEIGHT_COST,
     COMPOSITE_WEIGHT_RELIABILITY,
@@ -46,12 +47,9 @@ from scoring.numeric import Number, exact
 from scoring.quantiles import beta_quantile, t_quantile
 from scoring.registry import ScoringError
 from scoring.repeatability import pass_hat_k
+from scoring.surd import Interval, Surd
 from scoring.uncertainty import (
     CohortTask,
-    Interval,
-    Surd,
-    _Columns,
-    _weighted_at,
     clustered_covariance,
     clustered_variance,
     composite_gradient,
@@ -77,11 +75,11 @@ VERDICT_WITHIN_NOISE = "within the noise"
 _ONE = Fraction(1)
 _LEVEL = exact(INTERVAL_LEVEL)
 # The weights and the scale as exact fractions, converted once by scoring.composite.
-_SCALE = _EXACT[SCORE_SCALE]
+_SCALE = exact(SCORE_SCALE)
 _W_S, _W_R, _W_C = (
-    _EXACT[COMPOSITE_WEIGHT_SUCCESS],
-    _EXACT[COMPOSITE_WEIGHT_RELIABILITY],
-    _EXACT[COMPOSITE_WEIGHT_COST],
+    exact(COMPOSITE_WEIGHT_SUCCESS),
+    exact(COMPOSITE_WEIGHT_RELIABILITY),
+    exact(COMPOSITE_WEIGHT_COST),
 )
 
 
@@ -315,7 +313,7 @@ def pass_hat_k_moments(
     if len(values) < 2:
         raise ScoringError(f"pass^k moments need at least two qualifying tasks, not {len(values)}")
     # 1.1.0's integer columns: the mean and the clustered variance in one pass.
-    columns = _Columns.of([(1, (u,)) for u in values])
+    columns = Columns.of([(1, (u,)) for u in values])
     runs = sum(n for n, _ in qualifying)
     return columns.mean(0), columns.covariance()[0][0], len(values), runs
 
@@ -360,7 +358,7 @@ class CompositeMoves:
 def _weighted(p: float | Fraction, runs: int, latency: Fraction, cost: Fraction) -> float:
     """``f(p) = 100·w_s·p + w_r·L̂·cons(p) + w_c·Ĉ``: the weighted formula of 1.1.0 before
     the zero-success floor, at a float or exact ``p`` (latency and cost scores fixed)."""
-    return float(_weighted_at(Surd(exact(p)), runs, latency, cost))
+    return float(weighted_at(Surd(exact(p)), runs, latency, cost))
 
 
 def success_moves(
@@ -505,12 +503,12 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     if len(tasks) < INTERVAL_MIN_TASKS:
         return None
     # The means and Σ from one pass over the sums, as 1.1.0's composite interval takes them.
-    columns = _Columns.of([(task[0], task[1:]) for task in tasks])
+    columns = Columns.of([(task[0], task[1:]) for task in tasks])
     n, sigma = sum(columns.counts), columns.covariance()
     p, mean_latency, mean_cost = columns.mean(0), columns.mean(1), columns.mean(2)
     gradient = composite_gradient(p, mean_latency, mean_cost, n)
     latency, cost = latency_score(mean_latency), cost_score(mean_cost)
-    s0 = _weighted_at(Surd(p), n, latency, cost).a  # rational at a rational p
+    s0 = weighted_at(Surd(p), n, latency, cost).a  # rational at a rational p
     q = t_factor(len(tasks))
     rate = rate_bounds(p, sigma[0][0], len(tasks), n)
     bounds = (float(rate.low), float(rate.high))
