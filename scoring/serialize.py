@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -226,8 +226,8 @@ def document_table(document: Mapping[str, Any]) -> str:
             "composite",
             "success",
             "consistency",
-            "latency",
-            "cost",
+            "latency score",
+            "cost score",
             "completed",
             "floor",
         ],
@@ -288,16 +288,53 @@ def document_table(document: Mapping[str, Any]) -> str:
         [
             f"methodology {document['methodology_version']}",
             "",
-            "Headline composite (0-100)",
+            COMPOSITE_TITLE,
             composite,
+            RANK_LEGEND,
+            *_no_interval_notes(
+                (a["agent_id"], "composite and success", a["composite"]["score"], reason)
+                for a in data
+                for reason in [a["composite"]["interval_reason"]]
+            ),
             "",
-            "Fitness radar (0-100, diagnostic only)",
+            RADAR_TITLE,
             radar,
+            *_no_interval_notes(
+                (a["agent_id"], axis, a["radar"]["axes"][axis], reason)
+                for a in data
+                for axis, reason in a["radar"]["interval_reasons"].items()
+            ),
             "",
-            "Repeatability (pass^k, fractions)",
+            REPEATABILITY_TITLE,
             repeat,
+            *_no_interval_notes(
+                (a["agent_id"], key, a["repeatability"][key], reason)
+                for a in data
+                for key, reason in a["repeatability"]["interval_reasons"].items()
+            ),
         ]
     )
+
+
+COMPOSITE_TITLE = "Headline composite (scores 0-100; success and consistency as fractions 0-1)"
+RADAR_TITLE = "Fitness radar (axis scores 0-100, diagnostic only)"
+REPEATABILITY_TITLE = "Repeatability (pass^k, fractions 0-1)"
+RANK_LEGEND = "rank (UB n): the best rank the agent could hold within its interval"
+NO_INTERVAL = "No interval:"
+
+
+def _no_interval_notes(rows: Iterable[tuple[str, str, object, str | None]]) -> list[str]:
+    """Why a score printed above has no interval, one line per agent and reason:
+    ``  gale: composite and success: fewer than 10 distinct tasks (4)``. A score that is
+    itself null (``—``) is left out: its row already says it has no value."""
+    notes: dict[tuple[str, str], list[str]] = {}
+    for agent, what, value, reason in rows:
+        if value is not None and reason is not None:
+            notes.setdefault((agent, reason), []).append(what)
+    if not notes:
+        return []
+    lines = [f"  {agent}: {', '.join(whats)}: {reason}" for (agent, reason), whats in notes.items()]
+    return [NO_INTERVAL, *lines]
 
 
 OUTCOME_HEADERS = ("run_id", "score", "c", "source", "rec_v", "cat_v", "version", "reason")

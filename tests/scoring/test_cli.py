@@ -18,6 +18,7 @@ from builders import (
     PERFECT_COMPOSITE,
     cli,
     composite_json,
+    good_run,
     jsonl,
     judged_outcome_json,
     radar_json,
@@ -28,6 +29,13 @@ from builders import (
 from processes import run_captured
 
 from scoring.constants import METHODOLOGY_VERSION
+from scoring.serialize import (
+    COMPOSITE_TITLE,
+    NO_INTERVAL,
+    RADAR_TITLE,
+    RANK_LEGEND,
+    REPEATABILITY_TITLE,
+)
 
 
 def _small_input() -> bytes:
@@ -418,16 +426,12 @@ def test_the_table_is_readable(small_input, scoring_cli) -> None:
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] == f"methodology {METHODOLOGY_VERSION}"
-    for title in (
-        "Headline composite (0-100)",
-        "Fitness radar (0-100, diagnostic only)",
-        "Repeatability (pass^k, fractions)",
-    ):
+    for title in (COMPOSITE_TITLE, RADAR_TITLE, REPEATABILITY_TITLE):
         assert title in lines
-    start = lines.index("Headline composite (0-100)")
+    start = lines.index(COMPOSITE_TITLE)
     header, rule, *rows = lines[start + 1 : start + 7]
     assert " ".join(header.split()) == (
-        "agent rank composite success consistency latency cost completed floor"
+        "agent rank composite success consistency latency score cost score completed floor"
     )
     assert set(rule.replace(" ", "")) == {"-"}
     # The rank and its upper bound (none: fewer than 10 tasks, so no interval), then the
@@ -443,12 +447,39 @@ def test_the_table_is_readable(small_input, scoring_cli) -> None:
     ends = {row.index(row.split()[4]) + len(row.split()[4]) for row in rows[:3]}
     assert len(ends) == 1
     assert rows[1].split()[5:] == ["0.5000", "1.0000", "80.00", "65.00", "2", "no"]
+    # Each score printed without an interval says why, under its table; a null score
+    # (a2's) does not.
+    notes = lines[lines.index(RANK_LEGEND) + 1 :]
+    assert notes[0] == NO_INTERVAL
+    assert [n.split(":")[0].strip() for n in notes[1:4]] == ["z9", "a0", "a1"]
+    assert all(
+        n.endswith(": composite and success: fewer than 10 distinct tasks (1)") for n in notes[1:4]
+    ), notes[1:4]
+
+
+def test_a_table_with_every_interval_has_no_notes(scoring_cli, as_jsonl) -> None:
+    """No reason line where every score has its interval: the notes cannot be constant."""
+    runs = [
+        good_run(
+            12 * i + t,
+            agent="many",
+            task_id=f"t{t}",
+            success=(t + i) % 3 != 0,
+            latency_ms=1000 + 10 * t,
+            finished_at=f"2024-01-01T00:{t:02d}:{i:02d}Z",
+        )
+        for t in range(12)
+        for i in range(5)
+    ]
+    code, out, err = scoring_cli("report", "-", stdin=as_jsonl(runs))
+    assert (code, err) == (0, "")
+    assert NO_INTERVAL not in out.splitlines()
 
 
 def test_the_table_of_an_empty_input(scoring_cli) -> None:
     code, out, err = scoring_cli("report", "-", stdin=b"")
     assert (code, err) == (0, "scoring report: no runs in stdin\n")
-    assert "Headline composite (0-100)" in out
+    assert COMPOSITE_TITLE in out
 
 
 def test_outcome_table(as_jsonl, scoring_cli) -> None:
