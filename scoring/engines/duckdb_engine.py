@@ -1,0 +1,155 @@
+"""The DuckDB engine: the statistics of a run log computed by ``statistics.sql`` in DuckDB.
+
+Inputs: a JSON Lines log (plain or gzip) that :func:`scoring.engines.proof.prove` has
+proven clean, read with the run's columns typed; or a Parquet file with the table contract
+(:mod:`scoring.engines.tables`), its input order the ``input_order`` column or, without
+one, the order of its rows in the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from scoring.engines.assemble import agent_stats
+from scoring.engines.proof import Proof
+from scoring.engines.sql import Dialect, Query, query
+from scoring.engines.tables import (
+    INPUT_ORDER,
+    Casts,
+    Checks,
+    ColumnKind,
+    TableUnfitError,
+    json_lines,
+    runs_select,
+)
+from scoring.reading import read_stats
+from scoring.stats import AgentStats
+
+_JSON_TYPES = {
+    "run_id": "VARCHAR",
+    "agent_id": "VARCHAR",
+    "task_id": "VARCHAR",
+    "status": "VARCHAR",
+    "success": "BOOLEAN",
+    "latency_ms": "DOUBLE",
+    "cost_usd": "DOUBLE",
+    "steps": "BIGINT",
+    "finished_at": "VARCHAR",
+}
+_INTEGERS = frozenset(
+    {
+        "TINYINT",
+        "SMALLINT",
+        "INTEGER",
+        "BIGINT",
+        "UTINYINT",
+        "USMALLINT",
+        "UINTEGER",
+        "UBIGINT",
+        "HUGEINT",
+    }
+)
+#: DuckDB's names of the table contract's types.
+CASTS = Casts(
+    accepted={
+        ColumnKind.TEXT: frozenset({"VARCHAR"}),
+        ColumnKind.BOOLEAN: frozenset({"BOOLEAN"}),
+        ColumnKind.NUMBER: frozenset({"DOUBLE"}) | _INTEGERS,
+        ColumnKind.INTEGER: _INTEGERS,
+        ColumnKind.INSTANT: frozenset({"TIMESTAMP WITH TIME ZONE", "TIMESTAMP"}),
+    },
+    target={
+        ColumnKind.TEXT: "VARCHAR",
+        ColumnKind.BOOLEAN: "BOOLEAN",
+        ColumnKind.NUMBER: "DOUBLE",
+        ColumnKind.INTEGER: "BIGINT",
+        ColumnKind.INSTANT: "VARCHAR",
+    },
+    instant_text="strftime(CAST({column} AS TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%fZ')",
+)
+# The column read_parquet adds: the row's position in the file.
+_FILE_ROW = "file_row_number"
+# Rows fetched from DuckDB at a time when a table is handed to the Python reader.
+_FETCH_ROWS = 65536
+
+
+def _connect() -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(":memory:")
+    # Timestamps with a time zone are written in UTC (tables.Casts.instant_text).
+    con.execute("SET TimeZone = 'UTC'")
+    return con
+
+
+def _sql_text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _checks(con: duckdb.DuckDBPyConnection) -> Checks:
+    row = con.execute(query(Query.CHECKS, Dialect.DUCKDB)).fetchone()
+    if row is None:
+        raise duckdb.InvalidInputException("the checks returned no row")
+    return Checks(*row)
+
+
+def _statistics(con: duckdb.DuckDBPyConnection) -> list[AgentStats]:
+    return agent_stats(con.execute(query(Query.STATISTICS, Dialect.DUCKDB)).fetchall())
+
+
+def json_stats(path: Path, proof: Proof) -> list[AgentStats] | None:
+    """The stats of a proven-clean JSON Lines log; ``None`` if DuckDB reads it otherwise
+    than the proof did (another count of runs, a repeated ``run_id``) or fails on it."""
+    columns = ", ".join(f"{name}: {_sql_text(kind)}" for name, kind in _JSON_TYPES.items())
+    compression = "gzip" if proof.gzip else "uncompressed"
+    reader = (
+        f"read_json({_sql_text(str(path))}, format = 'newline_delimited', "
+        f"compression = '{compression}', columns = {{{columns}}})"
+    )
+    try:
+        with _connect() as con:
+            # The input order is the row's position in the file: row_number() over the scan
+            # in insertion order, kept in a table so that every reference reads the same.
+            con.execute("SET preserve_insertion_order = true")
+            con.execute(
+                f"CREATE TEMP TABLE runs AS SELECT row_number() OVER () AS {INPUT_ORDER}, * "
+                f"FROM {reader}"
+            )
+            checks = _checks(con)
+            if checks.runs != proof.runs or not checks.clean:
+                return None
+            return _statistics(con)
+    except duckdb.Error:
+        return None
+
+
+def table_stats(path: Path) -> list[AgentStats]:
+    """The stats of a Parquet log. Where its columns are not the contract's or a check
+    fails, its rows are read by the Python reader, as JSON Lines in input order, which
+    raises :class:`scoring.errors.InputError` naming each problem (or scores them)."""
+    with _connect() as con:
+        scan = f"read_parquet({_sql_text(str(path))}, file_row_number = true)"
+        described = con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()
+        types = {str(row[0]): str(row[1]) for row in described}
+        order = INPUT_ORDER if INPUT_ORDER in types else _FILE_ROW
+        columns = {name: kind for name, kind in types.items() if name not in (order, _FILE_ROW)}
+        try:
+            select = runs_select({**columns, order: types[order]}, order, scan, CASTS)
+        except TableUnfitError:
+            select = None
+        if select is not None:
+            con.execute(f"CREATE TEMP VIEW runs AS {select}")
+            if _checks(con).clean:
+                return _statistics(con)
+        names = list(columns)
+        json_columns = frozenset(n for n, kind in columns.items() if kind.upper() == "JSON")
+        listed = ", ".join('"' + name.replace('"', '""') + '"' for name in names)
+        result = con.execute(f"SELECT {listed} FROM {scan} ORDER BY {order}")
+        return read_stats(json_lines(_batches(result), names, json_columns))
+
+
+def _batches(result: duckdb.DuckDBPyConnection) -> Iterator[tuple[Any, ...]]:
+    while batch := result.fetchmany(_FETCH_ROWS):
+        yield from batch
