@@ -272,7 +272,7 @@ EXITS: tuple[Exit, ...] = (
         "engine not installed",
         (EngineMissingError,),
         ExitStatus.BAD_INPUT,
-        "{command}: {error}",
+        "{command}: --engine: {error}",
         "the engine is not installed, and the extra that installs it",
     ),
     Exit(
