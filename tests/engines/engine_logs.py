@@ -12,8 +12,8 @@ import gzip
 import io
 import json
 import random
-from datetime import UTC, datetime, timedelta, timezone
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 

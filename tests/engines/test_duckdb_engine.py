@@ -43,7 +43,7 @@ def _scored_by_the_engine(path: Path) -> None:
 
 @pytest.mark.parametrize("log", CORPUS, ids=lambda p: p.name)
 def test_the_corpus(log: Path) -> None:
-    code, out, err = _same_as_python(log)
+    code, _, err = _same_as_python(log)
     assert (code, err) == (0, "")
     _scored_by_the_engine(log)
 
