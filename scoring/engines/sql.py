@@ -105,6 +105,24 @@ def _decimal_hugeint(node: exp.Expr) -> exp.Expr:
     return node
 
 
+def _bignumeric_hugeint(node: exp.Expr) -> exp.Expr:
+    # BigQuery's integers of 38 digits are its BIGNUMERIC (NUMERIC holds 29).
+    if isinstance(node, exp.DataType) and node.is_type(exp.DataType.Type.INT128):
+        return exp.DataType.build("BIGNUMERIC", dialect="bigquery")
+    return node
+
+
+def _filtered_lists(node: exp.Expr) -> exp.Expr:
+    # BigQuery has no FILTER clause: a list of the values that meet the condition is the
+    # list of IF(condition, value, NULL) without its nulls (what sqlglot writes, as a rule,
+    # so that the query reads back as this tree).
+    if isinstance(node, exp.Filter) and isinstance(node.this, exp.ArrayAgg):
+        condition = node.expression.this
+        chosen = exp.If(this=condition.copy(), true=node.this.this.copy(), false=exp.Null())
+        return exp.IgnoreNulls(this=exp.ArrayAgg(this=chosen))
+    return node
+
+
 def _microsecond_instants(node: exp.Expr) -> exp.Expr:
     # Trino's TIMESTAMP WITH TIME ZONE keeps milliseconds unless told otherwise.
     if isinstance(node, exp.DataType) and node.is_type(exp.DataType.Type.TIMESTAMPTZ):
@@ -119,7 +137,7 @@ DIALECT_RULES: dict[Dialect, tuple[Callable[[exp.Expr], exp.Expr], ...]] = {
     Dialect.DUCKDB: (),
     Dialect.SPARK: (_no_materialized, _decimal_hugeint),
     Dialect.TRINO: (_no_materialized, _decimal_hugeint, _microsecond_instants),
-    Dialect.BIGQUERY: (_no_materialized, _decimal_hugeint),
+    Dialect.BIGQUERY: (_no_materialized, _bignumeric_hugeint, _filtered_lists),
 }
 
 
