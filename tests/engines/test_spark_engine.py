@@ -22,7 +22,7 @@ from scoring.reading import read_stats
 if os.environ.get("CI") != "true":
     pytest.importorskip("pyspark", reason="the spark extra is not installed (CI installs it)")
 
-from scoring.engines.spark_engine import session  # noqa: E402 - after the skip
+from scoring.engines.spark_engine import session  # (after the skip)
 
 CORPUS_LOG = Path(__file__).parents[2] / "contracts" / "corpus" / "synthetic-runs.jsonl"
 
