@@ -59,7 +59,7 @@ from scoring.repeatability import (
     score_repeatability,
 )
 from scoring.report import AgentReport, Report, build_report, report_of
-from scoring.score import score
+from scoring.scorer import score
 from scoring.serialize import outcome_to_json, report_to_json
 from scoring.stats import AgentStats
 from scoring.uncertainty import (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from scoring import curves
 from scoring.constants import (
     COMPOSITE_WEIGHT_COST,
     COMPOSITE_WEIGHT_RELIABILITY,
@@ -13,7 +14,6 @@ from scoring.constants import (
     NEUTRAL_CONSISTENCY,
     SCORE_SCALE,
 )
-from scoring.curves import cost_score, latency_score
 from scoring.numeric import Number, exact
 from scoring.registry import ScoringError, arg, const, formula, point, tex_number
 
@@ -180,8 +180,8 @@ def score_composite(
         return CompositeResult(None, None, None, None, None, 0, False)
     p = success_rate(successes, completed_runs)
     consistency = outcome_consistency(p, completed_runs)
-    latency = latency_score(mean_latency_ms)
-    cost = cost_score(mean_cost_usd)
+    latency = curves.latency_score(mean_latency_ms)
+    cost = curves.cost_score(mean_cost_usd)
     return CompositeResult(
         score=composite_score(p, consistency, latency, cost),
         success_rate=p,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from fractions import Fraction
 
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, Anchor
@@ -17,7 +18,6 @@ from scoring.registry import (
     arg,
     const,
     count,
-    curve_points,
     formula,
     index,
     point,
@@ -33,6 +33,20 @@ CURVE_SYMBOLS: Mapping[str, Binding] = {
     "m": count("anchors"),
     "i": index("anchors"),
 }
+
+
+def curve_points(anchor_xs: Sequence[Decimal]) -> list[Decimal]:
+    """A curve's golden abscissae: half the first anchor, each anchor and each halfway point,
+    and twice the last anchor.
+
+    >>> curve_points([Decimal(500), Decimal(2000)])
+    [Decimal('250'), Decimal('500'), Decimal('1250'), Decimal('2000'), Decimal('4000')]
+    """
+    xs = list(anchor_xs)
+    found = [xs[0] / 2]
+    for left, right in itertools.pairwise(xs):
+        found += [left, (left + right) / 2]
+    return [*found, xs[-1], xs[-1] * 2]
 
 
 def curve_golden(curve: str, anchors: Sequence[Anchor]) -> list[Point]:

@@ -9,13 +9,12 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
-from itertools import chain, islice
-from typing import Any, BinaryIO, NamedTuple, TypeVar
+from itertools import chain
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -152,11 +151,6 @@ def without_bom(lines: Iterable[bytes]) -> Iterator[bytes]:
     return iter(())
 
 
-# Bytes read at a time from a binary stream: lines are cut from blocks in C, instead of
-# one readline call per line (which costs about a tenth of the report's time).
-READ_BLOCK_BYTES = 1 << 22
-
-
 def file_bytes(source: object) -> int | None:
     """The size of the regular file ``source`` reads, if it is one (not a pipe, a terminal
     or an iterable of lines), and not empty."""
@@ -165,121 +159,3 @@ def file_bytes(source: object) -> int | None:
     except (AttributeError, OSError, ValueError):
         return None
     return status.st_size if stat.S_ISREG(status.st_mode) and status.st_size else None
-
-
-class FilePart(io.RawIOBase):
-    """Bytes ``start`` to ``end`` of an open file, read with ``os.pread``: the file's own
-    offset never moves, so two processes that share the descriptor each read their part.
-
-    Wrapped in :class:`io.BufferedReader` it reads lines in C, like the file itself.
-    """
-
-    def __init__(self, fd: int, start: int, end: int) -> None:
-        super().__init__()
-        self._fd, self._at, self._end = fd, start, end
-
-    def readable(self) -> bool:
-        """Always: a part is read, never written."""
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        """Read into ``buffer`` what is left of the part, at most its length."""
-        wanted = min(len(buffer), self._end - self._at)
-        if wanted <= 0:
-            return 0
-        got = os.preadv(self._fd, [memoryview(buffer)[:wanted]], self._at)
-        self._at += got
-        return got
-
-
-def line_start(fd: int, offset: int, end: int) -> int | None:
-    """The offset of the first line that starts at or after ``offset`` in the file
-    (before ``end``); ``None`` if no line starts there."""
-    if offset == 0:
-        return 0
-    at = offset - 1  # a line starts at offset if the byte before it ends one
-    while at < end:
-        block = os.pread(fd, READ_BLOCK_BYTES, at)
-        if not block:
-            return None
-        found = block.find(b"\n")
-        if found != -1:
-            start = at + found + 1
-            return start if start < end else None
-        at += len(block)
-    return None
-
-
-class LineChunk(NamedTuple):
-    """Lines read together. ``lines`` are as decoded: from a stream read in blocks they
-    lack their final ``b"\\n"``; :meth:`as_read` gives them as a line iterator does (what
-    the messages of the line-by-line path quote positions in)."""
-
-    lines: list[bytes]
-    # How many lines lost a b"\n": all (read in blocks) but an unterminated last line.
-    cut: int
-
-    def as_read(self) -> list[bytes]:
-        """The lines with the ``b"\\n"`` each had in the input."""
-        lines = self.lines
-        if not self.cut:
-            return lines
-        return [line + b"\n" for line in lines[: self.cut]] + lines[self.cut :]
-
-
-def line_chunks(
-    source: Iterable[bytes] | BinaryIO,
-    lines_per_chunk: int,
-    on_read: Callable[[int], None] | None = None,
-) -> Iterator[LineChunk]:
-    """The lines of ``source``, ``lines_per_chunk`` at a time.
-
-    A binary stream (anything with ``read``: a file, stdin, a decompressing reader) is read
-    in blocks of ``READ_BLOCK_BYTES`` and cut at ``b"\\n"`` only, as a line iterator cuts,
-    a UTF-8 byte-order mark at its very start removed (as :func:`without_bom` does); any
-    other iterable is taken to yield lines, as they are (``record_lines`` of
-    :mod:`scoring.byte_input` has skipped the mark: a second one belongs to the line).
-    ``on_read`` is told the bytes of each block.
-
-    >>> import io
-    >>> [c.as_read() for c in line_chunks(io.BytesIO(b"\\xef\\xbb\\xbfa\\nb\\n\\nc"), 2)]
-    [[b'a\\n', b'b\\n'], [b'\\n', b'c']]
-    """
-    read = getattr(source, "read", None)
-    if read is None:
-        lines = iter(source)
-        while chunk := list(islice(lines, lines_per_chunk)):
-            if on_read is not None:
-                on_read(sum(map(len, chunk)))
-            yield LineChunk(chunk, 0)
-        return
-    pending: list[bytes] = []
-    partial: list[bytes] = []  # the start of a line that has not ended yet
-    first = True
-    while block := read(READ_BLOCK_BYTES):
-        if on_read is not None:
-            on_read(len(block))
-        if b"\n" not in block:
-            partial.append(block)  # a long line: joined once it ends, never copied twice
-            continue
-        if partial:
-            block = b"".join([*partial, block])
-            partial.clear()
-        parts = block.split(b"\n")
-        partial.append(parts.pop())
-        if first:
-            parts[0] = parts[0].removeprefix(UTF8_BOM)
-            first = False
-        pending += parts
-        while len(pending) >= lines_per_chunk:
-            yield LineChunk(pending[:lines_per_chunk], lines_per_chunk)
-            del pending[:lines_per_chunk]
-    last = b"".join(partial)
-    if first:
-        last = last.removeprefix(UTF8_BOM)
-    if last:
-        pending.append(last)  # an unterminated last line
-    terminated = len(pending) - 1 if last else len(pending)
-    for start in range(0, len(pending), lines_per_chunk):
-        chunk = pending[start : start + lines_per_chunk]
-        yield LineChunk(chunk, max(0, min(len(chunk), terminated - start)))

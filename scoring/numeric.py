@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-import sys
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 
@@ -74,45 +74,20 @@ def round_half_up(value: Fraction, places: int) -> float:
     >>> round_half_up(Fraction(1, 8), 2)
     0.13
     """
-    return ratio_half_up((value.numerator, value.denominator), places)
-
-
-def ratio_half_up(value: tuple[int, int], places: int) -> float:
-    """:func:`round_half_up` of ``numerator / denominator`` (``denominator`` > 0, the two
-    not necessarily reduced), without a ``Fraction`` built on the way.
-
-    >>> ratio_half_up((1, 8), 2), ratio_half_up((-1, 8), 2), ratio_half_up((4, 6), 4)
-    (0.13, -0.12, 0.6667)
-    """
     scale: int = 10**places
-    return _units(value[0], value[1], places) / scale
+    return _units(value.numerator, value.denominator, places) / scale
 
 
-# The unit roundoff of a float (2^-53): an operation on floats is within this share of its
-# exact result (IEEE 754, round to nearest).
-UNIT_ROUNDOFF = sys.float_info.epsilon / 2
+def exact_sum(values: Iterable[Fraction | int]) -> Fraction:
+    """``Σ values`` exactly, as integers over one common denominator: one division at the
+    end instead of a ``Fraction`` (and its gcd) per addition.
 
-
-def float_half_up(value: float, places: int, error: float) -> float | None:
-    """:func:`round_half_up` of the exact value that ``value`` approximates, known to lie
-    within ``error`` of it: the published float, when every number that close rounds alike;
-    ``None`` when one of them is a tie or beyond (the exact value must be rounded then).
-
-    The float operations here are accounted for (the shifted value is within twice its
-    size times u of its exact value), so the answer is never a guess.
-
-    >>> float_half_up(65.4, 2, 1e-9), float_half_up(97.0049, 2, 1e-9)
-    (65.4, 97.0)
-    >>> float_half_up(97.005, 2, 1e-9), float_half_up(97.00499999999, 2, 1e-9)  # a tie is near
-    (None, None)
+    >>> exact_sum([Fraction(1, 2), Fraction(1, 3), 1]), exact_sum([])
+    (Fraction(11, 6), Fraction(0, 1))
     """
-    scale: int = 10**places
-    shifted = value * scale + 0.5  # round half up: the floor of this
-    units = math.floor(shifted)
-    slack = error * scale + 4 * UNIT_ROUNDOFF * abs(shifted)
-    if shifted - units <= slack or units + 1 - shifted <= slack:
-        return None
-    return units / scale
+    items = list(values)
+    common = math.lcm(*(value.denominator for value in items))
+    return Fraction(sum(value.numerator * (common // value.denominator) for value in items), common)
 
 
 def clamp(value: Fraction, low: Fraction, high: Fraction) -> Fraction:

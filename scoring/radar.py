@@ -21,7 +21,7 @@ from scoring.constants import (
     SCORE_SCALE,
     Axis,
 )
-from scoring.numeric import Number, clamp, exact
+from scoring.numeric import Number, clamp, exact, exact_sum
 from scoring.registry import (
     Arg,
     FormulaParts,
@@ -319,7 +319,7 @@ def robustness_axis(tasks: Iterable[tuple[int, int]]) -> Fraction | None:
     ]
     if not values:
         return None
-    return _EXACT[SCORE_SCALE] * sum(values, _ZERO) / len(values)
+    return _EXACT[SCORE_SCALE] * exact_sum(values) / len(values)
 
 
 @formula(

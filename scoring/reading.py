@@ -5,17 +5,16 @@ chunk validated, its runs accounted for per agent (:class:`scoring.stats.AgentRu
 every problem named with its line, field and rule; nothing is scored from an input that
 has one.
 
-
 A chunk is decoded and validated in C by msgspec (:func:`chunk_rows`), straight into
 :class:`RunRow` structs, with every field's type and constraint of
 :class:`scoring.models.RunRecord` and ``CALENDAR_PATTERN`` for ``finished_at``. msgspec is
 the compiled decoder chosen for this (see ``benchmarks/bench_report.py``): it validates
 while it parses, so no Python runs per line, where orjson or pydantic-core's ``from_json``
-parse to dicts that would still have to be checked field by field. A line that leaves an
-optional key out is validated by pydantic instead (the chunk's second try). A repeated key
+parse to dicts that would still have to be checked field by field. A repeated key
 is ruled out by counting quotes (:func:`keys_repeated`); the rules that depend on the
 status are checked per chunk (:func:`status_rules_hold`). A chunk that fails any of these
-is read again line by line (:func:`rows_one_by_one`), which names every problem. Duplicate
+(or leaves an optional key out) is read again line by line by the model itself
+(:func:`rows_one_by_one`), which names every problem. Duplicate
 ``run_id`` values are found with :class:`scoring.run_ids.RunIds`, 8 bytes a run.
 """
 
@@ -26,17 +25,15 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import attrgetter, is_, is_not
-from typing import Annotated, Any, BinaryIO
+from typing import BinaryIO
 
 import msgspec
-from pydantic import StringConstraints, TypeAdapter, ValidationError, with_config
-from typing_extensions import TypedDict
 
 from scoring.byte_input import RecordKind, record_lines
 from scoring.errors import ProblemLog
-from scoring.jsonlines import file_bytes, line_chunks, repeated_keys, valid_lines
+from scoring.jsonlines import file_bytes, repeated_keys, valid_lines
 from scoring.models import RunRecord, RunRow, RunStatus, _RunFields
 from scoring.run_ids import RunIds, duplicate_problem
 from scoring.stats import AgentRuns, AgentStats, StatusRuleError
@@ -134,59 +131,21 @@ def status_rules_hold(rows: Sequence[RunRow]) -> bool:
     return True
 
 
-def _dict_validator() -> Callable[[bytes], dict[str, Any]]:
-    """pydantic's validation of one line into a dict, for lines that leave a key out.
-
-    The fields, types, constraints and configuration are those of ``_RunFields``, except
-    that ``finished_at`` is checked by ``CALENDAR_PATTERN`` alone, and that every key is
-    required: a line that leaves an optional field out fails here and is validated again
-    with ``_RunFields`` itself.
-    """
-    fields = {
-        name: Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
-        for name, info in _RunFields.model_fields.items()
-    }
-    fields["finished_at"] = Annotated[str, StringConstraints(pattern=CALENDAR_PATTERN)] | None
-    every_key = with_config(_RunFields.model_config)(TypedDict("_EveryKey", fields))  # type: ignore[operator]
-    return TypeAdapter(every_key).validator.validate_json
-
-
-_validate_every_key = _dict_validator()
-
-
-def _pydantic_rows(chunk: list[bytes]) -> tuple[list[RunRow], Sequence[int]] | None:
-    """The rows and distinct-key counts of a chunk that msgspec refused, by pydantic."""
-    try:
-        dicts = list(map(_validate_every_key, chunk))
-        return [RunRow(**d) for d in dicts], [len(ROW_FIELDS)] * len(chunk)
-    except ValidationError:
-        pass
-    # A key left out (allowed), a bad line or a blank one.
-    try:
-        models = list(map(_RunFields.__pydantic_validator__.validate_json, chunk))
-    except ValidationError:
-        return None
-    return list(map(row_of, models)), [len(m.model_fields_set) for m in models]
-
-
 def chunk_rows(chunk: list[bytes]) -> list[RunRow] | None:
     """The rows of a chunk validated field by field, or ``None`` if a line fails or
     repeats a key.
 
-    msgspec first (every key written, the common case); a chunk it refuses is tried with
-    pydantic, which also accepts lines that leave optional keys out.
+    Decoded in C by msgspec, every key written (the common case); a chunk it refuses (a bad
+    line, a blank one, or a line that leaves an optional key out) is read line by line by
+    the model itself.
     """
     try:
         rows = list(map(_decode_row, chunk))
-        key_counts: Sequence[int] = [len(ROW_FIELDS)] * len(chunk)
-        if not timestamps_valid(rows):
-            return None
     except (msgspec.ValidationError, msgspec.DecodeError):
-        found = _pydantic_rows(chunk)
-        if found is None:
-            return None
-        rows, key_counts = found
-    return None if keys_repeated(chunk, key_counts, rows) else rows
+        return None
+    if not timestamps_valid(rows):
+        return None
+    return None if keys_repeated(chunk, [len(ROW_FIELDS)] * len(chunk), rows) else rows
 
 
 def timestamps_valid(rows: Sequence[RunRow]) -> bool:
@@ -307,8 +266,9 @@ def read_stats(
     seen = RunIds()
     first = 1
     with collector_paused():
-        for read in line_chunks(lines, CHUNK_LINES, on_read):
-            chunk = read.lines
+        while chunk := list(islice(lines, CHUNK_LINES)):
+            if on_read is not None:
+                on_read(sum(map(len, chunk)))
             if first == 1 and size:
                 # The run_id table sized once for the whole file (lines as long as the
                 # first chunk's), instead of rehashed at every doubling.
@@ -327,7 +287,7 @@ def read_stats(
                     except StatusRuleError:
                         rows = None  # the report fails: what was accounted no longer counts
             if rows is None:
-                rows = rows_one_by_one(read.as_read(), first, seen, log)
+                rows = rows_one_by_one(chunk, first, seen, log)
                 if not log.total:
                     agents.add(rows)  # RunRecord's own validation: the rules hold
             else:

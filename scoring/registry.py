@@ -58,13 +58,13 @@ points are still computed and recorded, so its code cannot change unnoticed. Kee
 they are listed on the contract page.
 
 Golden points: ``point(label, **inputs)`` (the snapshot names it ``<formula>@<label>``);
-:func:`curve_points` gives a curve's anchors, halfway points and one point beyond each end.
+:func:`scoring.curves.curve_points` gives a curve's anchors, halfway points and one point
+beyond each end.
 A formula with no golden point is refused by ``python -m contracts update``.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -366,20 +366,6 @@ class Point:
 def point(label: str, **inputs: Any) -> Point:
     """A golden point called ``label`` with the function's keyword ``inputs``."""
     return Point(label, inputs)
-
-
-def curve_points(anchor_xs: Sequence[Decimal]) -> list[Decimal]:
-    """A curve's golden abscissae: half the first anchor, each anchor and each halfway point,
-    and twice the last anchor.
-
-    >>> curve_points([Decimal(500), Decimal(2000)])
-    [Decimal('250'), Decimal('500'), Decimal('1250'), Decimal('2000'), Decimal('4000')]
-    """
-    xs = list(anchor_xs)
-    found = [xs[0] / 2]
-    for left, right in itertools.pairwise(xs):
-        found += [left, (left + right) / 2]
-    return [*found, xs[-1], xs[-1] * 2]
 
 
 # --- The registry -----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from scoring.constants import PASS_K_LEVELS, REPEATABILITY_MIN_OUTCOMES
+from scoring.numeric import exact_sum
 from scoring.registry import ScoringError, arg, column, const, formula, point, rows, uses
 
 
@@ -78,7 +79,7 @@ def aggregate_pass_hat_k(tasks: Iterable[tuple[int, int]], k: int) -> Fraction |
     values = [pass_hat_k(n, c, k) for n, c in tasks if n >= REPEATABILITY_MIN_OUTCOMES]
     if not values:
         return None
-    return sum(values, Fraction(0)) / len(values)
+    return exact_sum(values) / len(values)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ A newcomer's walk from the log's bytes to the printed JSON passes through five m
      │                          (per-task sums, outcomes, the radar window's tallies and
      │                          middle values), exact
      ▼
-    scoring.score               score: every score, interval and null reason, by the
+    scoring.scorer              score: every score, interval and null reason, by the
      │                          registered formulas only; ranked: order and ranks
      ▼
     scoring.report              build_report: the three above, in order → Report
@@ -29,11 +29,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from scoring import score as scorer
+from scoring import scorer
 from scoring.constants import METHODOLOGY_VERSION, Axis
 from scoring.numeric import Number
 from scoring.reading import read_stats
-from scoring.score import AgentReport
+from scoring.scorer import AgentReport
 from scoring.stats import AgentStats
 
 __all__ = ["AgentReport", "Report", "build_report", "report_of"]

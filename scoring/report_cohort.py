@@ -4,7 +4,7 @@ The composite needs the means of ``latency_ms`` and ``cost_usd`` over the comple
 and its interval (methodology 1.1.0) the same per task, with each task's runs and successes
 (see :func:`scoring.uncertainty.composite_interval`). So the report keeps them per task
 only: memory grows with tasks, never with runs, and the agent's totals are their sums. The
-report (:mod:`scoring.report`) feeds the columns of each chunk's completed runs.
+reader (:class:`scoring.stats.AgentRuns`) feeds the columns of each chunk's completed runs.
 
 Exact and cheap: counts go through ``Counter.update`` (in C); a value is added as an integer
 number of 10^-9 units when it is one exactly as written (see ``_fixed_point``), the few
@@ -53,17 +53,6 @@ def _fixed_point(values: Sequence[float]) -> tuple[list[int], list[int]]:
     return scaled, others
 
 
-def units_of(value: float) -> int | None:
-    """``value`` in ``10^-FIXED_DIGITS`` units, exactly as written, if it is a whole number
-    of them (see ``_fixed_point``); otherwise ``None``.
-
-    >>> units_of(0.25), units_of(1e-10), units_of(5e6)
-    (250000000, None, None)
-    """
-    units = round(min(value, _FIXED_LIMIT) * FIXED_SCALE)
-    return units if units / FIXED_SCALE == value else None
-
-
 class CohortSums:
     """Per task: completed runs, successes, and the exact sums of latency_ms and cost_usd.
 
@@ -95,9 +84,6 @@ class CohortSums:
         costs: Sequence[float],
     ) -> None:
         """Account for completed runs given as columns (``success`` null counts as not)."""
-        if len(tasks) == 1:
-            self._add_one(tasks[0], successes[0], latencies[0], costs[0])
-            return
         self._runs.update(tasks)
         self._successes.update(compress(tasks, successes))
         latency_units, latency_others = _fixed_point(latencies)
@@ -114,21 +100,6 @@ class CohortSums:
             for i in positions:
                 rest = self._rest.setdefault(tasks[i], [Fraction(0), Fraction(0)])
                 rest[column] += Fraction(repr(values[i]))
-
-    def _add_one(self, task: str, success: bool | None, latency: float, cost: float) -> None:
-        """:meth:`add` of one run (an agent of one completed run, or its last one): the
-        same sums, without the columns' list operations."""
-        self._runs[task] += 1
-        if success:
-            self._successes[task] += 1
-        for column, value, sums in ((0, latency, self._latencies), (1, cost, self._costs)):
-            units = units_of(value)
-            if units is not None:
-                sums[task] = sums.get(task, 0) + units
-            else:  # not a whole number of units (see _fixed_point)
-                sums[task] = sums.get(task, 0)
-                rest = self._rest.setdefault(task, [Fraction(0), Fraction(0)])
-                rest[column] += Fraction(repr(value))
 
     def tasks(self) -> list[tuple[str, int, int, Fraction, Fraction]]:
         """``(task, runs, successes, latency sum, cost sum)`` per task, in order of first

@@ -169,25 +169,6 @@ class RunIds:
         self._used += len(codes) - len(repeated)
         return _repeated_positions(codes, repeated) if repeated else []
 
-    def codes(self) -> bytes:
-        """Every code held (``fingerprint | 1``) as 8-byte words in slot order: what
-        :meth:`holds_any` of another set takes."""
-        return array("Q", filter(None, self._slots)).tobytes()
-
-    def holds_any(self, codes: bytes) -> bool:
-        """Whether any of ``codes`` (:meth:`codes` of another set) is held here: a
-        ``run_id`` seen by both."""
-        slots, mask, shift = self._slots, self._mask, self._shift
-        for code in memoryview(codes).cast("Q"):
-            index = (code >> shift) & mask
-            held = slots[index]
-            while held:
-                if held == code:
-                    return True
-                index = (index + 1) & mask
-                held = slots[index]
-        return False
-
     def first(self, key: str, line: int) -> int:
         """The line ``key`` was first seen on; records ``line`` if it is new (a set made
         with ``lines=True``)."""

@@ -21,7 +21,7 @@ from scoring.errors import json_visible, visible
 from scoring.numeric import round_half_up
 from scoring.outcome import OutcomeScore
 from scoring.report import AgentReport, Report
-from scoring.uncertainty import AgentIntervals, Interval
+from scoring.surd import Interval
 
 _NONE = "—"
 
@@ -49,7 +49,6 @@ def _interval(value: Interval | None) -> dict[str, float] | None:
     return None if value is None else {"low": float(value.low), "high": float(value.high)}
 
 
-_AXIS_KEYS = tuple(axis.value for axis in Axis)
 _CORRECTNESS = Axis.CORRECTNESS.value
 
 
@@ -58,129 +57,44 @@ def pass_key(k: int) -> str:
     return f"pass^{k}"
 
 
-class _PassKeys(dict[int, str]):
-    """``pass_key`` of each level, computed once per level."""
-
-    def __missing__(self, k: int) -> str:
-        key = self[k] = pass_key(k)
-        return key
-
-
-_PASS_KEYS = _PassKeys()
-
-
-# composite_part's and radar_part's arguments before the intervals: an agent's values.
-CompositeValues = tuple[Sequence[float | None], int, bool]
-RadarValues = tuple[Sequence[float | None], float | None, int, float | None]
-
-
-def composite_part(
-    published: Sequence[float | None], completed_runs: int, floor: bool, intervals: AgentIntervals
-) -> dict[str, Any]:
-    """The ``composite`` object of an agent: its published score, success rate,
-    consistency, latency and cost scores (in that order), its counts and intervals."""
-    score, success_rate, consistency, latency, cost = published
-    return {
-        "score": score,
-        "success_rate": success_rate,
-        "consistency": consistency,
-        "latency_score": latency,
-        "cost_score": cost,
-        "completed_runs": completed_runs,
-        "zero_success_floor": floor,
-        "interval": _interval(intervals.composite),
-        "success_rate_interval": _interval(intervals.success_rate),
-        "interval_reason": intervals.composite_reason,
-    }
-
-
-def radar_part(
-    axes: Sequence[float | None],
-    profile: float | None,
-    window_runs: int,
-    median_latency_ms: float | None,
-    intervals: AgentIntervals,
-) -> dict[str, Any]:
-    """The ``radar`` object of an agent: the published axes (in ``Axis`` order), profile,
-    window size, unrounded median latency and the correctness interval."""
-    correctness, latency, cost, tool_efficiency, robustness = axes
-    return {
-        "axes": {
-            _AXIS_KEYS[0]: correctness,
-            _AXIS_KEYS[1]: latency,
-            _AXIS_KEYS[2]: cost,
-            _AXIS_KEYS[3]: tool_efficiency,
-            _AXIS_KEYS[4]: robustness,
-        },
-        "profile": profile,
-        "window_runs": window_runs,
-        "median_latency_ms": median_latency_ms,
-        "intervals": {_CORRECTNESS: _interval(intervals.correctness)},
-        "interval_reasons": {_CORRECTNESS: intervals.correctness_reason},
-    }
-
-
-def repeatability_part(
-    pass_hat: Mapping[int, float | None], tasks: int, intervals: AgentIntervals
-) -> dict[str, Any]:
-    """The ``repeatability`` object of an agent: published pass^k by level, the qualifying
-    tasks and the intervals."""
-    reason = intervals.pass_hat_reason
-    keys = _PASS_KEYS
-    return {
-        **{keys[k]: v for k, v in pass_hat.items()},
-        "tasks": tasks,
-        "intervals": {keys[k]: _interval(v) for k, v in intervals.pass_hat.items()},
-        "interval_reasons": {keys[k]: reason for k in intervals.pass_hat},
-    }
-
-
-def agent_document(
-    agent_id: str,
-    rank: int | None,
-    rank_upper_bound: int | None,
-    parts: tuple[dict[str, Any], dict[str, Any], dict[str, Any]],
-) -> dict[str, Any]:
-    """One agent's object of ``report --format json``: its composite, radar and
-    repeatability parts."""
-    composite, radar, repeatability = parts
-    return {
-        "agent_id": agent_id,
-        "rank": rank,
-        "rank_upper_bound": rank_upper_bound,
-        "composite": composite,
-        "radar": radar,
-        "repeatability": repeatability,
-    }
-
-
 def agent_to_json(agent: AgentReport) -> dict[str, Any]:
-    """One agent's scores with the published scales and rounding."""
+    """One agent's object of ``report --format json``: its scores with the published
+    scales and rounding, its intervals and why any is missing, and its ranks."""
     composite, radar, rep = agent.composite, agent.radar, agent.repeatability
     intervals = agent.intervals
-    published = (
-        _score(composite.score),
-        _fraction(composite.success_rate),
-        _fraction(composite.consistency),
-        _score(composite.latency_score),
-        _score(composite.cost_score),
-    )
-    parts = (
-        composite_part(
-            published, composite.completed_runs, composite.zero_success_floor, intervals
-        ),
-        radar_part(
-            [_score(radar.axes[axis]) for axis in Axis],
-            _score(radar.profile),
-            radar.window_runs,
-            _raw(radar.median_latency_ms),
-            intervals,
-        ),
-        repeatability_part(
-            {k: _fraction(v) for k, v in rep.pass_hat.items()}, rep.tasks, intervals
-        ),
-    )
-    return agent_document(agent.agent_id, agent.rank, agent.rank_upper_bound, parts)
+    return {
+        "agent_id": agent.agent_id,
+        "rank": agent.rank,
+        "rank_upper_bound": agent.rank_upper_bound,
+        "composite": {
+            "score": _score(composite.score),
+            "success_rate": _fraction(composite.success_rate),
+            "consistency": _fraction(composite.consistency),
+            "latency_score": _score(composite.latency_score),
+            "cost_score": _score(composite.cost_score),
+            "completed_runs": composite.completed_runs,
+            "zero_success_floor": composite.zero_success_floor,
+            "interval": _interval(intervals.composite),
+            "success_rate_interval": _interval(intervals.success_rate),
+            "interval_reason": intervals.composite_reason,
+        },
+        "radar": {
+            "axes": {axis.value: _score(radar.axes[axis]) for axis in Axis},
+            "profile": _score(radar.profile),
+            "window_runs": radar.window_runs,
+            "median_latency_ms": _raw(radar.median_latency_ms),
+            "intervals": {_CORRECTNESS: _interval(intervals.correctness)},
+            "interval_reasons": {_CORRECTNESS: intervals.correctness_reason},
+        },
+        "repeatability": {
+            **{pass_key(k): _fraction(v) for k, v in rep.pass_hat.items()},
+            "tasks": rep.tasks,
+            "intervals": {pass_key(k): _interval(v) for k, v in intervals.pass_hat.items()},
+            "interval_reasons": {
+                pass_key(k): intervals.pass_hat_reason for k in intervals.pass_hat
+            },
+        },
+    }
 
 
 def report_to_json(report: Report) -> dict[str, Any]:

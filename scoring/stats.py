@@ -1,7 +1,7 @@
 """What the methodology reads about one agent: its sufficient statistics, :class:`AgentStats`.
 
 Every score, interval, rank input and null reason of the report is a function of an
-agent's :class:`AgentStats` (and the profile's weights) alone: :func:`scoring.score.score`
+agent's :class:`AgentStats` (and the profile's weights) alone: :func:`scoring.scorer.score`
 computes them from it with the registered formulas, and nothing else about the runs is
 read. So a reader of the run log (this package's, or an engine that aggregates the same log
 in SQL) only has to produce these values, per agent, exactly.

@@ -5,12 +5,9 @@ Runs of one task are not independent draws, so the task is the cluster everywher
 Inspect's clustered standard errors). Every interval is computed from per-task sums, never
 from a list of runs: a task contributes its number of runs and the sums of its values.
 
-Exact arithmetic: every quantity is a ``Fraction`` up to the one square root of a bound.
-A bound is kept as ``a + b·√q`` with rational ``a``, ``b`` and ``q`` (:class:`Surd`), and
-rounded outwards exactly (the low bound down, the high bound up) at the score's own
-decimals: two on the 0–100 scale, four for a fraction; then clipped to the scale. ``z`` is
-the binary value of the float ``statistics.NormalDist(0, 1).inv_cdf((1 + level) / 2)``
-(:data:`scoring.constants.INTERVAL_Z`), taken exactly.
+This module holds the registered formulas (each with its LaTeX, where the contracts
+snapshot records it); their exact bounds are :mod:`scoring.surd`, the shared machinery
+(integer columns, Wilson bounds, effective sample size) :mod:`scoring.clustered`.
 
 Below ``INTERVAL_MIN_TASKS`` distinct tasks an interval is ``None``; :func:`interval_reason`
 says why in words. An interval never changes a score, a rank or a floor.
@@ -22,13 +19,23 @@ import bisect
 import itertools
 import math
 import operator
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
-from types import MappingProxyType
 
-from scoring.composite import composite_score, outcome_consistency
+from scoring import composite, curves, repeatability
+from scoring.clustered import (
+    CohortTask,
+    Columns,
+    TaskSum,
+    clustered_variance_tex,
+    clustered_wilson_golden,
+    clustered_wilson_symbols,
+    effective_sample_size,
+    enough_tasks,
+    weighted_at,
+    wilson_bounds,
+)
 from scoring.constants import (
     COMPOSITE_WEIGHT_COST,
     COMPOSITE_WEIGHT_RELIABILITY,
@@ -37,22 +44,15 @@ from scoring.constants import (
     COST_ANCHORS_USD,
     FRACTION_DECIMALS,
     INTERVAL_MIN_TASKS,
-    INTERVAL_Z,
-    INTERVAL_Z_POWER,
     LATENCY_ANCHORS_MS,
-    NEUTRAL_CONSISTENCY,
-    PASS_K_LEVELS,
     REPEATABILITY_MIN_OUTCOMES,
     SCORE_DECIMALS,
     SCORE_SCALE,
     Anchor,
 )
-from scoring.curves import CURVE_SYMBOLS, cost_score, curve_golden, latency_score
-from scoring.numeric import Number, exact
+from scoring.curves import CURVE_SYMBOLS, curve_golden
+from scoring.numeric import Number, exact, exact_sum
 from scoring.registry import (
-    Binding,
-    Point,
-    Rows,
     ScoringError,
     arg,
     at_least,
@@ -69,7 +69,7 @@ from scoring.registry import (
     total,
     uses,
 )
-from scoring.repeatability import pass_hat_k
+from scoring.surd import Z_POWER, Interval, Surd, Z, interval_reason, outwards
 
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
 _SCALE = tex_number(SCORE_SCALE)
@@ -79,202 +79,7 @@ _ZERO = Fraction(0)
 _ONE = Fraction(1)
 
 
-def _rational(value: Number) -> int | Fraction:
-    """``value`` as an exact rational, without rebuilding an ``int`` or a ``Fraction``."""
-    return value if isinstance(value, int | Fraction) else exact(value)
-
-
-#: ``z`` and ``z_power`` as exact rationals (the binary value of each float).
-Z = Fraction(INTERVAL_Z)
-Z_POWER = Fraction(INTERVAL_Z_POWER)
-
-
-# --- Exact bounds -------------------------------------------------------------------------
-
-
-def _floor_surd(a: Fraction, b: Fraction, q: Fraction) -> int:
-    """``⌊a + b·√q⌋`` exactly (``q ≥ 0``), with integer square roots only.
-
-    >>> _floor_surd(Fraction(0), Fraction(1), Fraction(2)), _floor_surd(Fraction(3), -1, 4)
-    (1, 1)
-    """
-    if b == 0 or q == 0:
-        return math.floor(a)
-    r = b * b * q  # a + sign·√r
-    positive = b > 0
-    root = Fraction(math.isqrt(r.numerator * r.denominator), r.denominator)  # √r − 1/den < root
-    guess = math.floor(a + root if positive else a - root)
-
-    def at_most(m: int) -> bool:  # m ≤ a + sign·√r
-        gap = m - a
-        if positive:
-            return gap <= 0 or gap * gap <= r
-        return gap <= 0 and gap * gap >= r
-
-    # |root − √r| < 1, so the floor is within one of the guess.
-    for candidate in (guess + 1, guess, guess - 1):
-        if at_most(candidate):
-            return candidate
-    raise AssertionError("unreachable: the floor lies within one of the guess")
-
-
-# The float shortcut of Surd: its error bound per unit of magnitude (2^-50 would do; 2^-40
-# leaves room), an absolute floor for values near 0, and the magnitude beyond which the
-# exact path is taken (every published bound is far below it).
-_ESTIMATE_SLACK = 2.0**-40
-_TINY = 2.0**-1000
-_ESTIMATE_LIMIT = 2.0**60
-
-
-@dataclass(frozen=True, slots=True)
-class Surd:
-    """The exact real ``a + b·√q`` (rational ``a``, ``b``, ``q ≥ 0``): an interval bound.
-
-    Sums, rational multiples and products of two surds with the same ``q`` stay exact.
-
-    >>> x = Surd(Fraction(1), Fraction(1), Fraction(2))   # 1 + √2
-    >>> x.floor(2), x.ceil(2), (x * x).floor(3)            # (1 + √2)² = 3 + 2√2
-    (Decimal('2.41'), Decimal('2.42'), Decimal('5.828'))
-    """
-
-    a: Fraction
-    b: Fraction = _ZERO
-    q: Fraction = _ZERO
-
-    def __post_init__(self) -> None:
-        if self.q < 0:
-            raise ScoringError("the radicand of a bound must not be negative")
-
-    def __add__(self, other: Surd | Fraction | int) -> Surd:
-        if isinstance(other, Surd):
-            if other.b and self.b and other.q != self.q:
-                raise ScoringError("surds with different radicands do not add exactly")
-            q = self.q if self.b else other.q
-            return Surd(self.a + other.a, self.b + other.b, q)
-        return Surd(self.a + other, self.b, self.q)
-
-    def __mul__(self, other: Surd | Fraction | int) -> Surd:
-        if isinstance(other, Surd):
-            if other.b and self.b and other.q != self.q:
-                raise ScoringError("surds with different radicands do not multiply exactly")
-            q = self.q if self.b else other.q
-            return Surd(
-                self.a * other.a + self.b * other.b * q, self.a * other.b + self.b * other.a, q
-            )
-        return Surd(self.a * other, self.b * other, self.q)
-
-    __radd__ = __add__
-    __rmul__ = __mul__
-
-    def _estimate(self) -> tuple[float, float] | None:
-        """A float near the value and a bound on its error, or ``None`` (out of range).
-
-        ``float`` of a ``Fraction`` is correctly rounded, and so are ``sqrt``, the product
-        and the sum: four roundings, each within 2^-53 of its result, so the error stays
-        below ``2^-50·(|a| + |b·√q|)`` (``_ESTIMATE_SLACK`` is far more).
-        """
-        try:
-            a, root = float(self.a), float(self.b) * math.sqrt(self.q)
-        except OverflowError:
-            return None
-        size = abs(a) + abs(root)
-        if not size < _ESTIMATE_LIMIT:
-            return None
-        return a + root, size * _ESTIMATE_SLACK + _TINY
-
-    def sign(self) -> int:
-        """-1, 0 or 1: the sign of the value, decided exactly (a float when it is clear)."""
-        estimate = self._estimate()
-        if estimate is not None and abs(estimate[0]) > estimate[1]:
-            return 1 if estimate[0] > 0 else -1
-        a, r = self.a, self.b * self.b * self.q
-        if r == 0 or (a >= 0 and self.b >= 0) or (a <= 0 and self.b <= 0):
-            both = a if a else self.b if r else _ZERO
-            return (both > 0) - (both < 0)
-        # a and b·√q have opposite signs: the larger square wins.
-        bigger = (a * a > r) - (a * a < r)
-        return bigger if a > 0 else -bigger
-
-    def _units_floor(self, places: int) -> int:
-        """``⌊value·10^places⌋``: from the float when it is clearly between two integers,
-        else with integer square roots."""
-        scale: int = 10**places
-        estimate = self._estimate()
-        if estimate is not None:
-            # The product adds one more rounding, well within the slack.
-            value, error = estimate[0] * float(scale), estimate[1] * float(scale)
-            below = math.floor(value)
-            if below < value - error and value + error < below + 1:
-                return below
-        return _floor_surd(self.a * scale, self.b * scale, self.q)
-
-    def floor(self, places: int) -> Decimal:
-        """The value rounded down at ``places`` decimals, exactly."""
-        return Decimal(self._units_floor(places)).scaleb(-places)
-
-    def ceil(self, places: int) -> Decimal:
-        """The value rounded up at ``places`` decimals, exactly."""
-        return Decimal(-(self * -1)._units_floor(places)).scaleb(-places)
-
-    def clipped(self, low: Fraction, high: Fraction) -> Surd:
-        """The value limited to ``[low, high]`` (decided exactly)."""
-        if (self + -low).sign() < 0:
-            return Surd(low)
-        if (self + -high).sign() > 0:
-            return Surd(high)
-        return self
-
-    def __float__(self) -> float:
-        return float(self.a) + float(self.b) * math.sqrt(self.q)
-
-
-@dataclass(frozen=True, slots=True)
-class Interval:
-    """A published interval: bounds rounded outwards at the score's decimals, on its scale.
-
-    ``low`` and ``high`` are exact decimals (``Decimal``); JSON shows them as numbers.
-    """
-
-    low: Decimal
-    high: Decimal
-
-
-def outwards(low: Surd, high: Surd, places: int, top: Fraction) -> Interval:
-    """The interval ``[low, high]`` rounded outwards at ``places`` and clipped to ``[0, top]``.
-
-    Rounding down then clipping at 0 is clipping then rounding (0 and ``top`` lie on the
-    grid of ``places`` decimals), so the order does not matter.
-
-    >>> outwards(Surd(Fraction(1, 3)), Surd(Fraction(2, 3)), 2, Fraction(1))
-    Interval(low=Decimal('0.33'), high=Decimal('0.67'))
-    """
-    grid = Decimal(1).scaleb(-places)
-    zero, ceiling = (
-        Decimal(0).quantize(grid),
-        (Decimal(top.numerator) / top.denominator).quantize(grid),
-    )
-    return Interval(max(low.floor(places), zero), min(high.ceil(places), ceiling))
-
-
-def interval_reason(tasks: int, kind: str = "distinct tasks") -> str | None:
-    """Why an interval is ``null`` with ``tasks`` tasks of the ``kind`` it counts (distinct
-    tasks of its cohort; for pass^k, qualifying tasks), or ``None`` when it has enough.
-
-    >>> interval_reason(3)
-    'fewer than 10 distinct tasks (3)'
-    >>> interval_reason(12) is None
-    True
-    """
-    if tasks >= INTERVAL_MIN_TASKS:
-        return None
-    return f"fewer than {INTERVAL_MIN_TASKS} {kind} ({tasks})"
-
-
 # --- Clustered variance -------------------------------------------------------------------
-
-
-TaskSum = tuple[int, Number]
-"""One task of a cohort: its number of runs and the sum of their values."""
 
 
 @formula(
@@ -353,109 +158,7 @@ def clustered_covariance(
     >>> clustered_covariance([(1, (1, 10)), (1, (0, 30))])
     ((Fraction(1, 4), Fraction(-5, 1)), (Fraction(-5, 1), Fraction(100, 1)))
     """
-    return _Columns.of(tasks).covariance()
-
-
-@dataclass(frozen=True, slots=True)
-class _Columns:
-    """Per-task sums as integers: column ``j`` scaled by the common denominator ``D_j`` of
-    its sums, so that every residual and every sum of their products is an integer."""
-
-    counts: list[int]
-    integers: list[list[int]]
-    scales: list[int]
-    totals: list[int]
-
-    @staticmethod
-    def of(tasks: Sequence[tuple[int, Sequence[Number]]]) -> _Columns:
-        if len(tasks) < 2:
-            raise ScoringError("a clustered variance needs at least two tasks")
-        width = len(tasks[0][1])
-        if any(len(sums) != width for _, sums in tasks):
-            raise ScoringError("every task needs the same number of sums")
-        if any(count <= 0 for count, _ in tasks):
-            raise ScoringError("every task needs at least one run")
-        columns = [[_rational(values[j]) for _, values in tasks] for j in range(width)]
-        scales = [math.lcm(*(value.denominator for value in column)) for column in columns]
-        integers = [
-            [value.numerator * (scale // value.denominator) for value in column]
-            for column, scale in zip(columns, scales, strict=True)
-        ]
-        counts = [count for count, _ in tasks]
-        return _Columns(counts, integers, scales, [sum(column) for column in integers])
-
-    def mean(self, j: int) -> Fraction:
-        """``v̄_j = Σ_t S_tj / n``."""
-        return Fraction(self.totals[j], self.scales[j] * sum(self.counts))
-
-    def covariance(self) -> tuple[tuple[Fraction, ...], ...]:
-        """``Σ``: ``n·D_j·r_tj = n·(D_j·S_tj) − n_t·Σ_u (D_j·S_uj)`` is an integer, so
-        ``Σ_jk = T/(T − 1) · Σ_t (n·D_j·r_tj)(n·D_k·r_tk) / (n⁴·D_j·D_k)``, one division
-        per entry."""
-        n = sum(self.counts)
-        residuals = [
-            [n * value - count * total for value, count in zip(column, self.counts, strict=True)]
-            for column, total in zip(self.integers, self.totals, strict=True)
-        ]
-        tasks = len(self.counts)
-        factor = Fraction(tasks, tasks - 1) / n**4
-        width = range(len(self.scales))
-        return tuple(
-            tuple(
-                factor
-                * Fraction(
-                    sum(map(operator.mul, residuals[j], residuals[k])),
-                    self.scales[j] * self.scales[k],
-                )
-                for k in width
-            )
-            for j in width
-        )
-
-
-# --- The cluster-adjusted Wilson interval -------------------------------------------------
-
-
-def effective_sample_size(
-    m: Fraction, variance: Fraction, tasks: int, observations: int
-) -> Fraction:
-    """``n_eff = m(1 − m)/V`` capped at the observations when ``V > 0``; ``T`` when ``V = 0``.
-
-    >>> effective_sample_size(Fraction(1, 2), Fraction(1, 40), 10, 40)
-    Fraction(10, 1)
-    >>> effective_sample_size(Fraction(1, 2), Fraction(1, 400), 10, 40)  # capped
-    Fraction(40, 1)
-    """
-    if not 0 <= m <= 1:
-        raise ScoringError("a proportion m must lie in [0, 1]")
-    if variance < 0:
-        raise ScoringError("a variance must not be negative")
-    if variance == 0:
-        return Fraction(tasks)
-    spread = m * (1 - m)
-    if spread == 0:
-        raise ScoringError("a proportion of 0 or 1 has no spread, so its variance must be 0")
-    return min(spread / variance, Fraction(observations))
-
-
-def wilson_bounds(m: Fraction, n_eff: Fraction) -> tuple[Surd, Surd]:
-    """The Wilson score interval of ``m`` at sample size ``n_eff``, exact and clipped to
-    [0, 1]: centre ``(m + z²/(2n))/(1 + z²/n)``, half-width
-    ``z/(1 + z²/n)·√(m(1 − m)/n + z²/(4n²))``.
-
-    >>> low, high = wilson_bounds(Fraction(1, 2), Fraction(10))
-    >>> low.floor(4), high.ceil(4)
-    (Decimal('0.2365'), Decimal('0.7635'))
-    """
-    if n_eff <= 0:
-        raise ScoringError("an effective sample size must be positive")
-    z2 = Z * Z
-    shrink = 1 + z2 / n_eff
-    centre = (m + z2 / (2 * n_eff)) / shrink
-    radicand = z2 / (shrink * shrink) * (m * (1 - m) / n_eff + z2 / (4 * n_eff * n_eff))
-    low = Surd(centre, -_ONE, radicand).clipped(_ZERO, _ONE)
-    high = Surd(centre, _ONE, radicand).clipped(_ZERO, _ONE)
-    return low, high
+    return Columns.of(tasks).covariance()
 
 
 _WILSON_LATEX = (
@@ -513,9 +216,6 @@ def cluster_wilson_interval(m: Number, variance: Number, tasks: int, observation
     return outwards(low, high, FRACTION_DECIMALS, _ONE)
 
 
-# --- Success rate -------------------------------------------------------------------------
-
-
 def _success_bounds(tasks: Sequence[tuple[int, int]]) -> tuple[Surd, Surd]:
     n = sum(count for count, _ in tasks)
     p = Fraction(sum(successes for _, successes in tasks), n)
@@ -529,72 +229,10 @@ def _pooled_rate_interval(
     """The cluster-adjusted Wilson interval of the pooled rate of ``tasks`` (``(runs,
     successes)`` each), times ``scale``, rounded outwards at ``places`` and clipped to
     ``[0, scale]``; ``None`` below ``INTERVAL_MIN_TASKS`` tasks."""
-    if not _enough_tasks(tasks):
+    if not enough_tasks(tasks):
         return None
     low, high = _success_bounds(tasks)
     return outwards(low * scale, high * scale, places, scale)
-
-
-def _enough_tasks(tasks: Sequence[tuple[int, int]]) -> bool:
-    """Whether ``tasks`` (``(runs, successes)`` each) are enough for an interval: at least
-    ``INTERVAL_MIN_TASKS`` of them. Raises :class:`ScoringError` on impossible counts."""
-    for runs, successes in tasks:
-        if runs <= 0 or not 0 <= successes <= runs:
-            raise ScoringError("each task needs runs > 0 and successes between 0 and its runs")
-    return len(tasks) >= INTERVAL_MIN_TASKS
-
-
-def _clustered_variance_tex(estimate: str) -> str:
-    """The LaTeX of ``V(estimate)``, the clustered variance of a pooled rate over tasks,
-    and the minimum number of tasks."""
-    return (
-        rf"V({estimate}) = \dfrac{{T}}{{T - 1}} \cdot \dfrac{{1}}{{n^2}} \sum_{{t=1}}^{{T}}"
-        rf" (c_t - n_t {estimate})^2,\quad T \ge " + _MIN_TASKS
-    )
-
-
-def _clustered_wilson_symbols(
-    tasks: Rows, runs: str, successes: str, estimate: Mapping[str, Binding]
-) -> dict[str, Binding]:
-    """The symbols of a Wilson interval of a pooled rate with its clustered variance
-    (:func:`_clustered_variance_tex`): ``t`` ranges over ``tasks``, ``n_t`` and ``c_t`` are
-    its columns ``runs`` and ``successes``; ``estimate`` binds the rate and its parts."""
-    n = total(tasks, runs)
-    return {
-        r"\mathrm{Wilson}": uses(
-            "uncertainty.cluster_wilson",
-            "m",
-            "variance",
-            tasks=count(tasks.name),
-            observations=n,
-        ),
-        **estimate,
-        "T": count(tasks.name),
-        "t": tasks,
-        "n_t": column(runs),
-        "c_t": column(successes),
-        "n": n,
-    }
-
-
-def _clustered_wilson_golden(
-    task: Callable[[int, int], tuple[int, int]], none: str, every: str, *, runs: int
-) -> tuple[Point, ...]:
-    """The golden points of an interval of :func:`_clustered_wilson_symbols`, each task
-    written by ``task`` from its (successes, runs): an example, one task short of the
-    minimum, ``none`` and ``every`` (no success and only successes, tasks of ``runs`` runs)
-    and uneven tasks."""
-
-    def tasks(*pairs: tuple[int, int]) -> tuple[tuple[int, int], ...]:
-        return tuple(task(successes, n) for successes, n in pairs)
-
-    return (
-        point("example", tasks=tasks((3, 4), (1, 4)) * 5),
-        point("below the minimum", tasks=tasks((3, 4)) * (INTERVAL_MIN_TASKS - 1)),
-        point(none, tasks=tasks((0, runs)) * INTERVAL_MIN_TASKS),
-        point(every, tasks=tasks((runs, runs)) * INTERVAL_MIN_TASKS),
-        point("uneven", tasks=tasks((4, 5), (0, 2), (3, 3), (1, 1), (1, 4), (2, 6)) * 2),
-    )
 
 
 #: The cohort's tasks of the success rate: completed runs and successes.
@@ -606,12 +244,12 @@ _COHORT_TASKS = rows("tasks", "n", "c")
     title="Success-rate interval",
     latex=(
         r"p \in \mathrm{Wilson}\!\left(\hat p,\ V(\hat p)\right),"
-        r"\quad " + _clustered_variance_tex(r"\hat p")
+        r"\quad " + clustered_variance_tex(r"\hat p")
     ),
-    symbols=_clustered_wilson_symbols(
+    symbols=clustered_wilson_symbols(
         _COHORT_TASKS, "n", "c", {r"\hat p": total(_COHORT_TASKS, "c", per="n")}
     ),
-    golden=_clustered_wilson_golden(
+    golden=clustered_wilson_golden(
         lambda successes, runs: (runs, successes), "zero successes", "all successes", runs=3
     ),
 )
@@ -813,31 +451,12 @@ def composite_gradient(
     )
     gated = completed_runs >= CONSISTENCY_MIN_RUNS
     by_rate = scale * w_s + (
-        w_r * latency_score(mean_latency_ms) * 4 * (2 * rate - 1) if gated else 0
+        w_r * curves.latency_score(mean_latency_ms) * 4 * (2 * rate - 1) if gated else 0
     )
-    consistency = outcome_consistency(rate, completed_runs)
+    consistency = composite.outcome_consistency(rate, completed_runs)
     by_latency = w_r * consistency * curve_slope(mean_latency_ms, LATENCY_ANCHORS_MS)
     by_cost = w_c * curve_slope(mean_cost_usd, COST_ANCHORS_USD)
     return by_rate, by_latency, by_cost
-
-
-CohortTask = tuple[int, int, Number, Number]
-"""One task of the composite's cohort: completed runs, successes, and the sums of their
-``latency_ms`` and ``cost_usd`` (as written)."""
-
-
-def _weighted_at(p: Surd, completed_runs: int, latency: Fraction, cost: Fraction) -> Surd:
-    """``S`` at a (possibly irrational) success rate, without the zero-success floor."""
-    scale = exact(SCORE_SCALE)
-    if completed_runs >= CONSISTENCY_MIN_RUNS:
-        consistency = p * p * 4 + p * -4 + 1  # 1 − 4p(1 − p)
-    else:
-        consistency = Surd(exact(NEUTRAL_CONSISTENCY))
-    return (
-        p * exact(COMPOSITE_WEIGHT_SUCCESS)
-        + consistency * (exact(COMPOSITE_WEIGHT_RELIABILITY) * latency / scale)
-        + exact(COMPOSITE_WEIGHT_COST) * cost / scale
-    ) * scale
 
 
 @formula(
@@ -888,30 +507,23 @@ def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
     >>> composite_interval([(2, 0, 2000, Fraction(2, 100))] * 10)   # zero-success floor
     Interval(low=Decimal('0.00'), high=Decimal('40.65'))
     """
-    found = _composite_and_success(tasks)
-    return None if found is None else found[0]
-
-
-def _composite_and_success(tasks: Sequence[CohortTask]) -> tuple[Interval, Interval] | None:
-    """The composite's interval and its success rate's, from one pass over the sums."""
-    if not _enough_tasks([(runs, successes) for runs, successes, _, _ in tasks]):
+    if not enough_tasks([(runs, successes) for runs, successes, _, _ in tasks]):
         return None
-    columns = _Columns.of([(task[0], task[1:]) for task in tasks])
-    if any(total < 0 for total in columns.integers[1] + columns.integers[2]):
+    if any(latency < 0 or cost < 0 for _, _, latency, cost in tasks):
         raise ScoringError("latency and cost sums must not be negative")
-    n = sum(columns.counts)
-    successes = columns.totals[0]
-    p, mean_latency, mean_cost = columns.mean(0), columns.mean(1), columns.mean(2)
-    sigma = columns.covariance()
-    n_eff = effective_sample_size(p, sigma[0][0], len(tasks), n)
-    rate_low, rate_high = wilson_bounds(p, n_eff)
-    rate = outwards(rate_low, rate_high, FRACTION_DECIMALS, _ONE)
-    latency, cost = latency_score(mean_latency), cost_score(mean_cost)
+    n = sum(runs for runs, _, _, _ in tasks)
+    successes = sum(successes for _, successes, _, _ in tasks)
+    p = Fraction(successes, n)
+    mean_latency = exact_sum(exact(latency) for _, _, latency, _ in tasks) / n
+    mean_cost = exact_sum(exact(cost) for _, _, _, cost in tasks) / n
+    sigma = clustered_covariance([(task[0], task[1:]) for task in tasks])
+    # sigma[0][0] is the clustered variance of the success indicator: p's own interval.
+    rate_low, rate_high = wilson_bounds(p, effective_sample_size(p, sigma[0][0], len(tasks), n))
+    latency, cost = curves.latency_score(mean_latency), curves.cost_score(mean_cost)
     places, top = SCORE_DECIMALS, exact(SCORE_SCALE)
     if successes == 0:
-        floor = outwards(Surd(_ZERO), _weighted_at(rate_high, n, latency, cost), places, top)
-        return floor, rate
-    score = composite_score(p, outcome_consistency(p, n), latency, cost)
+        return outwards(Surd(_ZERO), weighted_at(rate_high, n, latency, cost), places, top)
+    score = composite.composite_score(p, composite.outcome_consistency(p, n), latency, cost)
     gradient = composite_gradient(p, mean_latency, mean_cost, n)
     spread = sum(
         (gradient[j] * sigma[j][k] * gradient[k] for j in range(3) for k in range(3)), _ZERO
@@ -919,9 +531,9 @@ def _composite_and_success(tasks: Sequence[CohortTask]) -> tuple[Interval, Inter
     low, high = Surd(score, -_ONE, Z * Z * spread), Surd(score, _ONE, Z * Z * spread)
     interval = outwards(low, high, places, top)
     if successes == n:
-        edge = outwards(_weighted_at(rate_low, n, latency, cost), high, places, top)
-        return Interval(min(interval.low, edge.low), interval.high), rate
-    return interval, rate
+        edge = outwards(weighted_at(rate_low, n, latency, cost), high, places, top)
+        return Interval(min(interval.low, edge.low), interval.high)
+    return interval
 
 
 # --- Repeatability and the radar ----------------------------------------------------------
@@ -987,16 +599,10 @@ def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | 
     count = len(qualifying)
     if count < INTERVAL_MIN_TASKS:
         return None
-    for n, c in qualifying:
-        pass_hat_k(n, c, k)  # checks the domain
-    # Exact and fast: U_t = C(c, k)/C(n, k) = A_t/L over the common denominator L, so
-    # m = ΣA/(T·L) and V = (T·ΣA² − (ΣA)²)/(T²(T − 1)·L²), in integers.
-    common = math.lcm(*(math.comb(n, k) for n, c in qualifying if c >= k))  # 1 if none
-    scaled = [math.comb(c, k) * (common // math.comb(n, k)) if c >= k else 0 for n, c in qualifying]
-    total = sum(scaled)
-    m = Fraction(total, count * common)
-    spread = count * sum(a * a for a in scaled) - total * total
-    variance = Fraction(spread, count * count * (count - 1) * common * common)
+    # U_t is the registered pass^k of each task; m and V exactly, one division each.
+    values = [repeatability.pass_hat_k(n, c, k) for n, c in qualifying]
+    m = exact_sum(values) / count
+    variance = exact_sum((u - m) ** 2 for u in values) / (count * (count - 1))
     observations = sum(n for n, _ in qualifying)
     return cluster_wilson_interval(m, variance, count, observations)
 
@@ -1013,9 +619,9 @@ _WINDOW_TASKS = rows("tasks", "passes", "known")
         + _SCALE
         + r" \cdot \mathrm{Wilson}\!\left(\hat q,\ V(\hat q)\right),"
         r"\quad \hat q = \dfrac{\text{passes}}{\text{window runs with a known outcome}},"
-        r"\quad " + _clustered_variance_tex(r"\hat q")
+        r"\quad " + clustered_variance_tex(r"\hat q")
     ),
-    symbols=_clustered_wilson_symbols(
+    symbols=clustered_wilson_symbols(
         _WINDOW_TASKS,
         "known",
         "passes",
@@ -1024,7 +630,7 @@ _WINDOW_TASKS = rows("tasks", "passes", "known")
             r"\text{window runs with a known outcome}": total(_WINDOW_TASKS, "known"),
         },
     ),
-    golden=_clustered_wilson_golden(
+    golden=clustered_wilson_golden(
         lambda passes, known: (passes, known), "no passes", "every pass", runs=2
     ),
 )
@@ -1208,54 +814,30 @@ def runs_needed(p_a: Number, delta: Number, runs_per_task: int, rho: Number) -> 
     return max(1, math.ceil((Z + Z_POWER) ** 2 * spread / gap**2 * design))
 
 
-# --- One agent's intervals ----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class AgentIntervals:
-    """Every interval of one agent, and why each missing one is missing.
-
-    ``composite_reason`` is shared by the composite and its success rate (one cohort);
-    ``pass_hat_reason`` by every pass^k level (the same qualifying tasks).
-    """
-
-    composite: Interval | None
-    success_rate: Interval | None
-    composite_reason: str | None
-    correctness: Interval | None
-    correctness_reason: str | None
-    pass_hat: Mapping[int, Interval | None]
-    pass_hat_reason: str | None
-
-
-def score_intervals(
-    cohort: Sequence[CohortTask],
-    window: Sequence[tuple[int, int]],
-    outcomes: Sequence[tuple[int, int]],
-    levels: Sequence[int] = PASS_K_LEVELS,
-) -> AgentIntervals:
-    """The intervals of one agent from its per-task sums.
-
-    ``cohort``: :data:`CohortTask` per task of the completed runs; ``window``:
-    ``(passes, known outcomes)`` per task with a known outcome in the radar window;
-    ``outcomes``: ``(n, c)`` per task of the recorded outcomes, as
-    :func:`scoring.repeatability.score_repeatability` takes them.
-
-    >>> score_intervals([], [], []).pass_hat_reason
-    'fewer than 10 qualifying tasks (0)'
-    """
-    qualifying = sum(1 for n, _ in outcomes if n >= REPEATABILITY_MIN_OUTCOMES)
-    both = _composite_and_success(cohort)
-    return AgentIntervals(
-        composite=None if both is None else both[0],
-        success_rate=None if both is None else both[1],
-        composite_reason=interval_reason(len(cohort)),
-        correctness=correctness_interval(window),
-        correctness_reason=interval_reason(len(window)),
-        pass_hat=MappingProxyType({k: pass_hat_k_interval(outcomes, k) for k in levels}),
-        pass_hat_reason=interval_reason(qualifying, "qualifying tasks"),
-    )
-
-
-#: The intervals of an agent scored without them (no cohort, no window, no outcomes).
-NO_INTERVALS = score_intervals([], [], [])
+# Re-exported: the bounds and the shared machinery, as they were importable from here.
+__all__ = [
+    "FRACTION_DECIMALS",
+    "Z_POWER",
+    "CohortTask",
+    "Interval",
+    "Surd",
+    "TaskSum",
+    "Z",
+    "cluster_wilson_interval",
+    "clustered_covariance",
+    "clustered_variance",
+    "competition_ranks",
+    "composite_gradient",
+    "composite_interval",
+    "correctness_interval",
+    "curve_slope",
+    "effective_sample_size",
+    "interval_reason",
+    "outwards",
+    "pass_hat_k_interval",
+    "rank_upper_bounds",
+    "runs_needed",
+    "success_interval",
+    "success_rate_interval",
+    "wilson_bounds",
+]

@@ -47,8 +47,11 @@ def _run(argv: list[str], stdin: io.BytesIO, stdout: io.StringIO) -> tuple[int, 
 
 
 def _no_duckdb(monkeypatch: pytest.MonkeyPatch) -> None:
-    # As without the extra: importing the engine fails.
+    # As without the extra: importing the engine fails (also where it was imported).
+    import scoring.engines
+
     monkeypatch.setitem(sys.modules, "scoring.engines.duckdb_engine", None)
+    monkeypatch.delattr(scoring.engines, "duckdb_engine", raising=False)
 
 
 def _negative_weight(monkeypatch: pytest.MonkeyPatch) -> None:

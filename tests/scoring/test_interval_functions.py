@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring.uncertainty as unc
+from scoring import clustered
 from scoring.composite import score_composite
 from scoring.constants import (
     COST_ANCHORS_USD,
@@ -269,7 +270,7 @@ def test_all_success_edge_takes_the_lower_of_the_two_low_bounds() -> None:
     mean_ms, mean_usd = Fraction(2000), Fraction(1, 100)
     from scoring.curves import cost_score, latency_score
 
-    at_low = unc._weighted_at(low_p, n, latency_score(mean_ms), cost_score(mean_usd))
+    at_low = clustered.weighted_at(low_p, n, latency_score(mean_ms), cost_score(mean_usd))
     assert interval.low == min(at_low.floor(2), composite_interval_without_edge(tasks).low)
     assert interval.high == composite_interval_without_edge(tasks).high
 

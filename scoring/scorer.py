@@ -11,15 +11,67 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 
 from scoring import composite, radar, repeatability, uncertainty
 from scoring.composite import CompositeResult
-from scoring.constants import SCORE_DECIMALS, Axis
-from scoring.numeric import Number, round_half_up
+from scoring.constants import PASS_K_LEVELS, REPEATABILITY_MIN_OUTCOMES, SCORE_DECIMALS, Axis
+from scoring.numeric import Number, exact_sum, round_half_up
 from scoring.radar import RadarResult
 from scoring.repeatability import RepeatabilityResult
 from scoring.stats import AgentStats, Middle
-from scoring.uncertainty import NO_INTERVALS, AgentIntervals, Interval
+from scoring.surd import Interval, interval_reason
+
+
+@dataclass(frozen=True, slots=True)
+class AgentIntervals:
+    """Every interval of one agent, and why each missing one is missing.
+
+    ``composite_reason`` is shared by the composite and its success rate (one cohort);
+    ``pass_hat_reason`` by every pass^k level (the same qualifying tasks).
+    """
+
+    composite: Interval | None
+    success_rate: Interval | None
+    composite_reason: str | None
+    correctness: Interval | None
+    correctness_reason: str | None
+    pass_hat: Mapping[int, Interval | None]
+    pass_hat_reason: str | None
+
+
+def score_intervals(
+    cohort: Sequence[uncertainty.CohortTask],
+    window: Sequence[tuple[int, int]],
+    outcomes: Sequence[tuple[int, int]],
+    levels: Sequence[int] = PASS_K_LEVELS,
+) -> AgentIntervals:
+    """The intervals of one agent from its per-task sums, by the registered interval
+    formulas of :mod:`scoring.uncertainty`.
+
+    ``cohort``: :data:`~scoring.clustered.CohortTask` per task of the completed runs;
+    ``window``: ``(passes, known outcomes)`` per task with a known outcome in the radar
+    window; ``outcomes``: ``(n, c)`` per task of the recorded outcomes.
+
+    >>> score_intervals([], [], []).pass_hat_reason
+    'fewer than 10 qualifying tasks (0)'
+    """
+    qualifying = sum(1 for n, _ in outcomes if n >= REPEATABILITY_MIN_OUTCOMES)
+    return AgentIntervals(
+        composite=uncertainty.composite_interval(cohort),
+        success_rate=uncertainty.success_rate_interval([(t[0], t[1]) for t in cohort]),
+        composite_reason=interval_reason(len(cohort)),
+        correctness=uncertainty.correctness_interval(window),
+        correctness_reason=interval_reason(len(window)),
+        pass_hat=MappingProxyType(
+            {k: uncertainty.pass_hat_k_interval(outcomes, k) for k in levels}
+        ),
+        pass_hat_reason=interval_reason(qualifying, "qualifying tasks"),
+    )
+
+
+#: The intervals of an agent scored without them (no cohort, no window, no outcomes).
+NO_INTERVALS = score_intervals([], [], [])
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +109,8 @@ def score(stats: AgentStats, weights: Mapping[Axis, Number] | None = None) -> Ag
     completed = stats.completed_runs
     if completed:
         # One exact division per mean, of sums that are exact as written.
-        latency_sum = sum((task.latency_ms_sum for task in cohort), Fraction(0))
-        cost_sum = sum((task.cost_usd_sum for task in cohort), Fraction(0))
+        latency_sum = exact_sum(task.latency_ms_sum for task in cohort)
+        cost_sum = exact_sum(task.cost_usd_sum for task in cohort)
         scored = composite.score_composite(
             completed, stats.successes, latency_sum / completed, cost_sum / completed
         )
@@ -76,7 +128,7 @@ def score(stats: AgentStats, weights: Mapping[Axis, Number] | None = None) -> Ag
     }
     radar_result = RadarResult(axes, radar.profile(axes, weights), window.runs, median_latency)
     outcomes = [(task.n, task.c) for task in stats.outcomes]
-    intervals = uncertainty.score_intervals(
+    intervals = score_intervals(
         [(t.runs, t.successes, t.latency_ms_sum, t.cost_usd_sum) for t in cohort],
         tallies,
         outcomes,
