@@ -25,6 +25,7 @@ import os
 from enum import StrEnum
 from pathlib import Path
 
+from scoring.byte_input import GZIP_MAGIC
 from scoring.stats import AgentStats
 
 #: The environment variable naming the Spark master (``--spark-master`` wins over it).
@@ -57,10 +58,11 @@ def spark_master(option: str | None) -> str:
     return option or os.environ.get(SPARK_MASTER_VARIABLE) or SPARK_LOCAL_MASTER
 
 
-def _is_parquet(path: Path) -> bool:
+def _has_magic(path: Path, magic: bytes) -> bool:
+    """Whether the file at ``path`` starts with ``magic`` (``False`` if it cannot be read)."""
     try:
         with path.open("rb") as head:
-            return head.read(len(_PARQUET_MAGIC)) == _PARQUET_MAGIC
+            return head.read(len(magic)) == magic
     except OSError:
         return False
 
@@ -83,16 +85,22 @@ def engine_stats(engine: Engine, path: str, master: str | None = None) -> list[A
             from scoring.engines import duckdb_engine
         except ImportError:
             raise EngineMissingError(engine) from None
-        if _is_parquet(file):
+        if _has_magic(file, _PARQUET_MAGIC):
             return duckdb_engine.table_stats(file)
+        if not file.is_file():
+            return None  # the Python reader says why it cannot be read
+        computing = duckdb_engine.JsonStats(file, _has_magic(file, GZIP_MAGIC))
         proof = prove(file)
-        return duckdb_engine.json_stats(file, proof) if proof.clean else None
+        if not proof.clean:
+            computing.cancel()
+            return None
+        return computing.result(proof)
     try:
         from scoring.engines import spark_engine
     except ImportError:
         raise EngineMissingError(engine) from None
     with spark_engine.session(spark_master(master)) as spark:
-        if _is_parquet(file):
+        if _has_magic(file, _PARQUET_MAGIC):
             return spark_engine.table_stats(spark, file)
         if not file.exists():
             return spark_engine.named_table_stats(spark, path)

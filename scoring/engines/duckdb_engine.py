@@ -8,6 +8,8 @@ one, the order of its rows in the file.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -99,17 +101,30 @@ def _statistics(con: duckdb.DuckDBPyConnection) -> list[AgentStats]:
     return agent_stats(con.execute(query(Query.STATISTICS, Dialect.DUCKDB)).fetchall())
 
 
-def json_stats(path: Path, proof: Proof) -> list[AgentStats] | None:
-    """The stats of a proven-clean JSON Lines log; ``None`` if DuckDB reads it otherwise
-    than the proof did (another count of runs, a repeated ``run_id``) or fails on it."""
-    columns = ", ".join(f"{name}: {_sql_text(kind)}" for name, kind in _JSON_TYPES.items())
-    compression = "gzip" if proof.gzip else "uncompressed"
-    reader = (
-        f"read_json({_sql_text(str(path))}, format = 'newline_delimited', "
-        f"compression = '{compression}', columns = {{{columns}}})"
-    )
-    try:
-        with _connect() as con:
+class JsonStats:
+    """The stats of a JSON Lines log computed by DuckDB in a thread of its own, while the
+    caller proves the log clean (DuckDB runs outside the GIL: the two share the cores).
+
+    :meth:`result` gives them once the proof has found the log clean (``None`` if DuckDB
+    read it otherwise than the proof did, or failed on it); :meth:`cancel` stops DuckDB
+    when the proof failed, and nothing it computed is used.
+    """
+
+    def __init__(self, path: Path, gzip: bool) -> None:
+        self._con = _connect()
+        self._outcome: tuple[Checks, list[Any]] | None = None
+        self._thread = threading.Thread(target=self._run, args=(path, gzip), daemon=True)
+        self._thread.start()
+
+    def _run(self, path: Path, gzip: bool) -> None:
+        columns = ", ".join(f"{name}: {_sql_text(kind)}" for name, kind in _JSON_TYPES.items())
+        compression = "gzip" if gzip else "uncompressed"
+        reader = (
+            f"read_json({_sql_text(str(path))}, format = 'newline_delimited', "
+            f"compression = '{compression}', columns = {{{columns}}})"
+        )
+        con = self._con
+        try:
             # The input order is the row's position in the file: row_number() over the scan
             # in insertion order, kept in a table so that every reference reads the same.
             con.execute("SET preserve_insertion_order = true")
@@ -117,12 +132,35 @@ def json_stats(path: Path, proof: Proof) -> list[AgentStats] | None:
                 f"CREATE TEMP TABLE runs AS SELECT row_number() OVER () AS {INPUT_ORDER}, * "
                 f"FROM {reader}"
             )
-            checks = _checks(con)
-            if checks.runs != proof.runs or not checks.clean:
-                return None
-            return _statistics(con)
-    except duckdb.Error:
-        return None
+            # The proof checked every rule but the uniqueness of run_id: only the counts
+            # are read here (DuckDB leaves the other columns of the checks uncomputed).
+            counted = con.execute(
+                f"SELECT runs, repeated_run_ids, 0, 0 FROM ({query(Query.CHECKS, Dialect.DUCKDB)})"
+            ).fetchone()
+            if counted is not None:
+                # Only DuckDB's rows here: they are read as stats once the log is proven.
+                rows = con.execute(query(Query.STATISTICS, Dialect.DUCKDB)).fetchall()
+                self._outcome = Checks(*counted), rows
+        except duckdb.Error:
+            self._outcome = None
+        finally:
+            con.close()
+
+    def result(self, proof: Proof) -> list[AgentStats] | None:
+        """The stats, if DuckDB read as many runs as ``proof`` counted, without a repeated
+        ``run_id``."""
+        self._thread.join()
+        if self._outcome is None:
+            return None
+        checks, rows = self._outcome
+        return agent_stats(rows) if checks.clean and checks.runs == proof.runs else None
+
+    def cancel(self) -> None:
+        """Stop DuckDB (the proof failed) and wait for its thread."""
+        if self._thread.is_alive():
+            with contextlib.suppress(duckdb.Error):  # already closed: the thread has ended
+                self._con.interrupt()
+        self._thread.join()
 
 
 def table_stats(path: Path) -> list[AgentStats]:
