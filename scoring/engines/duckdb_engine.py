@@ -9,6 +9,7 @@ one, the order of its rows in the file.
 from __future__ import annotations
 
 import contextlib
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -73,16 +74,22 @@ CASTS = Casts(
     },
     instant_text="strftime(CAST({column} AS TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%fZ')",
 )
+#: What DuckDB keeps in memory before it spills to a temporary folder (the window's sort
+#: of 10M runs would take more): the whole command then stays under 2 GiB.
+DUCKDB_MEMORY_LIMIT_MIB = 1024
 # The column read_parquet adds: the row's position in the file.
 _FILE_ROW = "file_row_number"
 # Rows fetched from DuckDB at a time when a table is handed to the Python reader.
 _FETCH_ROWS = 65536
 
 
-def _connect() -> duckdb.DuckDBPyConnection:
+def _connect(spill: Path) -> duckdb.DuckDBPyConnection:
+    """An in-memory database that spills to the folder ``spill`` past
+    ``DUCKDB_MEMORY_LIMIT_MIB``, its timestamps in UTC (``CASTS.instant_text``)."""
     con = duckdb.connect(":memory:")
-    # Timestamps with a time zone are written in UTC (tables.Casts.instant_text).
     con.execute("SET TimeZone = 'UTC'")
+    con.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT_MIB}MiB'")
+    con.execute(f"SET temp_directory = {_sql_text(str(spill))}")
     return con
 
 
@@ -111,7 +118,8 @@ class JsonStats:
     """
 
     def __init__(self, path: Path, gzip: bool) -> None:
-        self._con = _connect()
+        self._spill = tempfile.TemporaryDirectory(prefix="scoring-duckdb-")
+        self._con = _connect(Path(self._spill.name))
         self._outcome: tuple[Checks, list[Any]] | None = None
         self._thread = threading.Thread(target=self._run, args=(path, gzip), daemon=True)
         self._thread.start()
@@ -145,6 +153,7 @@ class JsonStats:
             self._outcome = None
         finally:
             con.close()
+            self._spill.cleanup()
 
     def result(self, proof: Proof) -> list[AgentStats] | None:
         """The stats, if DuckDB read as many runs as ``proof`` counted, without a repeated
@@ -167,7 +176,10 @@ def table_stats(path: Path) -> list[AgentStats]:
     """The stats of a Parquet log. Where its columns are not the contract's or a check
     fails, its rows are read by the Python reader, as JSON Lines in input order, which
     raises :class:`scoring.errors.InputError` naming each problem (or scores them)."""
-    with _connect() as con:
+    with (
+        tempfile.TemporaryDirectory(prefix="scoring-duckdb-") as spill,
+        _connect(Path(spill)) as con,
+    ):
         scan = f"read_parquet({_sql_text(str(path))}, file_row_number = true)"
         described = con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()
         types = {str(row[0]): str(row[1]) for row in described}
