@@ -64,7 +64,8 @@ COPY (
     ((hash(i, 8) % 200000) / 1000000.0)::DOUBLE AS cost_usd,
     CASE WHEN hash(i, 9) % 5 = 0 THEN NULL ELSE (hash(i, 9) % 16)::BIGINT END AS steps,
     strftime(TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_seconds((i // 2)::BIGINT),
-      '%Y-%m-%dT%H:%M:%S') || ['Z', '+00:00', 'Z', 'Z', 'Z'][(1 + hash(i, 10) % 5)::BIGINT] AS finished_at
+      '%Y-%m-%dT%H:%M:%S') || ['Z', '+00:00', 'Z', 'Z', 'Z'][(1 + hash(i, 10) % 5)::BIGINT]
+      AS finished_at
   FROM range({runs}) AS r(i)
 ) TO '{path}' (FORMAT parquet)
 """
