@@ -197,6 +197,10 @@ def table_stats(path: Path) -> list[AgentStats]:
         json_columns = frozenset(n for n, kind in columns.items() if kind.upper() == "JSON")
         listed = ", ".join('"' + name.replace('"', '""') + '"' for name in names)
         result = con.execute(f"SELECT {listed} FROM {scan} ORDER BY {order}")
+        if list(json_columns) == names and len(names) == 1:
+            # One column of JSON: each row is a whole line of the log (what DuckDB makes of
+            # a log whose lines are not all objects), read as that line.
+            return read_stats(f"{row[0]}\n".encode() for row in _batches(result))
         return read_stats(json_lines(_batches(result), names, json_columns))
 
 

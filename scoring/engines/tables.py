@@ -138,9 +138,17 @@ def runs_select(types: Mapping[str, str], order: str, source: str, casts: Casts)
     return f"SELECT {', '.join(selected)} FROM {source}"
 
 
-def _json_value(value: object, is_json: bool) -> object:
+# Columns of whole numbers by the contract.
+_WHOLE_NUMBERS = frozenset(n for n, kind in RUN_COLUMNS.items() if kind is ColumnKind.INTEGER)
+
+
+def _json_value(value: object, is_json: bool, whole: bool) -> object:
     if is_json and isinstance(value, str):
         return json.loads(value)  # a JSON column: the value as the log wrote it
+    if whole and isinstance(value, float) and value.is_integer():
+        # A whole number in a column of doubles where the contract wants an integer
+        # (``steps`` made a double by one 3.5): as the log most likely wrote it.
+        return int(value)
     if isinstance(value, Decimal):
         return float(value) if value != value.to_integral_value() else int(value)
     if isinstance(value, datetime):
@@ -158,7 +166,7 @@ def json_lines(
     writes: what the Python reader reads a relation as."""
     for row in rows:
         record = {
-            name: _json_value(value, name in json_columns)
+            name: _json_value(value, name in json_columns, name in _WHOLE_NUMBERS)
             for name, value in zip(names, row, strict=True)
             if value is not None
         }
