@@ -6,6 +6,9 @@ The public API::
 
 - :func:`build_report` reads run records (JSON Lines bytes) once and returns a
   :class:`Report`: per agent the headline composite, the fitness radar and repeatability.
+  Its way: :func:`scoring.reading.read_stats` gives one :class:`AgentStats` per agent
+  (everything the methodology reads about it), :func:`score` scores one with the
+  registered formulas, :func:`report_of` ranks them (see :mod:`scoring.report`).
 - :func:`score_outcome_lines` scores outcome records with outcome score v1.
 - :func:`report_to_json` and :func:`outcome_to_json` give the CLI's JSON shapes.
 - :mod:`scoring.uncertainty` (methodology 1.1.0): the 95% intervals, clustered by task,

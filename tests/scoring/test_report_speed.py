@@ -54,7 +54,7 @@ def ties(draw: st.DrawFn) -> tuple[Fraction, int]:
     return Fraction(2 * k + 1, 2 * 10**p), p
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(st.one_of(st.tuples(fractions, places), ties()))
 @example((Fraction(1, 8), 2))
 @example((Fraction(-1, 8), 2))
@@ -105,7 +105,7 @@ def reference_curve(x: Fraction, anchors: Any) -> Fraction:
     return points[-1][1]
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.sampled_from(CURVES), st.fractions(min_value=0, max_value=20_000))
 def test_prepared_curves_agree_anywhere(anchors: Any, x: Fraction) -> None:
     assert piecewise_linear(x, anchors) == reference_curve(x, anchors)
@@ -123,7 +123,7 @@ def test_a_curve_passed_as_a_new_list_is_prepared_afresh() -> None:
 # --- radar ----------------------------------------------------------------------------------
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.floats(min_value=0, allow_nan=False, allow_infinity=False))
 def test_as_written_reads_the_shortest_decimal(value: float) -> None:
     assert as_written(value) == Fraction(repr(value))
@@ -146,7 +146,7 @@ json_data = st.recursive(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(json_data)
 def test_json_text_is_json_dumps_indented(data: Any) -> None:
     expected = json_visible(json.dumps(data, indent=2, ensure_ascii=False))
@@ -180,7 +180,7 @@ def pydantic_row(line: bytes) -> object:
         return None
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(number_texts, number_texts, st.one_of(st.integers(0, 2**66).map(str), number_texts))
 def test_msgspec_reads_numbers_as_the_model_does(latency: str, cost: str, steps: str) -> None:
     line = LINE.format(latency=latency, cost=cost, steps=steps).encode()
@@ -248,7 +248,7 @@ def counted_bound(interval: Interval | None, intervals: list[Interval | None]) -
     return 1 + sum(1 for o in intervals if o is not None and o.low > interval.high)
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(published, published_intervals()), max_size=30))
 def test_ranks_by_sorting_are_the_counts(agents: list[tuple[float | None, Any]]) -> None:
     # The report ranks 20,000 agents by sorting once (n log n); the formulas count (n²).
