@@ -38,6 +38,12 @@ def table_contract(site: Site) -> str:
         casts["DuckDB"] = DUCKDB_CASTS
     except ImportError:  # the duckdb extra is not installed where the site is built
         pass
+    try:
+        from scoring.engines.spark_engine import CASTS as SPARK_CASTS
+
+        casts["Spark"] = SPARK_CASTS
+    except ImportError:  # nor the spark extra
+        pass
     rows = []
     for name, kind in RUN_COLUMNS.items():
         accepted = [
