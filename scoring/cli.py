@@ -30,7 +30,7 @@ from scoring.engines import (
     EngineMissingError,
     engine_stats,
 )
-from scoring.engines.sql import Dialect, Query, query
+from scoring.engines.sql import Dialect, Query
 from scoring.errors import InputError, MethodologyError, cut, inert
 from scoring.invariants import check_methodology
 from scoring.jsonlines import file_bytes
@@ -471,6 +471,8 @@ def run(
 
 def _sql(args: argparse.Namespace, out: TextIO | None, err: TextIO | None, command: str) -> int:
     """Print the checks and the statistics in the dialect, each ended by a semicolon."""
+    from scoring.engines.dialects import query  # sqlglot: imported only here
+
     dialect = Dialect(args.dialect)
     text = "\n\n".join(query(q, dialect).rstrip().rstrip(";") + ";" for q in Query) + "\n"
     if out is None:

@@ -26,6 +26,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from scoring.byte_input import GZIP_MAGIC
+from scoring.engines.tables import PARQUET_SUFFIX
 from scoring.stats import AgentStats
 
 #: The environment variable naming the Spark master (``--spark-master`` wins over it).
@@ -67,13 +68,21 @@ def _has_magic(path: Path, magic: bytes) -> bool:
         return False
 
 
+def _is_parquet(path: Path) -> bool:
+    """A Parquet file, or a folder of them (as Spark writes one)."""
+    if path.is_dir():
+        return any(path.rglob(f"*{PARQUET_SUFFIX}"))
+    return _has_magic(path, _PARQUET_MAGIC)
+
+
 def engine_stats(engine: Engine, path: str, master: str | None = None) -> list[AgentStats] | None:
     """The stats of every agent of the log at ``path``, computed by ``engine``; ``None``
     where the Python reader must read it (not proven clean, not a file the engine reads).
 
-    ``path`` is a JSON Lines file (plain or gzip), a Parquet file, or, for Spark, a table
-    name. Raises :class:`scoring.errors.InputError` for a Parquet file or table that breaks
-    a rule (the Python reader's messages), :class:`EngineMissingError` without the extra.
+    ``path`` is a JSON Lines file (plain or gzip), a Parquet file or a folder of them, or,
+    for Spark, a table name. Raises :class:`scoring.errors.InputError` for a Parquet file
+    or table that breaks a rule (the Python reader's messages), and
+    :class:`EngineMissingError` without the extra.
     """
     from scoring.engines.proof import prove
 
@@ -85,7 +94,7 @@ def engine_stats(engine: Engine, path: str, master: str | None = None) -> list[A
             from scoring.engines import duckdb_engine
         except ImportError:
             raise EngineMissingError(engine) from None
-        if _has_magic(file, _PARQUET_MAGIC):
+        if _is_parquet(file):
             return duckdb_engine.table_stats(file)
         if not file.is_file():
             return None  # the Python reader says why it cannot be read
@@ -100,7 +109,7 @@ def engine_stats(engine: Engine, path: str, master: str | None = None) -> list[A
     except ImportError:
         raise EngineMissingError(engine) from None
     with spark_engine.session(spark_master(master)) as spark:
-        if _has_magic(file, _PARQUET_MAGIC):
+        if _is_parquet(file):
             return spark_engine.table_stats(spark, file)
         if not file.exists():
             return spark_engine.named_table_stats(spark, path)

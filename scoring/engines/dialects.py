@@ -100,3 +100,8 @@ def translated(which: Query, dialect: Dialect) -> str:
     """``which`` in ``dialect``: sqlglot's translation of the source with
     :data:`DIALECT_RULES` applied."""
     return translated_tree(which, dialect).sql(dialect=dialect.value, pretty=True)
+
+
+def query(which: Query, dialect: Dialect) -> str:
+    """``which`` in ``dialect``: the source itself for DuckDB, else :func:`translated`."""
+    return source(which) if dialect is Dialect.DUCKDB else translated(which, dialect)

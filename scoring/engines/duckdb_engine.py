@@ -19,9 +19,10 @@ import duckdb
 
 from scoring.engines.assemble import agent_stats
 from scoring.engines.proof import Proof
-from scoring.engines.sql import Dialect, Query, query
+from scoring.engines.sql import Query, source
 from scoring.engines.tables import (
     INPUT_ORDER,
+    PARQUET_SUFFIX,
     Casts,
     Checks,
     ColumnKind,
@@ -98,14 +99,14 @@ def _sql_text(value: str) -> str:
 
 
 def _checks(con: duckdb.DuckDBPyConnection) -> Checks:
-    row = con.execute(query(Query.CHECKS, Dialect.DUCKDB)).fetchone()
+    row = con.execute(source(Query.CHECKS)).fetchone()
     if row is None:
         raise duckdb.InvalidInputException("the checks returned no row")
     return Checks(*row)
 
 
 def _statistics(con: duckdb.DuckDBPyConnection) -> list[AgentStats]:
-    return agent_stats(con.execute(query(Query.STATISTICS, Dialect.DUCKDB)).fetchall())
+    return agent_stats(con.execute(source(Query.STATISTICS)).fetchall())
 
 
 class JsonStats:
@@ -143,11 +144,11 @@ class JsonStats:
             # The proof checked every rule but the uniqueness of run_id: only the counts
             # are read here (DuckDB leaves the other columns of the checks uncomputed).
             counted = con.execute(
-                f"SELECT runs, repeated_run_ids, 0, 0 FROM ({query(Query.CHECKS, Dialect.DUCKDB)})"
+                f"SELECT runs, repeated_run_ids, 0, 0 FROM ({source(Query.CHECKS)})"
             ).fetchone()
             if counted is not None:
                 # Only DuckDB's rows here: they are read as stats once the log is proven.
-                rows = con.execute(query(Query.STATISTICS, Dialect.DUCKDB)).fetchall()
+                rows = con.execute(source(Query.STATISTICS)).fetchall()
                 self._outcome = Checks(*counted), rows
         except duckdb.Error:
             self._outcome = None
@@ -181,6 +182,14 @@ def table_stats(path: Path) -> list[AgentStats]:
         _connect(Path(spill)) as con,
     ):
         scan = f"read_parquet({_sql_text(str(path))}, file_row_number = true)"
+        if path.is_dir():
+            # A folder of Parquet files: in order of their names, each in its rows' order.
+            files = _sql_text(str(path / "**" / f"*{PARQUET_SUFFIX}"))
+            scan = (
+                f"(SELECT * EXCLUDE (filename, {_FILE_ROW}), row_number() OVER "
+                f"(ORDER BY filename, {_FILE_ROW}) AS {_FILE_ROW} FROM read_parquet({files}, "
+                f"file_row_number = true, filename = true))"
+            )
         described = con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()
         types = {str(row[0]): str(row[1]) for row in described}
         order = INPUT_ORDER if INPUT_ORDER in types else _FILE_ROW

@@ -19,10 +19,12 @@ from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as spark_functions
+from pyspark.sql.window import Window
 
 from scoring.engines.assemble import agent_stats
+from scoring.engines.dialects import query
 from scoring.engines.proof import Proof
-from scoring.engines.sql import Dialect, Query, query
+from scoring.engines.sql import Dialect, Query
 from scoring.engines.tables import (
     INPUT_ORDER,
     Casts,
@@ -61,6 +63,7 @@ CASTS = Casts(
 )
 # Spark's hidden column of a Parquet row's position in its file.
 _ROW_INDEX = "_metadata.row_index"
+_FILE_PATH = "_metadata.file_path"
 _FILE_ORDER = "file_row_index"
 # The session's settings: UTC (a timestamp's text is read and written in it), small
 # shuffles (a report has thousands of agents, not billions), no web UI, quiet logs.
@@ -172,7 +175,11 @@ def table_stats(spark: SparkSession, path: Path) -> list[AgentStats]:
     :class:`scoring.errors.InputError` naming each problem)."""
     frame = spark.read.parquet(str(path))
     if INPUT_ORDER not in frame.columns:
-        frame = frame.select("*", spark_functions.col(_ROW_INDEX).alias(_FILE_ORDER))
+        # The files in order of their names (a folder of them, as Spark writes one), each in
+        # its rows' order.
+        order = Window.orderBy(spark_functions.col(_FILE_PATH), spark_functions.col(_ROW_INDEX))
+        position = spark_functions.row_number().over(order)
+        frame = frame.select("*", position.alias(_FILE_ORDER))
         return _relation_stats(spark, frame, _FILE_ORDER)
     return _relation_stats(spark, frame, INPUT_ORDER)
 

@@ -6,7 +6,8 @@ rules of :class:`scoring.models.RunRecord` over a typed relation ``runs``, as co
 task). The methodology's numbers are written into them from :mod:`scoring.constants` and
 :mod:`scoring.reading` when they are rendered (:func:`source`), never typed in the SQL.
 
-Every other dialect is sqlglot's translation of that source (:func:`query`), corrected by
+Every other dialect is sqlglot's translation of that source
+(:func:`scoring.engines.dialects.query`), corrected by
 the project's own rules where sqlglot writes what the target does not run
 (:data:`scoring.engines.dialects.DIALECT_RULES`): a rule is a rewrite of sqlglot's tree,
 so the query a dialect gets is always the DuckDB source's tree with those nodes replaced.
@@ -71,13 +72,3 @@ def source(query: Query) -> str:
         fifteen_digits=10**EXACT_SIGNIFICANT_DIGITS,
         candidate_limit=EXACT_UNITS_LIMIT // UNITS_PER_ONE,
     )
-
-
-def query(which: Query, dialect: Dialect) -> str:
-    """``which`` in ``dialect``: the source itself for DuckDB, else sqlglot's translation
-    with the project's rules applied (:func:`scoring.engines.dialects.translated`)."""
-    if dialect is Dialect.DUCKDB:
-        return source(which)
-    from scoring.engines.dialects import translated
-
-    return translated(which, dialect)

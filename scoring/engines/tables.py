@@ -41,6 +41,8 @@ from typing import Any, NamedTuple
 
 #: The input-order column.
 INPUT_ORDER = "input_order"
+#: The files of a folder of Parquet (its input order: by file name, then by row).
+PARQUET_SUFFIX = ".parquet"
 
 
 class ColumnKind(StrEnum):

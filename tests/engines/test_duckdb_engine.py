@@ -159,3 +159,16 @@ def test_hostile_parquet(tmp_path: Path, name: str) -> None:
     code, _, err = _parquet_same_as_jsonl(log, _parquet(log, tmp_path / "hostile.parquet"))
     assert code == 2
     assert "line 21" in err
+
+
+def test_a_folder_of_parquet_files(tmp_path: Path) -> None:
+    """As Spark writes one: the files in order of their names, each in its rows' order."""
+    log = write(tmp_path / "ties.jsonl", clean_log(13, TIES_RUNS, 2, ties=True))
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    half = TIES_RUNS // 2
+    # Written later half first: the names, not the writing, give the order.
+    _parquet(log, folder / "part-1.parquet", order=f"LIMIT {half} OFFSET {half}")
+    _parquet(log, folder / "part-0.parquet", order=f"LIMIT {half}")
+    _parquet_same_as_jsonl(log, folder)
+    assert engine_stats(Engine.DUCKDB, str(folder)) == read_stats(log.open("rb"))

@@ -16,8 +16,8 @@ import sqlglot
 from engine_logs import cli
 from sqlglot import exp
 
-from scoring.engines.dialects import translated_tree, tree
-from scoring.engines.sql import Dialect, Query, query, source
+from scoring.engines.dialects import query, translated_tree, tree
+from scoring.engines.sql import Dialect, Query, source
 
 # Flags sqlglot sets on what it reads in one dialect, which say how it was spelled there.
 _SPELLING_FLAGS = frozenset({"binary", "typed", "safe", "zero_start"})
