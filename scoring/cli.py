@@ -23,6 +23,14 @@ from enum import IntEnum, StrEnum
 from typing import BinaryIO, NoReturn, TextIO
 
 from scoring.constants import Axis
+from scoring.engines import (
+    SPARK_LOCAL_MASTER,
+    SPARK_MASTER_VARIABLE,
+    Engine,
+    EngineMissingError,
+    engine_stats,
+)
+from scoring.engines.sql import Dialect, Query
 from scoring.errors import InputError, MethodologyError, cut, inert
 from scoring.invariants import check_methodology
 from scoring.jsonlines import file_bytes
@@ -30,7 +38,7 @@ from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.progress import Progress
 from scoring.progress import wanted as progress_wanted
 from scoring.registry import ScoringError
-from scoring.report import build_report
+from scoring.report import Report, build_report, report_of
 from scoring.serialize import (
     NO_RECORDS,
     OUTCOME_HEADERS,
@@ -76,6 +84,7 @@ class Command(StrEnum):
 
     REPORT = "report"
     OUTCOME = "outcome"
+    SQL = "sql"
 
 
 def _weights_argument(text: str) -> dict[Axis, Decimal]:
@@ -114,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
         help="viewer weights for the radar profile only, e.g. correctness=2,cost=1 "
         "(axes not named weigh 0); never changes the composite",
     )
+    _engine_arguments(report)
     outcome = commands.add_parser(
         Command.OUTCOME.value, help="run-level outcome score v1, from outcome records"
     )
@@ -125,7 +135,33 @@ def _parser() -> argparse.ArgumentParser:
             default=OutputFormat.TABLE.value,
             help="table for people (default) or json",
         )
+    sql = commands.add_parser(
+        Command.SQL.value, help="the SQL of the statistics the engines compute, in a dialect"
+    )
+    sql.add_argument(
+        "--dialect",
+        choices=[d.value for d in Dialect],
+        default=Dialect.DUCKDB.value,
+        help="the SQL dialect (default duckdb, the source; the others are its translation)",
+    )
     return parser
+
+
+def _engine_arguments(report: argparse.ArgumentParser) -> None:
+    report.add_argument(
+        "--engine",
+        choices=[e.value for e in Engine],
+        default=Engine.PYTHON.value,
+        help="where the statistics are computed: python (default, the streaming reader), "
+        "duckdb or spark (also RUNS.parquet; for spark also a table name); the same "
+        "output on every input",
+    )
+    report.add_argument(
+        "--spark-master",
+        metavar="URL",
+        help=f"the Spark master for --engine spark (default ${SPARK_MASTER_VARIABLE}, "
+        f"else {SPARK_LOCAL_MASTER})",
+    )
 
 
 class _ReadError(Exception):
@@ -175,6 +211,13 @@ EXITS: tuple[Exit, ...] = (
         ExitStatus.BAD_INPUT,
         "{command}: cannot score {path}:\n{error}",
         "one line per problem, naming the line, the field and the rule",
+    ),
+    Exit(
+        "engine not installed",
+        (EngineMissingError,),
+        ExitStatus.BAD_INPUT,
+        "{command}: --engine: {error}",
+        "the engine is not installed, and the extra that installs it",
     ),
     Exit(
         "unreadable input",
@@ -258,6 +301,9 @@ def _report(
     args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO, err: TextIO | None
 ) -> bool:
     """Score the run log; whether it held any run."""
+    stats = engine_stats(Engine(args.engine), args.path, args.spark_master)
+    if stats is not None:
+        return _write_report(args, out, report_of(stats, args.weights))
     with _open(args.path, stdin) as source:
         progress = None
         if err is not None and progress_wanted(err):
@@ -274,6 +320,10 @@ def _report(
         finally:
             if progress is not None:
                 progress.close()
+    return _write_report(args, out, report)
+
+
+def _write_report(args: argparse.Namespace, out: TextIO, report: Report) -> bool:
     if args.format == OutputFormat.JSON:
         _write(out, to_json_text(report_to_json(report)) + "\n")
     else:
@@ -395,6 +445,8 @@ def run(
     except _UsageError as error:
         return _row(error).status
     command = f"scoring {args.command}"
+    if args.command == Command.SQL:
+        return _sql(args, stdout, stderr, command)
     if stdout is None:
         _say(stderr, f"{command}: cannot write the output: stdout is closed")
         return EXIT_OUTPUT_FAILED
@@ -414,6 +466,26 @@ def run(
         return row.status
     if not scored:
         _say(stderr, f"{command}: {_NOTHING[args.command]} in {_path(args.path)}")
+    return EXIT_OK
+
+
+def _sql(args: argparse.Namespace, out: TextIO | None, err: TextIO | None, command: str) -> int:
+    """Print the checks and the statistics in the dialect, each ended by a semicolon."""
+    from scoring.engines.dialects import query  # sqlglot: imported only here
+
+    dialect = Dialect(args.dialect)
+    text = "\n\n".join(query(q, dialect).rstrip().rstrip(";") + ";" for q in Query) + "\n"
+    if out is None:
+        _say(err, f"{command}: cannot write the output: stdout is closed")
+        return EXIT_OUTPUT_FAILED
+    try:
+        _write(out, text)
+        _flush(out)
+    except (BrokenPipeError, _WriteError) as error:
+        row = _row(error)
+        if row.says is not None:
+            _say(err, row.says.format(command=command, path="", error=error))
+        return row.status
     return EXIT_OK
 
 

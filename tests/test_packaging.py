@@ -5,6 +5,8 @@ and nothing more; the site's tools come with the ``docs`` extra, the test tools 
 (which includes ``docs``). Each folder may import from:
 
 - ``scoring/``, ``contracts/``: the core dependencies;
+- ``scoring/engines/``: core and the engines' extras (``duckdb``, ``spark``), which it
+  imports only when an engine is asked for;
 - ``docs/``: core and ``docs``;
 - ``tests/``, ``benchmarks/``: core, ``docs`` and ``dev``.
 
@@ -37,6 +39,9 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 # ``macros`` is the site's own package (docs/macros), which tests import from docs/.
 FIRST_PARTY = frozenset({"scoring", "contracts", "macros"})
 TYPED_PACKAGES = ("scoring", "contracts")
+# The engines of ``scoring report --engine``: the one folder of the library that may import
+# an extra (see the module docstring).
+ENGINES = "scoring/engines"
 
 
 def normalize(distribution: str) -> str:
@@ -60,6 +65,7 @@ class Declared:
     core: frozenset[str]
     docs: frozenset[str]
     dev: frozenset[str]
+    engines: frozenset[str] = frozenset()
 
 
 def declared(pyproject: Path) -> Declared:
@@ -86,6 +92,9 @@ def declared(pyproject: Path) -> Declared:
         core=frozenset(group(project.get("dependencies", []), frozenset())),
         docs=frozenset(group(extras.get("docs", []), frozenset({"docs"}))),
         dev=frozenset(group(extras.get("dev", []), frozenset({"dev"}))),
+        engines=frozenset(
+            group([*extras.get("duckdb", []), *extras.get("spark", [])], frozenset())
+        ),
     )
 
 
@@ -93,9 +102,11 @@ def allowed_for(folder: str, groups: Declared) -> frozenset[str]:
     """The distributions code in ``folder`` may import from (see the module docstring)."""
     if folder in ("scoring", "contracts"):
         return groups.core
+    if folder == ENGINES:
+        return groups.core | groups.engines
     if folder == "docs":
         return groups.core | groups.docs
-    return groups.core | groups.docs | groups.dev
+    return groups.core | groups.docs | groups.dev | groups.engines
 
 
 @dataclass(frozen=True)
@@ -152,7 +163,10 @@ def undeclared(folder: Path, allowed: frozenset[str], root: Path) -> list[str]:
     providers = importlib.metadata.packages_distributions()
     extra = pythonpath_folders(root) if folder == root / "tests" else ()
     problems: list[str] = []
+    engines = root / ENGINES
     for path in sorted(folder.rglob("*.py")):
+        if folder != engines and engines in path.parents:
+            continue  # checked on its own, with the engines' extras
         for found in imports(path):
             module = found.module
             if (
@@ -176,7 +190,7 @@ def undeclared(folder: Path, allowed: frozenset[str], root: Path) -> list[str]:
     return problems
 
 
-FOLDERS = ("scoring", "contracts", "docs", "tests", "benchmarks")
+FOLDERS = ("scoring", ENGINES, "contracts", "docs", "tests", "benchmarks")
 
 
 @pytest.fixture(scope="module")
@@ -201,7 +215,7 @@ def test_core_dependencies_are_exactly_what_the_library_imports(groups: Declared
         for distribution in providers.get(found.module, [])
         if found.module not in FIRST_PARTY
     }
-    assert groups.core == used
+    assert groups.core == used - groups.engines  # an engine extra: scoring/engines only
 
 
 def test_dev_includes_docs_so_one_install_serves_both(groups: Declared) -> None:
@@ -344,7 +358,9 @@ from contracts.cli import main
 
 for package in (scoring, contracts):
     for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-        if not info.name.endswith(".__main__"):  # that one runs the command line
+        # __main__ runs the command line; an engine's runner (scoring.engines.*_engine)
+        # needs its extra.
+        if not info.name.endswith((".__main__", "_engine")):
             importlib.import_module(info.name)
 runs = pathlib.Path(tempfile.mkdtemp()) / "runs.jsonl"
 runs.write_text(

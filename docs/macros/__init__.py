@@ -75,6 +75,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "impact": ("version_impact",),
     "guarantees": ("guarantees",),
     "formats": ("format_codes",),
+    "engines": ("table_contract",),
     "contract": ("drift_checks", "descriptive_formulas"),
     "uncertainty": (
         "runs_needed_table",

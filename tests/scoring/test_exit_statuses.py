@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import io
+import sys
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
@@ -20,6 +21,7 @@ from scoring.constants import Axis
 from scoring.errors import MethodologyError
 
 GOOD_LOG = good("r1") + b"\n"
+CORPUS_LOG = Path(__file__).parents[2] / "contracts" / "corpus" / "synthetic-runs.jsonl"
 
 
 class _Failing(io.StringIO):
@@ -42,6 +44,14 @@ def _run(argv: list[str], stdin: io.BytesIO, stdout: io.StringIO) -> tuple[int, 
     err = io.StringIO()
     code = run(argv, stdin=stdin, stdout=stdout, stderr=err)
     return code, stdout.getvalue() if type(stdout) is io.StringIO else "", err.getvalue()
+
+
+def _no_duckdb(monkeypatch: pytest.MonkeyPatch) -> None:
+    # As without the extra: importing the engine fails (also where it was imported).
+    import scoring.engines
+
+    monkeypatch.setitem(sys.modules, "scoring.engines.duckdb_engine", None)
+    monkeypatch.delattr(scoring.engines, "duckdb_engine", raising=False)
 
 
 def _negative_weight(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -162,6 +172,14 @@ SCENARIOS: dict[str, Scenario] = {
         None,
         "cannot write the output: I/O operation on closed file",
     ),
+    "an engine not installed": (
+        "engine not installed",
+        ["report", str(CORPUS_LOG), "--engine", "duckdb"],
+        io.BytesIO(),
+        io.StringIO(),
+        _no_duckdb,
+        'the duckdb engine is not installed: pip install "agent-scoring-methodology[duckdb]"',
+    ),
     "Ctrl-C": ("interrupted", ["report", "-"], _Interrupted(), io.StringIO(), None, ""),
 }
 
@@ -192,6 +210,7 @@ def test_the_statuses_are_as_documented() -> None:
     assert statuses == {
         "usage": 2,
         "bad input": 2,
+        "engine not installed": 2,
         "unreadable input": 2,
         "broken methodology": 2,
         "closed pipe": 141,

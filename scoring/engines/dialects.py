@@ -1,0 +1,107 @@
+"""sqlglot's translation of the SQL source (:mod:`scoring.engines.sql`) into each dialect,
+and the project's own rules for what sqlglot gets wrong.
+
+Each rule rewrites one kind of node of the parsed source; a dialect's query is the
+source's tree with its rules applied, written by sqlglot, and it reads back (parsed by
+sqlglot in that dialect) as that same tree (``tests/engines/test_sql.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.dialects.duckdb import DuckDB
+from sqlglot.helper import seq_get
+
+from scoring.engines.sql import Dialect, Query, source
+
+
+class _DuckDB(DuckDB):
+    """DuckDB as sqlglot reads it, and EPOCH_US as what it is: microseconds since the
+    epoch (sqlglot keeps it as an unknown function, which no other dialect has)."""
+
+    class Parser(DuckDB.Parser):  # type: ignore[valid-type, misc]  # sqlglot: untyped base
+        FUNCTIONS: ClassVar = {
+            **DuckDB.Parser.FUNCTIONS,
+            "EPOCH_US": lambda args: exp.UnixMicros(this=seq_get(args, 0)),
+        }
+
+
+def _no_materialized(node: exp.Expr) -> exp.Expr:
+    # DuckDB's MATERIALIZED hint on a common table expression: the others have no such word.
+    if isinstance(node, exp.CTE) and node.args.get("materialized"):
+        node = node.copy()
+        node.set("materialized", None)
+    return node
+
+
+def _decimal_hugeint(node: exp.Expr) -> exp.Expr:
+    # DuckDB's HUGEINT (sqlglot writes INT128, which they lack): a 38-digit integer.
+    if isinstance(node, exp.DataType) and node.is_type(exp.DataType.Type.INT128):
+        return exp.DataType.build("DECIMAL(38, 0)")
+    return node
+
+
+def _bignumeric_hugeint(node: exp.Expr) -> exp.Expr:
+    # BigQuery's integers of 38 digits are its BIGNUMERIC (NUMERIC holds 29).
+    if isinstance(node, exp.DataType) and node.is_type(exp.DataType.Type.INT128):
+        return exp.DataType.build("BIGNUMERIC", dialect="bigquery")
+    return node
+
+
+def _filtered_lists(node: exp.Expr) -> exp.Expr:
+    # BigQuery has no FILTER clause: a list of the values that meet the condition is the
+    # list of IF(condition, value, NULL) without its nulls (what sqlglot writes, as a rule,
+    # so that the query reads back as this tree).
+    if isinstance(node, exp.Filter) and isinstance(node.this, exp.ArrayAgg):
+        condition = node.expression.this
+        chosen = exp.If(this=condition.copy(), true=node.this.this.copy(), false=exp.Null())
+        return exp.IgnoreNulls(this=exp.ArrayAgg(this=chosen))
+    return node
+
+
+def _microsecond_instants(node: exp.Expr) -> exp.Expr:
+    # Trino's TIMESTAMP WITH TIME ZONE keeps milliseconds unless told otherwise.
+    if isinstance(node, exp.DataType) and node.is_type(exp.DataType.Type.TIMESTAMPTZ):
+        return exp.DataType.build("TIMESTAMP(6) WITH TIME ZONE", dialect="trino")
+    return node
+
+
+#: The project's corrections of sqlglot's translation, per dialect: each a rewrite of one
+#: node of the parsed source (``Expression.transform``). DuckDB's own parsing is corrected
+#: in :class:`_DuckDB`.
+DIALECT_RULES: dict[Dialect, tuple[Callable[[exp.Expr], exp.Expr], ...]] = {
+    Dialect.DUCKDB: (),
+    Dialect.SPARK: (_no_materialized, _decimal_hugeint),
+    Dialect.TRINO: (_no_materialized, _decimal_hugeint, _microsecond_instants),
+    Dialect.BIGQUERY: (_no_materialized, _bignumeric_hugeint, _filtered_lists),
+}
+
+
+def tree(query: Query) -> exp.Expr:
+    """The parsed DuckDB source of ``query``."""
+    parsed: exp.Expr = sqlglot.parse_one(source(query), read=_DuckDB)
+    return parsed
+
+
+def translated_tree(which: Query, dialect: Dialect) -> exp.Expr:
+    """The source's tree with ``dialect``'s rules applied: what the dialect's query reads
+    back as."""
+    parsed = tree(which)
+    for rule in DIALECT_RULES[dialect]:
+        parsed = parsed.transform(rule)
+    return parsed
+
+
+def translated(which: Query, dialect: Dialect) -> str:
+    """``which`` in ``dialect``: sqlglot's translation of the source with
+    :data:`DIALECT_RULES` applied."""
+    return translated_tree(which, dialect).sql(dialect=dialect.value, pretty=True)
+
+
+def query(which: Query, dialect: Dialect) -> str:
+    """``which`` in ``dialect``: the source itself for DuckDB, else :func:`translated`."""
+    return source(which) if dialect is Dialect.DUCKDB else translated(which, dialect)

@@ -1,0 +1,218 @@
+"""The DuckDB engine: the statistics of a run log computed by ``statistics.sql`` in DuckDB.
+
+Inputs: a JSON Lines log (plain or gzip) that :func:`scoring.engines.proof.prove` has
+proven clean, read with the run's columns typed; or a Parquet file with the table contract
+(:mod:`scoring.engines.tables`), its input order the ``input_order`` column or, without
+one, the order of its rows in the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from scoring.engines.assemble import agent_stats
+from scoring.engines.proof import Proof
+from scoring.engines.sql import Query, source
+from scoring.engines.tables import (
+    INPUT_ORDER,
+    PARQUET_SUFFIX,
+    Casts,
+    Checks,
+    ColumnKind,
+    TableUnfitError,
+    json_lines,
+    runs_select,
+)
+from scoring.reading import read_stats
+from scoring.stats import AgentStats
+
+_JSON_TYPES = {
+    "run_id": "VARCHAR",
+    "agent_id": "VARCHAR",
+    "task_id": "VARCHAR",
+    "status": "VARCHAR",
+    "success": "BOOLEAN",
+    "latency_ms": "DOUBLE",
+    "cost_usd": "DOUBLE",
+    "steps": "BIGINT",
+    "finished_at": "VARCHAR",
+}
+_INTEGERS = frozenset(
+    {
+        "TINYINT",
+        "SMALLINT",
+        "INTEGER",
+        "BIGINT",
+        "UTINYINT",
+        "USMALLINT",
+        "UINTEGER",
+        "UBIGINT",
+        "HUGEINT",
+    }
+)
+#: DuckDB's names of the table contract's types.
+CASTS = Casts(
+    accepted={
+        ColumnKind.TEXT: frozenset({"VARCHAR"}),
+        ColumnKind.BOOLEAN: frozenset({"BOOLEAN"}),
+        ColumnKind.NUMBER: frozenset({"DOUBLE"}) | _INTEGERS,
+        ColumnKind.INTEGER: _INTEGERS,
+        ColumnKind.INSTANT: frozenset({"TIMESTAMP WITH TIME ZONE", "TIMESTAMP"}),
+    },
+    target={
+        ColumnKind.TEXT: "VARCHAR",
+        ColumnKind.BOOLEAN: "BOOLEAN",
+        ColumnKind.NUMBER: "DOUBLE",
+        ColumnKind.INTEGER: "BIGINT",
+        ColumnKind.INSTANT: "VARCHAR",
+    },
+    instant_text="strftime(CAST({column} AS TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%fZ')",
+)
+#: What DuckDB keeps in memory before it spills to a temporary folder (the window's sort
+#: of 10M runs would take more): the whole command then stays under 2 GiB.
+DUCKDB_MEMORY_LIMIT_MIB = 1024
+# The column read_parquet adds: the row's position in the file.
+_FILE_ROW = "file_row_number"
+# Rows fetched from DuckDB at a time when a table is handed to the Python reader.
+_FETCH_ROWS = 65536
+
+
+def _connect(spill: Path) -> duckdb.DuckDBPyConnection:
+    """An in-memory database that spills to the folder ``spill`` past
+    ``DUCKDB_MEMORY_LIMIT_MIB``, its timestamps in UTC (``CASTS.instant_text``)."""
+    con = duckdb.connect(":memory:")
+    con.execute("SET TimeZone = 'UTC'")
+    con.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT_MIB}MiB'")
+    con.execute(f"SET temp_directory = {_sql_text(str(spill))}")
+    return con
+
+
+def _sql_text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _checks(con: duckdb.DuckDBPyConnection) -> Checks:
+    row = con.execute(source(Query.CHECKS)).fetchone()
+    if row is None:
+        raise duckdb.InvalidInputException("the checks returned no row")
+    return Checks(*row)
+
+
+def _statistics(con: duckdb.DuckDBPyConnection) -> list[AgentStats]:
+    return agent_stats(con.execute(source(Query.STATISTICS)).fetchall())
+
+
+class JsonStats:
+    """The stats of a JSON Lines log computed by DuckDB in a thread of its own, while the
+    caller proves the log clean (DuckDB runs outside the GIL: the two share the cores).
+
+    :meth:`result` gives them once the proof has found the log clean (``None`` if DuckDB
+    read it otherwise than the proof did, or failed on it); :meth:`cancel` stops DuckDB
+    when the proof failed, and nothing it computed is used.
+    """
+
+    def __init__(self, path: Path, gzip: bool) -> None:
+        self._spill = tempfile.TemporaryDirectory(prefix="scoring-duckdb-")
+        self._con = _connect(Path(self._spill.name))
+        self._outcome: tuple[Checks, list[Any]] | None = None
+        self._thread = threading.Thread(target=self._run, args=(path, gzip), daemon=True)
+        self._thread.start()
+
+    def _run(self, path: Path, gzip: bool) -> None:
+        columns = ", ".join(f"{name}: {_sql_text(kind)}" for name, kind in _JSON_TYPES.items())
+        compression = "gzip" if gzip else "uncompressed"
+        reader = (
+            f"read_json({_sql_text(str(path))}, format = 'newline_delimited', "
+            f"compression = '{compression}', columns = {{{columns}}})"
+        )
+        con = self._con
+        try:
+            # The input order is the row's position in the file: row_number() over the scan
+            # in insertion order, kept in a table so that every reference reads the same.
+            con.execute("SET preserve_insertion_order = true")
+            con.execute(
+                f"CREATE TEMP TABLE runs AS SELECT row_number() OVER () AS {INPUT_ORDER}, * "
+                f"FROM {reader}"
+            )
+            # The proof checked every rule but the uniqueness of run_id: only the counts
+            # are read here (DuckDB leaves the other columns of the checks uncomputed).
+            counted = con.execute(
+                f"SELECT runs, repeated_run_ids, 0, 0 FROM ({source(Query.CHECKS)})"
+            ).fetchone()
+            if counted is not None:
+                # Only DuckDB's rows here: they are read as stats once the log is proven.
+                rows = con.execute(source(Query.STATISTICS)).fetchall()
+                self._outcome = Checks(*counted), rows
+        except duckdb.Error:
+            self._outcome = None
+        finally:
+            con.close()
+            self._spill.cleanup()
+
+    def result(self, proof: Proof) -> list[AgentStats] | None:
+        """The stats, if DuckDB read as many runs as ``proof`` counted, without a repeated
+        ``run_id``."""
+        self._thread.join()
+        if self._outcome is None:
+            return None
+        checks, rows = self._outcome
+        return agent_stats(rows) if checks.clean and checks.runs == proof.runs else None
+
+    def cancel(self) -> None:
+        """Stop DuckDB (the proof failed) and wait for its thread."""
+        if self._thread.is_alive():
+            with contextlib.suppress(duckdb.Error):  # already closed: the thread has ended
+                self._con.interrupt()
+        self._thread.join()
+
+
+def table_stats(path: Path) -> list[AgentStats]:
+    """The stats of a Parquet log. Where its columns are not the contract's or a check
+    fails, its rows are read by the Python reader, as JSON Lines in input order, which
+    raises :class:`scoring.errors.InputError` naming each problem (or scores them)."""
+    with (
+        tempfile.TemporaryDirectory(prefix="scoring-duckdb-") as spill,
+        _connect(Path(spill)) as con,
+    ):
+        scan = f"read_parquet({_sql_text(str(path))}, file_row_number = true)"
+        if path.is_dir():
+            # A folder of Parquet files: in order of their names, each in its rows' order.
+            files = _sql_text(str(path / "**" / f"*{PARQUET_SUFFIX}"))
+            scan = (
+                f"(SELECT * EXCLUDE (filename, {_FILE_ROW}), row_number() OVER "
+                f"(ORDER BY filename, {_FILE_ROW}) AS {_FILE_ROW} FROM read_parquet({files}, "
+                f"file_row_number = true, filename = true))"
+            )
+        described = con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()
+        types = {str(row[0]): str(row[1]) for row in described}
+        order = INPUT_ORDER if INPUT_ORDER in types else _FILE_ROW
+        columns = {name: kind for name, kind in types.items() if name not in (order, _FILE_ROW)}
+        try:
+            select = runs_select({**columns, order: types[order]}, order, scan, CASTS)
+        except TableUnfitError:
+            select = None
+        if select is not None:
+            con.execute(f"CREATE TEMP VIEW runs AS {select}")
+            if _checks(con).clean:
+                return _statistics(con)
+        names = list(columns)
+        json_columns = frozenset(n for n, kind in columns.items() if kind.upper() == "JSON")
+        listed = ", ".join('"' + name.replace('"', '""') + '"' for name in names)
+        result = con.execute(f"SELECT {listed} FROM {scan} ORDER BY {order}")
+        if list(json_columns) == names and len(names) == 1:
+            # One column of JSON: each row is a whole line of the log (what DuckDB makes of
+            # a log whose lines are not all objects), read as that line.
+            return read_stats(f"{row[0]}\n".encode() for row in _batches(result))
+        return read_stats(json_lines(_batches(result), names, json_columns))
+
+
+def _batches(result: duckdb.DuckDBPyConnection) -> Iterator[tuple[Any, ...]]:
+    while batch := result.fetchmany(_FETCH_ROWS):
+        yield from batch

@@ -1,0 +1,195 @@
+"""The Spark engine: the statistics computed by ``statistics.sql`` translated for Spark SQL.
+
+Local mode by default, a cluster by its master URL (``--spark-master`` or
+``$SCORING_SPARK_MASTER``). Inputs: a JSON Lines log (plain or gzip, by its name's
+``.gz``) proven clean, a Parquet file, or a table name of the session's catalog (which must
+carry the ``input_order`` column: a table has no row order).
+
+The JVM writes its logs to stderr: it is started with its stdout and stderr pointed at
+``/dev/null``, so that the command prints what ``--engine python`` prints, nothing more.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as spark_functions
+from pyspark.sql.window import Window
+
+from scoring.engines.assemble import agent_stats
+from scoring.engines.dialects import query
+from scoring.engines.proof import Proof
+from scoring.engines.sql import Dialect, Query
+from scoring.engines.tables import (
+    INPUT_ORDER,
+    Casts,
+    Checks,
+    ColumnKind,
+    TableUnfitError,
+    json_lines,
+    runs_select,
+)
+from scoring.reading import read_stats
+from scoring.stats import AgentStats
+
+# The JSON Lines schema, as Spark's DDL.
+_JSON_SCHEMA = (
+    "run_id STRING, agent_id STRING, task_id STRING, status STRING, success BOOLEAN, "
+    "latency_ms DOUBLE, cost_usd DOUBLE, steps BIGINT, finished_at STRING"
+)
+_INTEGERS = frozenset({"TINYINT", "SMALLINT", "INT", "BIGINT"})
+#: Spark's names of the table contract's types (as ``DataFrame.dtypes`` writes them).
+CASTS = Casts(
+    accepted={
+        ColumnKind.TEXT: frozenset({"STRING"}),
+        ColumnKind.BOOLEAN: frozenset({"BOOLEAN"}),
+        ColumnKind.NUMBER: frozenset({"DOUBLE"}) | _INTEGERS,
+        ColumnKind.INTEGER: _INTEGERS,
+        ColumnKind.INSTANT: frozenset({"TIMESTAMP", "TIMESTAMP_NTZ"}),
+    },
+    target={
+        ColumnKind.TEXT: "STRING",
+        ColumnKind.BOOLEAN: "BOOLEAN",
+        ColumnKind.NUMBER: "DOUBLE",
+        ColumnKind.INTEGER: "BIGINT",
+        ColumnKind.INSTANT: "STRING",
+    },
+    instant_text="date_format({column}, \"yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'\")",
+)
+# Spark's hidden column of a Parquet row's position in its file.
+_ROW_INDEX = "_metadata.row_index"
+_FILE_PATH = "_metadata.file_path"
+_FILE_ORDER = "file_row_index"
+# The session's settings: UTC (a timestamp's text is read and written in it), small
+# shuffles (a report has thousands of agents, not billions), no web UI, quiet logs.
+_SETTINGS = {
+    "spark.sql.session.timeZone": "UTC",
+    "spark.sql.shuffle.partitions": "8",
+    "spark.ui.enabled": "false",
+    "spark.sql.ansi.enabled": "true",
+    "spark.driver.extraJavaOptions": "-Dlog4j2.level=ERROR",
+}
+_APP_NAME = "scoring"
+
+
+@contextmanager
+def _quiet_descriptors() -> Iterator[None]:
+    """stdout and stderr pointed at /dev/null while the JVM starts (it inherits them)."""
+    saved = [os.dup(1), os.dup(2)]
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, devnull):
+            os.close(fd)
+
+
+@contextmanager
+def session(master: str) -> Iterator[SparkSession]:
+    """A Spark session on ``master``: the active one if there is one (left running), else
+    a new one, stopped at the end."""
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        yield active
+        return
+    builder = SparkSession.builder.master(master).appName(_APP_NAME)
+    for key, value in _SETTINGS.items():
+        builder = builder.config(key, value)
+    with _quiet_descriptors():
+        spark = builder.getOrCreate()
+        spark.sparkContext.setLogLevel("ERROR")
+    try:
+        yield spark
+    finally:
+        spark.stop()
+
+
+def _checks(spark: SparkSession) -> Checks:
+    row = spark.sql(query(Query.CHECKS, Dialect.SPARK)).collect()[0]
+    return Checks(*row)
+
+
+def _statistics(spark: SparkSession) -> list[AgentStats]:
+    return agent_stats(spark.sql(query(Query.STATISTICS, Dialect.SPARK)).collect())
+
+
+def json_stats(spark: SparkSession, path: Path, proof: Proof) -> list[AgentStats] | None:
+    """The stats of a proven-clean JSON Lines log; ``None`` where Spark reads it otherwise
+    than the proof did, or fails on it (a gzip file must end in ``.gz`` for Spark)."""
+    try:
+        frame = (
+            spark.read.schema(_JSON_SCHEMA)
+            .option("mode", "FAILFAST")
+            .json(str(path))
+            .withColumn(INPUT_ORDER, spark_functions.monotonically_increasing_id())
+        )
+        frame.createOrReplaceTempView("runs")
+        checks = _checks(spark)
+        if checks.runs != proof.runs or not checks.clean:
+            return None
+        return _statistics(spark)
+    except Exception:  # any failure of the JVM: the Python reader reads the log
+        return None
+
+
+def _relation_stats(spark: SparkSession, frame: DataFrame, order: str) -> list[AgentStats]:
+    types = {name: kind.upper() for name, kind in frame.dtypes}
+    frame.createOrReplaceTempView("given_runs")
+    try:
+        select = runs_select(types, order, "given_runs", CASTS)
+    except TableUnfitError:
+        select = None
+    if select is not None:
+        spark.sql(select).createOrReplaceTempView("runs")
+        if _checks(spark).clean:
+            return _statistics(spark)
+    names = [name for name in types if name != order]
+    instants = CASTS.accepted[ColumnKind.INSTANT]
+    listed = [
+        CASTS.instant_text.format(column=f"`{name}`") if types[name] in instants else f"`{name}`"
+        for name in names
+    ]
+    rows = spark.sql(
+        f"SELECT {', '.join(listed)} FROM given_runs ORDER BY `{order}`"
+    ).toLocalIterator()
+    return read_stats(json_lines(_values(rows), names, frozenset()))
+
+
+def _values(rows: Iterator[Any]) -> Iterator[tuple[Any, ...]]:
+    for row in rows:
+        yield tuple(row)
+
+
+def table_stats(spark: SparkSession, path: Path) -> list[AgentStats]:
+    """The stats of a Parquet log (its order ``input_order``, else its rows' in the file);
+    where a check fails, the Python reader's over its rows (which raises
+    :class:`scoring.errors.InputError` naming each problem)."""
+    frame = spark.read.parquet(str(path))
+    if INPUT_ORDER not in frame.columns:
+        # The files in order of their names (a folder of them, as Spark writes one), each in
+        # its rows' order.
+        order = Window.orderBy(spark_functions.col(_FILE_PATH), spark_functions.col(_ROW_INDEX))
+        position = spark_functions.row_number().over(order)
+        frame = frame.select("*", position.alias(_FILE_ORDER))
+        return _relation_stats(spark, frame, _FILE_ORDER)
+    return _relation_stats(spark, frame, INPUT_ORDER)
+
+
+def named_table_stats(spark: SparkSession, name: str) -> list[AgentStats] | None:
+    """The stats of the table ``name`` (with an ``input_order`` column); ``None`` if the
+    catalog has no such table (the command then says it cannot read the path)."""
+    if not spark.catalog.tableExists(name):
+        return None
+    frame = spark.table(name)
+    if INPUT_ORDER not in frame.columns:
+        return None
+    return _relation_stats(spark, frame, INPUT_ORDER)

@@ -1,0 +1,179 @@
+"""Logs for the engine tests: clean ones that vary what the SQL computes (sums that are
+and are not fixed-point, medians, windows full of timestamp ties, offsets, digits beyond
+the microsecond), and hostile ones, each breaking one rule the way the issue lists them.
+
+Every log is bytes, written to a file by :func:`write`; the expected output is always
+``--engine python``'s on the same file, never a hard-coded result.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import random
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from scoring.cli import run
+from scoring.constants import RADAR_WINDOW_RUNS
+
+CliResult = tuple[int, str, str]
+
+_OFFSETS = ("Z", "+00:00", "+02:00", "-05:30", "z", "+14:00")
+_OFFSET_MINUTES = {"Z": 0, "+00:00": 0, "+02:00": 120, "-05:30": -330, "+14:00": 840}
+_START = datetime(2026, 6, 1, tzinfo=UTC)
+_STATUSES = ("completed", "completed", "completed", "failed", "timeout", "queued", "running")
+
+
+def cli(argv: list[str]) -> CliResult:
+    """``scoring`` in-process: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = run(argv, stdin=io.BytesIO(), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _stamp(rng: random.Random, second: int) -> str:
+    """An RFC 3339 text of a second after 2026-06-01, in varied offsets and fractions: many
+    runs share a second, some share the microsecond and differ beyond it."""
+    offset = rng.choice(_OFFSETS)
+    minutes = _OFFSET_MINUTES[offset.upper()]
+    local = (_START + timedelta(seconds=second)).astimezone(timezone(timedelta(minutes=minutes)))
+    fraction = rng.choice(["", "", ".5", ".123456", ".1234567", ".12345670", ".123456789"])
+    separator = rng.choice("Tt ")
+    return local.strftime(f"%Y-%m-%d{separator}%H:%M:%S") + fraction + offset
+
+
+def _number(rng: random.Random, scale: float) -> float | int:
+    """A value in one of the forms the sums must carry exactly: integers, decimals of a
+    few digits, 17-digit doubles, tiny and large values."""
+    form = rng.randrange(6)
+    if form == 0:
+        return rng.randrange(0, 5000)
+    if form == 1:
+        return round(rng.uniform(0, scale), 3)
+    if form == 2:
+        return rng.uniform(0, scale)  # 17 significant digits: not fixed-point
+    if form == 3:
+        return rng.choice([1e-7, 1e-10, 0.1, 0.2, 0.3, 5e-324, 0.0, -0.0])
+    if form == 4:
+        return rng.choice([9007199.254740993, 1e15, 123456789012.5, 1e22])
+    return round(rng.uniform(0, scale), 9)
+
+
+def clean_log(seed: int, runs: int, agents: int, ties: bool = False) -> bytes:
+    """A valid log: varied statuses, values, offsets and fractions; with ``ties``, every run
+    of an agent finishes within a few seconds (the window is decided by the sub-µs digits
+    and the input order)."""
+    rng = random.Random(seed)
+    lines = []
+    for i in range(runs):
+        status = rng.choice(_STATUSES)
+        terminal = status in ("completed", "failed", "timeout")
+        record: dict[str, Any] = {
+            "run_id": f"run-{i}",
+            "agent_id": f"agent-{rng.randrange(agents)}",
+            "task_id": rng.choice(["t-1", "t-2", "t-3", "T-0", "é-task", "t-10"]),
+            "status": status,
+        }
+        if rng.random() < 0.9:
+            record["success"] = rng.choice([True, False, None]) if terminal else None
+        if status == "completed" or rng.random() < 0.4:
+            record["latency_ms"] = _number(rng, 20000)
+            record["cost_usd"] = _number(rng, 0.2)
+        if rng.random() < 0.7:
+            record["steps"] = rng.choice([None, 0, 3, 7, 12, 10**6])
+        if terminal:
+            second = rng.randrange(3) if ties else rng.randrange(0, 5 * 86400)
+            record["finished_at"] = _stamp(rng, second)
+        lines.append(json.dumps(record))
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _line(**fields: Any) -> str:
+    record = {
+        "run_id": "bad",
+        "agent_id": "agent-0",
+        "task_id": "t-1",
+        "status": "completed",
+        "success": True,
+        "latency_ms": 100,
+        "cost_usd": 0.01,
+        "steps": 3,
+        "finished_at": "2026-06-01T00:00:00Z",
+    } | fields
+    return json.dumps({k: v for k, v in record.items() if v is not _LEFT_OUT})
+
+
+_LEFT_OUT = object()
+_REPEATED_KEY = (
+    '{"run_id": "bad", "run_id": "bad2", "agent_id": "a", "task_id": "t", "status": "queued"}'
+)
+_TWO_OBJECTS = _line() + " " + _line(run_id="bad-2")
+
+#: One bad line each, by what it breaks (inserted among clean lines).
+HOSTILE_LINES: dict[str, str] = {
+    "repeated key": _REPEATED_KEY,
+    "1e400": _line().replace('"latency_ms": 100', '"latency_ms": 1e400'),
+    "NaN": _line().replace('"cost_usd": 0.01', '"cost_usd": NaN'),
+    "true as a string": _line(success="true"),
+    "100 as a string": _line(latency_ms="100"),
+    "3.5 steps": _line(steps=3.5),
+    "unknown field": _line(note="x"),
+    "unknown status": _line(status="done"),
+    "negative latency": _line(latency_ms=-1),
+    "negative steps": _line(steps=-2),
+    "duplicate run_id": _line(run_id="run-0"),
+    "missing run_id": _line(run_id=_LEFT_OUT),
+    "empty agent_id": _line(agent_id=""),
+    "completed without latency": _line(latency_ms=None),
+    "failed without finished_at": _line(status="failed", finished_at=None),
+    "timestamp without offset": _line(finished_at="2026-06-01T00:00:00"),
+    "30 February": _line(finished_at="2026-02-30T00:00:00Z"),
+    "two objects on a line": _TWO_OBJECTS,
+    "not JSON": "{not json",
+    "an array": "[1, 2]",
+    "lone surrogate": _line(agent_id="\ud800"),
+}
+
+
+def hostile_log(name: str, seed: int = 7) -> bytes:
+    """A clean log with the line ``HOSTILE_LINES[name]`` in its middle."""
+    lines = clean_log(seed, 40, 3).decode().splitlines()
+    lines.insert(len(lines) // 2, HOSTILE_LINES[name])
+    return ("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
+
+
+#: Valid logs that an engine's JSON reader might read otherwise: each must still print
+#: what the Python reader prints (by the engine, or by the Python reader it hands it to).
+ODD_CLEAN_LOGS: dict[str, Callable[[], bytes]] = {
+    "byte-order mark": lambda: b"\xef\xbb\xbf" + clean_log(3, 30, 2),
+    "CRLF line ends": lambda: clean_log(4, 30, 2).replace(b"\n", b"\r\n"),
+    "blank lines": lambda: clean_log(5, 30, 2).replace(b"\n", b"\n\n", 3),
+    "no final newline": lambda: clean_log(6, 30, 2).rstrip(b"\n"),
+    "escaped strings": lambda: clean_log(8, 30, 2).replace(b'"t-1"', b'"t-\\u00e9\\"1"'),
+    "surrogate pair": lambda: clean_log(9, 30, 2).replace(b'"t-2"', b'"\\ud83d\\ude00"'),
+    "keys left out": lambda: (
+        b'{"run_id": "x", "agent_id": "a", "task_id": "t", "status": "queued"}\n'
+        + clean_log(10, 30, 2)
+    ),
+    "only queued runs": lambda: (
+        b'{"run_id": "x", "agent_id": "a", "task_id": "t", "status": "queued"}\n'
+    ),
+    "steps beyond 64 bits": lambda: clean_log(11, 30, 2).replace(
+        b'"steps": 7', b'"steps": 10000000000000000000000000000000'
+    ),
+    "empty": lambda: b"",
+    "only blank lines": lambda: b"\n  \n\n",
+}
+
+#: The window is one of these many runs (a log of ties needs more runs than it).
+TIES_RUNS = 3 * RADAR_WINDOW_RUNS
+
+
+def write(path: Path, data: bytes, compress: bool = False) -> Path:
+    """``data`` written to ``path`` (gzip-compressed with ``compress``)."""
+    path.write_bytes(gzip.compress(data, mtime=0) if compress else data)
+    return path

@@ -1,0 +1,174 @@
+"""``--engine duckdb`` prints exactly what ``--engine python`` prints (stdout, stderr,
+exit status), on clean, tied, odd and hostile logs, plain and gzip, and on Parquet copies;
+and where it scores a log itself, its stats are the Python reader's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from engine_logs import (
+    HOSTILE_LINES,
+    ODD_CLEAN_LOGS,
+    TIES_RUNS,
+    clean_log,
+    cli,
+    hostile_log,
+    write,
+)
+
+from scoring.engines import Engine, engine_stats
+from scoring.reading import read_stats
+
+duckdb = pytest.importorskip("duckdb", reason="the duckdb extra is not installed")
+
+CORPUS = sorted((Path(__file__).parents[2] / "contracts" / "corpus").glob("*.jsonl"))
+FORMATS = (["--format", "json"], [])
+
+
+def _same_as_python(path: Path, *options: str) -> tuple[int, str, str]:
+    for format_options in FORMATS:
+        python = cli(["report", str(path), *format_options, *options])
+        engine = cli(["report", str(path), *format_options, *options, "--engine", "duckdb"])
+        assert engine == python
+    return python
+
+
+def _scored_by_the_engine(path: Path) -> None:
+    stats = engine_stats(Engine.DUCKDB, str(path))
+    assert stats is not None  # not handed to the Python reader
+    with path.open("rb") as log:
+        assert stats == read_stats(log)
+
+
+@pytest.mark.parametrize("log", CORPUS, ids=lambda p: p.name)
+def test_the_corpus(log: Path) -> None:
+    code, _, err = _same_as_python(log)
+    assert (code, err) == (0, "")
+    _scored_by_the_engine(log)
+
+
+@pytest.mark.parametrize("compress", [False, True], ids=["plain", "gzip"])
+@pytest.mark.parametrize("seed", range(4))
+def test_clean_logs(tmp_path: Path, seed: int, compress: bool) -> None:
+    log = write(tmp_path / "runs.jsonl", clean_log(seed, 400, 1 + seed * 3), compress)
+    assert _same_as_python(log, "--weights", "correctness=2,cost=1")[0] == 0
+    _scored_by_the_engine(log)
+
+
+def test_a_log_full_of_ties(tmp_path: Path) -> None:
+    """Runs of one agent finish within three seconds: the window is chosen by the digits
+    beyond the microsecond, then the input order."""
+    log = write(tmp_path / "ties.jsonl", clean_log(11, TIES_RUNS, 2, ties=True))
+    _same_as_python(log)
+    _scored_by_the_engine(log)
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_LINES))
+def test_hostile_logs(tmp_path: Path, name: str) -> None:
+    log = write(tmp_path / "hostile.jsonl", hostile_log(name))
+    code, _, err = _same_as_python(log)
+    assert code == 2
+    assert "line 21" in err  # the bad line, named by the Python reader's words
+    assert engine_stats(Engine.DUCKDB, str(log)) is None
+
+
+@pytest.mark.parametrize("name", sorted(ODD_CLEAN_LOGS))
+def test_odd_but_valid_logs(tmp_path: Path, name: str) -> None:
+    log = write(tmp_path / "odd.jsonl", ODD_CLEAN_LOGS[name]())
+    _same_as_python(log)
+
+
+def test_a_missing_file(tmp_path: Path) -> None:
+    code, _, err = _same_as_python(tmp_path / "nowhere.jsonl")
+    assert code == 2
+    assert "cannot read" in err
+
+
+def test_a_broken_gzip_stream(tmp_path: Path) -> None:
+    log = write(tmp_path / "runs.jsonl.gz", clean_log(2, 50, 2), compress=True)
+    log.write_bytes(log.read_bytes()[:-20])
+    assert _same_as_python(log)[0] == 2
+
+
+# --- Parquet -----------------------------------------------------------------------------
+
+_TYPED = (
+    "{run_id: 'VARCHAR', agent_id: 'VARCHAR', task_id: 'VARCHAR', status: 'VARCHAR', "
+    "success: 'BOOLEAN', latency_ms: 'DOUBLE', cost_usd: 'DOUBLE', steps: 'BIGINT', "
+    "finished_at: 'VARCHAR'}"
+)
+
+
+def _parquet(
+    source: Path, target: Path, select: str = "*", auto: bool = False, order: str = ""
+) -> Path:
+    columns = "" if auto else f", columns = {_TYPED}"
+    with duckdb.connect() as con:
+        con.execute(
+            f"COPY (SELECT {select} FROM read_json('{source}', format = 'newline_delimited'"
+            f"{columns}) {order}) TO '{target}' (FORMAT parquet)"
+        )
+    return target
+
+
+def _parquet_same_as_jsonl(log: Path, parquet: Path) -> tuple[int, str, str]:
+    result = ()
+    for format_options in FORMATS:
+        python = cli(["report", str(log), *format_options])
+        engine = cli(["report", str(parquet), *format_options, "--engine", "duckdb"])
+        assert engine[0] == python[0]
+        assert engine[1] == python[1]
+        assert engine[2] == python[2].replace(str(log), str(parquet))
+        result = python
+    return result
+
+
+@pytest.mark.parametrize("log", CORPUS, ids=lambda p: p.name)
+def test_parquet_copies_of_the_corpus(tmp_path: Path, log: Path) -> None:
+    typed = _parquet(log, tmp_path / "typed.parquet")
+    _parquet_same_as_jsonl(log, typed)
+    assert engine_stats(Engine.DUCKDB, str(typed)) == read_stats(log.open("rb"))
+    # Copied with the types DuckDB guesses (whole numbers, timestamps, all-null JSON).
+    _parquet_same_as_jsonl(log, _parquet(log, tmp_path / "auto.parquet", auto=True))
+
+
+def test_parquet_with_an_input_order_column(tmp_path: Path) -> None:
+    """The rows in another order than the log's: the ``input_order`` column decides."""
+    log = write(tmp_path / "ties.jsonl", clean_log(12, TIES_RUNS, 2, ties=True))
+    shuffled = _parquet(
+        log,
+        tmp_path / "ordered.parquet",
+        "row_number() OVER () AS input_order, *",
+        order="ORDER BY hash(run_id)",
+    )
+    _parquet_same_as_jsonl(log, shuffled)
+    assert engine_stats(Engine.DUCKDB, str(shuffled)) == read_stats(log.open("rb"))
+
+
+@pytest.mark.parametrize(
+    "name", ["negative latency", "duplicate run_id", "completed without latency", "unknown status"]
+)
+def test_hostile_parquet(tmp_path: Path, name: str) -> None:
+    """A rule broken in a typed Parquet copy: the Python reader's message, for the line
+    that is the row's position in the input order."""
+    log = write(tmp_path / "hostile.jsonl", hostile_log(name))
+    # (A double column holds no trace of how the log wrote a number: -1 is read back as
+    # -1.0, so the bad values here are not whole numbers.)
+    log.write_bytes(log.read_bytes().replace(b'"latency_ms": -1,', b'"latency_ms": -1.5,'))
+    code, _, err = _parquet_same_as_jsonl(log, _parquet(log, tmp_path / "hostile.parquet"))
+    assert code == 2
+    assert "line 21" in err
+
+
+def test_a_folder_of_parquet_files(tmp_path: Path) -> None:
+    """As Spark writes one: the files in order of their names, each in its rows' order."""
+    log = write(tmp_path / "ties.jsonl", clean_log(13, TIES_RUNS, 2, ties=True))
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    half = TIES_RUNS // 2
+    # Written later half first: the names, not the writing, give the order.
+    _parquet(log, folder / "part-1.parquet", order=f"LIMIT {half} OFFSET {half}")
+    _parquet(log, folder / "part-0.parquet", order=f"LIMIT {half}")
+    _parquet_same_as_jsonl(log, folder)
+    assert engine_stats(Engine.DUCKDB, str(folder)) == read_stats(log.open("rb"))

@@ -1,0 +1,84 @@
+"""``--engine spark`` (local mode) prints exactly what ``--engine python`` prints, on JSON
+Lines (plain and gzip), hostile logs, a log full of ties, Parquet and a table.
+
+One Spark session for the module (a JVM is slow to start): the command line finds it
+active and uses it. CI installs the spark extra (``.ci/run``), so there the tests run;
+elsewhere they are skipped, saying so, where pyspark is not installed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engine_logs import TIES_RUNS, clean_log, cli, hostile_log, write
+
+from scoring.engines import SPARK_LOCAL_MASTER, Engine, engine_stats
+from scoring.reading import read_stats
+
+if os.environ.get("CI") != "true":
+    pytest.importorskip("pyspark", reason="the spark extra is not installed (CI installs it)")
+
+from scoring.engines.spark_engine import session  # (after the skip)
+
+CORPUS_LOG = Path(__file__).parents[2] / "contracts" / "corpus" / "synthetic-runs.jsonl"
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    with session(SPARK_LOCAL_MASTER) as active:
+        yield active
+
+
+def _same_as_python(path: Path, shown: Path | None = None, *formats: str) -> tuple[int, str, str]:
+    """The engine's output on ``path`` is Python's on ``shown`` (the JSON Lines log it is a
+    copy of; the same file by default)."""
+    log = shown or path
+    for format_options in (["--format", "json"], *([[f] for f in formats])):
+        python = cli(["report", str(log), *format_options])
+        engine = cli(["report", str(path), *format_options, "--engine", "spark"])
+        assert engine == (python[0], python[1], python[2].replace(str(log), str(path)))
+    return python
+
+
+def test_the_corpus_and_a_gzip_copy(spark: Any, tmp_path: Path) -> None:
+    _same_as_python(CORPUS_LOG)
+    stats = engine_stats(Engine.SPARK, str(CORPUS_LOG))
+    assert stats is not None  # scored by Spark, not handed to the Python reader
+    assert stats == read_stats(CORPUS_LOG.open("rb"))
+    packed = write(tmp_path / "runs.jsonl.gz", CORPUS_LOG.read_bytes(), compress=True)
+    assert engine_stats(Engine.SPARK, str(packed)) == stats
+
+
+def test_a_log_full_of_ties(spark: Any, tmp_path: Path) -> None:
+    log = write(tmp_path / "ties.jsonl", clean_log(21, TIES_RUNS, 2, ties=True))
+    _same_as_python(log, None, "--format=table")
+    assert engine_stats(Engine.SPARK, str(log)) == read_stats(log.open("rb"))
+
+
+@pytest.mark.parametrize("name", ["repeated key", "duplicate run_id", "two objects on a line"])
+def test_hostile_logs(spark: Any, tmp_path: Path, name: str) -> None:
+    log = write(tmp_path / "hostile.jsonl", hostile_log(name))
+    assert _same_as_python(log)[0] == 2
+
+
+def test_parquet_and_a_table(spark: Any, tmp_path: Path) -> None:
+    log = write(tmp_path / "ties.jsonl", clean_log(22, TIES_RUNS, 3, ties=True))
+    frame = spark.read.schema(
+        "run_id STRING, agent_id STRING, task_id STRING, status STRING, success BOOLEAN, "
+        "latency_ms DOUBLE, cost_usd DOUBLE, steps BIGINT, finished_at STRING"
+    ).json(str(log))
+    # The folder Spark writes, its rows in the log's order: its order is the input order.
+    frame.coalesce(1).write.parquet(str(tmp_path / "runs.parquet"))
+    parquet = tmp_path / "runs.parquet"
+    _same_as_python(parquet, log)
+    assert engine_stats(Engine.SPARK, str(parquet)) == read_stats(log.open("rb"))
+    # A table has no row order: it carries the input order as a column.
+    from pyspark.sql import functions
+
+    ordered = frame.withColumn("input_order", functions.monotonically_increasing_id())
+    ordered.orderBy(functions.rand(seed=3)).createOrReplaceTempView("scored_runs")
+    assert engine_stats(Engine.SPARK, "scored_runs") == read_stats(log.open("rb"))
