@@ -227,8 +227,10 @@ def release_impact(older: Any, newer: Any, places: int) -> str:
                 f"impact:{pair}:{corpus}/summary", f"<p>{esc(corpus_summary(impact, corpus))}</p>"
             )
         )
+        ranks = rank_table(f"impact:{pair}:{corpus}", agents, older.version, newer.version, places)
         parts.append(
-            rank_table(f"impact:{pair}:{corpus}", agents, older.version, newer.version, places)
+            f'\n<details class="rank-table"><summary>Every agent\'s rank and composite, '
+            f"{esc(older.version)} → {esc(newer.version)}</summary>\n{ranks}\n</details>\n"
         )
         slopes = [
             Slope(
