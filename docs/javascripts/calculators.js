@@ -10,6 +10,7 @@
   "use strict";
 
   var M = window.Methodology;
+  var F = window.CalcFields;
   var SVG = "http://www.w3.org/2000/svg";
 
   function $(root, selector) {
@@ -60,23 +61,6 @@
     if (node) node.textContent = text;
   }
 
-  function showError(section, error) {
-    var node = $(section, ".calc-error");
-    if (!node) return;
-    if (error) {
-      node.textContent = error.field ? error.field + ": " + error.rule : error.message;
-      node.hidden = false;
-    } else {
-      node.textContent = "";
-      node.hidden = true;
-    }
-  }
-
-  function wholeNumber(input) {
-    var text = input.value.trim();
-    return /^\d+$/.test(text) ? Number(text) : text === "" ? NaN : Number(text);
-  }
-
   // --- composite ------------------------------------------------------------------------------
 
   // A form that recalculates as the reader types: `compute` fills the outputs, or throws an
@@ -85,13 +69,14 @@
     function update() {
       try {
         compute();
-        showError(section, null);
+        F.show(section, null);
       } catch (error) {
         // No result of earlier input may stay beside the error: every output is cleared.
         $$(section, "[data-out]").forEach(function (node) {
           node.textContent = "—";
         });
-        showError(section, error);
+        F.note(section, null);
+        F.show(section, error);
       }
     }
     form.addEventListener("input", update);
@@ -108,12 +93,19 @@
     };
     liveForm(section, form, function () {
       var result = M.composite({
-        completed_runs: wholeNumber(get("completed_runs")),
-        successes: wholeNumber(get("successes")),
+        completed_runs: F.whole(get("completed_runs")),
+        successes: F.whole(get("successes")),
         // Strings keep the decimal typed: 0.03 is exactly three cents.
-        mean_latency_ms: get("mean_latency_ms").value.trim(),
-        mean_cost_usd: get("mean_cost_usd").value.trim(),
+        mean_latency_ms: F.decimal(get("mean_latency_ms")),
+        mean_cost_usd: F.decimal(get("mean_cost_usd")),
       });
+      F.note(
+        section,
+        result.completed_runs === 0
+          ? "With no completed run there is nothing to score: the report gives every " +
+              "score as null (shown here as —), and the agent is not ranked."
+          : null
+      );
       setOut(section, "score", shown(result.score, places("score")));
       setOut(section, "success_rate", shown(result.success_rate, places("fraction")));
       setOut(section, "consistency", shown(result.consistency, places("fraction")));
@@ -128,10 +120,24 @@
   function repeatability(section) {
     var form = $(section, "form");
     liveForm(section, form, function () {
-      var n = wholeNumber(form.elements.n);
-      var c = wholeNumber(form.elements.c);
-      var k = wholeNumber(form.elements.k);
-      setOut(section, "pass_k", shown(M.passK(n, c, k), places("fraction")));
+      var n = F.whole(form.elements.n);
+      var c = F.whole(form.elements.c);
+      var k = F.whole(form.elements.k);
+      var value = M.passK(n, c, k); // refuses what is not a task's counts, naming the field
+      var minimum = M.constant("repeatability.min_outcomes");
+      if (n < minimum) {
+        // The aggregate leaves such a task out: it has no pass^k of its own to show.
+        setOut(section, "pass_k", "—");
+        setOut(section, "exact", "—");
+        F.note(
+          section,
+          "A task with fewer than " + minimum + " recorded outcomes is left out of pass^k " +
+            "(the report skips it): record at least " + minimum + "."
+        );
+        return;
+      }
+      F.note(section, null);
+      setOut(section, "pass_k", shown(value, places("fraction")));
       setOut(section, "exact", M.exact.passK(n, c, k).toString());
     });
   }
@@ -145,8 +151,8 @@
   }
 
   function ranked(agents, weights) {
-    var rows = agents.map(function (agent) {
-      return { agent: agent, profile: M.profile(agent.axes, weights) };
+    var rows = agents.map(function (agent, index) {
+      return { agent: agent, index: index, profile: M.profile(agent.axes, weights) };
     });
     rows.sort(function (a, b) {
       if ((a.profile === null) !== (b.profile === null)) return a.profile === null ? 1 : -1;
@@ -154,6 +160,14 @@
       return a.agent.agent_id < b.agent.agent_id ? -1 : a.agent.agent_id > b.agent.agent_id ? 1 : 0;
     });
     return rows;
+  }
+
+  // An agent's colour is its own: from its place in the sample data (fixed), never from its
+  // rank, which moves with the weights. Past the palette's colours the outline is dashed.
+  var PALETTE_SIZE = 8;
+
+  function colourClass(index) {
+    return "agent-c" + (index % PALETTE_SIZE) + (index >= PALETTE_SIZE ? " agent-dashed" : "");
   }
 
   function drawRadar(holder, rows, weights) {
@@ -235,7 +249,7 @@
         if (!present.length) return;
         chart.appendChild(
           svg("polygon", {
-            class: "agent agent-" + Math.min(rank, 3),
+            class: "agent " + colourClass(row.index) + (rank === 0 ? " agent-first" : ""),
             points: present
               .map(function (p) {
                 return p.join(",");
@@ -305,7 +319,9 @@
       var body = $(section, ".calc-ranking tbody");
       var headRow = el("tr");
       ["rank", "agent", "profile"].concat(M.axes).forEach(function (name, i) {
-        var th = el("th", { scope: "col" }, name.replace(/_/g, " "));
+        // Every column after the agent's name holds a score on the 0–100 scale.
+        var unit = i > 1 ? " (0\u2013" + M.constant("scale.score_max") + " score)" : "";
+        var th = el("th", { scope: "col" }, name.replace(/_/g, " ") + unit);
         if (i !== 1) th.className = "num";
         headRow.appendChild(th);
       });
@@ -316,8 +332,8 @@
           var tr = el("tr", { "data-agent": row.agent.agent_id });
           tr.appendChild(el("td", { class: "num" }, String(i + 1)));
           var who = el("th", { scope: "row" });
-          // The swatch matches the agent's shape on the chart (the top three by rank).
-          var swatch = { class: "calc-swatch agent-" + Math.min(i, 3), "aria-hidden": "true" };
+          // The swatch matches the agent's shape on the chart: the agent's own colour.
+          var swatch = { class: "calc-swatch " + colourClass(row.index), "aria-hidden": "true" };
           who.appendChild(el("span", swatch));
           who.appendChild(document.createTextNode(row.agent.agent_id));
           tr.appendChild(who);
@@ -407,7 +423,12 @@
     function addEntry(entry) {
       counter += 1;
       var id = "calc-outcome-entry-" + counter;
-      var row = el("div", { class: "calc-check", role: "group", "aria-label": "entry" });
+      var row = el("div", {
+        class: "calc-check",
+        role: "group",
+        "data-item": "verification",
+        "aria-label": "entry",
+      });
       row.appendChild(input(id + "-name", "name", "name", { type: "text" }, entry.name));
       row.appendChild(select(id + "-role", "role", "role", ["objective", "safeguard"], entry.role));
       row.appendChild(
@@ -427,7 +448,7 @@
           id + "-weight",
           "weight",
           "weight",
-          { type: "number", min: "0", step: "any", inputmode: "decimal", placeholder: "default" },
+          { type: "text", inputmode: "decimal", autocomplete: "off", placeholder: "default" },
           entry.weight
         )
       );
@@ -454,33 +475,38 @@
       update();
     }
 
+    // The record the form shows; a weight or reading that is not a number is refused here
+    // (F.optionalDecimal), never read as "no weight" or "no reading".
     function record() {
-      var verification = $$(list, ".calc-check").map(function (row) {
-        var get = function (name) {
-          return $(row, '[name="' + name + '"]').value;
+      var verification = $$(list, ".calc-check").map(function (row, i) {
+        row.setAttribute("aria-label", "entry " + (i + 1));
+        var field = function (name) {
+          return $(row, '[name="' + name + '"]');
         };
-        var entry = { name: get("name"), role: get("role"), status: get("status") };
-        if (get("severity") !== "") entry.severity = get("severity");
-        if (get("weight").trim() !== "") entry.weight = Number(get("weight"));
+        var entry = { name: field("name").value, role: field("role").value };
+        entry.status = field("status").value;
+        if (field("severity").value !== "") entry.severity = field("severity").value;
+        var weight = F.optionalDecimal(field("weight"));
+        if (weight !== null) entry.weight = Number(weight);
         return entry;
       });
       var result = { run_id: runId };
       if (verification.length) result.verification = verification;
       var judged = {};
       ["checklist", "outcome_validity", "recoverable"].forEach(function (key) {
-        var text = form.elements[key].value.trim();
-        if (text !== "") judged[key] = Number(text);
+        var reading = F.optionalDecimal(form.elements[key]);
+        if (reading !== null) judged[key] = Number(reading);
       });
       if (Object.keys(judged).length) result.judged = judged;
       return result;
     }
 
     function update() {
-      var rec = record();
-      setOut(section, "record", JSON.stringify(rec));
       try {
+        var rec = record();
+        setOut(section, "record", JSON.stringify(rec));
         var result = M.outcomeScore(rec);
-        showError(section, null);
+        F.show(section, null);
         setOut(section, "outcome_score", shown(result.outcome_score));
         setOut(section, "correctness", shown(result.correctness));
         setOut(section, "correctness_source", shown(result.correctness_source));
@@ -489,7 +515,8 @@
         setOut(section, "reason", result.reason);
         setOut(section, "json", pythonJson([result]));
       } catch (error) {
-        showError(section, error);
+        F.show(section, error);
+        setOut(section, "record", "");
         ["outcome_score", "correctness", "correctness_source", "recoverable_safety"].forEach(
           function (key) {
             setOut(section, key, "—");

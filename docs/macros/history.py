@@ -196,6 +196,9 @@ def between_versions(releases: list[Any]) -> str:
         title = f"\n#### From {old_v} to {new_v}\n"
         key = f"versions:diff:{older.version}..{newer.version}"
         lines = summary_lines(differences)
+        count = value(
+            f"versions:diff-count:{older.version}..{newer.version}", str(len(differences))
+        )
         full = differences_table(
             key, differences, before=esc(older.version), after=esc(newer.version)
         )
@@ -204,7 +207,7 @@ def between_versions(releases: list[Any]) -> str:
             + block(
                 f"versions:summary:{older.version}..{newer.version}", f"<ul>{''.join(lines)}</ul>"
             )
-            + f'\n<details class="full-diff"><summary>All {len(differences)} differences, '
+            + f'\n<details class="full-diff"><summary>All {count} differences, '
             f"value by value</summary>\n{full}\n</details>\n"
         )
     return "\n".join(parts)

@@ -230,7 +230,7 @@ def release_impact(older: Any, newer: Any, places: int) -> str:
         ranks = rank_table(f"impact:{pair}:{corpus}", agents, older.version, newer.version, places)
         parts.append(
             f'\n<details class="rank-table"><summary>Every agent\'s rank and composite, '
-            f"{esc(older.version)} → {esc(newer.version)}</summary>\n{ranks}\n</details>\n"
+            f"{old_v} → {new_v}</summary>\n{ranks}\n</details>\n"
         )
         slopes = [
             Slope(

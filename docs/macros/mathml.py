@@ -131,7 +131,8 @@ def to_mathml(latex: str, *, block: bool = True) -> str:
 
 def _fitted(mathml: str) -> str:
     """``mathml`` with each row wider than a phone's article stacked (macros.linebreak)."""
-    root = ET.fromstring(mathml)
+    # Mark the upright letters first: re-serialised, ``&#x00064;`` is a plain ``d`` again.
+    root = ET.fromstring(_UPRIGHT_LETTER.sub(r'<mi mathvariant="normal">\1</mi>', mathml))
     fit(root)
     return ET.tostring(root, encoding="unicode")
 
