@@ -99,7 +99,7 @@ def test_an_error_names_the_field_by_its_label(chromium: Any, base_url: str) -> 
         ("composite", "composite", {"completed_runs": "-1"}, "Completed runs"),
         ("composite", "composite", {"completed_runs": "4", "successes": "5"}, "Successful runs"),
         ("uncertainty", "planner", {"p_a": "2"}, "Success rate of agent A, p_A"),
-        ("uncertainty", "planner", {"runs_per_task": "0"}, "Runs per task"),
+        ("uncertainty", "planner", {"runs_per_task": "0"}, "Runs per task, K"),
         ("uncertainty", "success-interval", {"runs": "x"}, "Runs (each on its own task)"),
         ("repeatability", "repeatability", {"n": "4", "c": "5"}, "Passed outcomes c"),
         ("outcome", "outcome", {"recoverable": "2"}, "Recoverable safety"),
