@@ -77,6 +77,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "guarantees": ("guarantees",),
     "formats": ("format_codes",),
     "contract": ("drift_checks", "descriptive_formulas"),
+    "glossary": ("glossary_terms",),
     "uncertainty": (
         "runs_needed_table",
         "interval_leaderboard",
