@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from macros import history
-from macros.markup import PLOT_CLASS, block, esc, table, value
+from macros.markup import PLOT_CLASS, block, esc, score_unit, table, value
 from macros.plots import coord
 
 if TYPE_CHECKING:
@@ -197,7 +197,7 @@ def rank_table(key: str, agents: Sequence[Any], before: str, after: str, places:
         )
         rows.append([esc(a.agent_id), esc(rank), esc(composite), esc(signed(a.delta, places))])
     caption = f"Rank and composite under {esc(before)} → under {esc(after)}, biggest movers first"
-    headers = ["Agent", "Rank", "Composite", "Δ"]
+    headers = ["Agent", "Rank", f"Composite ({score_unit()})", "Δ (points)"]
     return table(key, headers, rows, numeric=(1, 2, 3), caption=caption)
 
 
@@ -255,8 +255,16 @@ def versions_impact(releases: Sequence[Any], places: int) -> str:
     note = history.fewer_than_two("impact", releases, "there is no impact to show yet.")
     if note is not None:
         return note
-    pairs = list(itertools.pairwise(releases))
-    return "".join(release_impact(older, newer, places) for older, newer in reversed(pairs))
+    pairs = list(reversed(list(itertools.pairwise(releases))))
+    newest, *older_pairs = pairs
+    # The newest release shown; the ones before it folded, so that the page stays short as
+    # releases accumulate (each one's chart is a screen's third).
+    folded = "".join(
+        f'\n<details class="older-release"><summary>From {esc(old.version)} to '
+        f"{esc(new.version)}</summary>\n{release_impact(old, new, places)}\n</details>\n"
+        for old, new in older_pairs
+    )
+    return release_impact(*newest, places) + folded
 
 
 def version_impact(site: Site) -> str:

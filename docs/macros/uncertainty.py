@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
 from macros import plots
-from macros.markup import block, esc, exact_text, percent, plain, table, value
+from macros.markup import block, esc, exact_text, percent, plain, score_unit, table, value
 
 if TYPE_CHECKING:
     from macros.site import Site
@@ -154,7 +154,7 @@ def interval_leaderboard(site: Site) -> str:
         parts.append(
             table(
                 f"leaderboard:{board.path}",
-                ["Rank (UB)", "Agent", "Composite", "Interval"],
+                ["Rank (UB)", "Agent", f"Composite ({score_unit()})", "Interval"],
                 rows,
                 numeric=(0, 2, 3),
                 caption=caption,
