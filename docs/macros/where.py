@@ -28,11 +28,22 @@ _ARGUMENT = re.compile(r"\bargument (\w+)")
 _CAPITAL = re.compile(r"\b[A-Z][A-Z0-9_]{3,}\b")
 
 
+#: A mean's symbol, ``\overline{\mathrm{latency\_ms}}``: set as the word under a bar in
+#: the text (a MathML overline alone, at the list's size, stops short of a long word).
+_BARRED_WORD = re.compile(r"^\\overline\{\\mathrm\{(?P<word>[^{}]+)\}\}$")
+
+
 def _symbol(latex: str) -> str:
     """The symbol as inline MathML; a sequence's stem (``x_``) gets its index, ``x_i``."""
+    barred = _BARRED_WORD.match(latex)
+    if barred:
+        word = barred["word"].replace("\\_", "_")
+        return f'<span class="where-bar">{esc(word)}</span>'
     tex = f"{latex}i" if latex.endswith("_") else latex
     try:
-        return to_mathml(tex, block=False)
+        # Set in the display style, as in the formula above (site.css sets it in the line):
+        # an inline style draws an overline shorter than the word under it.
+        return to_mathml(tex)
     except Exception:  # a symbol latex2mathml cannot set alone: shown as its TeX
         return f"<code>{esc(latex)}</code>"
 
