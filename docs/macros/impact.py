@@ -260,8 +260,10 @@ def versions_impact(releases: Sequence[Any], places: int) -> str:
     # The newest release shown; the ones before it folded, so that the page stays short as
     # releases accumulate (each one's chart is a screen's third).
     folded = "".join(
-        f'\n<details class="older-release"><summary>From {esc(old.version)} to '
-        f"{esc(new.version)}</summary>\n{release_impact(old, new, places)}\n</details>\n"
+        f'\n<details class="older-release"><summary>From '
+        f"{value(f'version:{old.version}', old.version)} to "
+        f"{value(f'version:{new.version}', new.version)}</summary>\n"
+        f"{release_impact(old, new, places)}\n</details>\n"
         for old, new in older_pairs
     )
     return release_impact(*newest, places) + folded
