@@ -2,10 +2,11 @@
 
 The zip (:func:`macros.archive.write_site_zip`) must hold every file of the site, the theme's
 own included (the offline plugin writes ``search/search_index.js`` in its post-build step,
-at priority -100), so it runs after every plugin. ``mkdocs serve`` does not write it: the
-writer's loop does not wait for it. Zensical has no hooks and no Python after its last page:
-after ``zensical build``, run ``python docs/hooks/site_zip.py site`` for the same zip (the
-theme files inside it are each generator's own, so the two zips differ there).
+at priority -100), so it runs after every plugin. ``mkdocs serve`` writes it too, after
+each rebuild (about half a second), so that the pages' links to it work there as well.
+Zensical has no hooks: ``zensical build`` writes it when its process ends
+(``macros.zip_after_zensical_build``); ``python docs/hooks/site_zip.py site`` writes it by
+hand (the theme files inside it are each generator's own, so the two zips differ there).
 """
 
 from __future__ import annotations
@@ -19,14 +20,15 @@ _COMMAND: list[str] = []
 
 
 def on_startup(command: str, dirty: bool) -> None:
-    """Remember the command: ``mkdocs serve`` does not write the zip."""
+    """Remember the command (for a reader of this hook: every command writes the zip)."""
     _COMMAND[:] = [command]
 
 
 def on_post_build(config: Any) -> None:
-    """Write the zip of the site into it, unless serving."""
-    if _COMMAND == ["serve"] or not (Path(config["site_dir"]) / "methodology.json").exists():
-        return  # serving, or nothing was published (broken live code): no zip of a broken site
+    """Write the zip of the site into it: after a build, a mike deploy and each reload of
+    ``mkdocs serve`` alike, so that no link to it is broken."""
+    if not (Path(config["site_dir"]) / "methodology.json").exists():
+        return  # nothing was published (broken live code): no zip of a broken site
     _write(Path(config["site_dir"]))
 
 

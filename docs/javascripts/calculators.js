@@ -10,6 +10,7 @@
   "use strict";
 
   var M = window.Methodology;
+  var F = window.CalcFields;
   var SVG = "http://www.w3.org/2000/svg";
 
   function $(root, selector) {
@@ -60,23 +61,6 @@
     if (node) node.textContent = text;
   }
 
-  function showError(section, error) {
-    var node = $(section, ".calc-error");
-    if (!node) return;
-    if (error) {
-      node.textContent = error.field ? error.field + ": " + error.rule : error.message;
-      node.hidden = false;
-    } else {
-      node.textContent = "";
-      node.hidden = true;
-    }
-  }
-
-  function wholeNumber(input) {
-    var text = input.value.trim();
-    return /^\d+$/.test(text) ? Number(text) : text === "" ? NaN : Number(text);
-  }
-
   // --- composite ------------------------------------------------------------------------------
 
   // A form that recalculates as the reader types: `compute` fills the outputs, or throws an
@@ -85,13 +69,14 @@
     function update() {
       try {
         compute();
-        showError(section, null);
+        F.show(section, null);
       } catch (error) {
         // No result of earlier input may stay beside the error: every output is cleared.
         $$(section, "[data-out]").forEach(function (node) {
           node.textContent = "—";
         });
-        showError(section, error);
+        F.note(section, null);
+        F.show(section, error);
       }
     }
     form.addEventListener("input", update);
@@ -108,12 +93,19 @@
     };
     liveForm(section, form, function () {
       var result = M.composite({
-        completed_runs: wholeNumber(get("completed_runs")),
-        successes: wholeNumber(get("successes")),
+        completed_runs: F.whole(get("completed_runs")),
+        successes: F.whole(get("successes")),
         // Strings keep the decimal typed: 0.03 is exactly three cents.
-        mean_latency_ms: get("mean_latency_ms").value.trim(),
-        mean_cost_usd: get("mean_cost_usd").value.trim(),
+        mean_latency_ms: F.decimal(get("mean_latency_ms")),
+        mean_cost_usd: F.decimal(get("mean_cost_usd")),
       });
+      F.note(
+        section,
+        result.completed_runs === 0
+          ? "With no completed run there is nothing to score: the report gives every " +
+              "score as null (shown here as —), and the agent is not ranked."
+          : null
+      );
       setOut(section, "score", shown(result.score, places("score")));
       setOut(section, "success_rate", shown(result.success_rate, places("fraction")));
       setOut(section, "consistency", shown(result.consistency, places("fraction")));
@@ -128,226 +120,26 @@
   function repeatability(section) {
     var form = $(section, "form");
     liveForm(section, form, function () {
-      var n = wholeNumber(form.elements.n);
-      var c = wholeNumber(form.elements.c);
-      var k = wholeNumber(form.elements.k);
-      setOut(section, "pass_k", shown(M.passK(n, c, k), places("fraction")));
+      var n = F.whole(form.elements.n);
+      var c = F.whole(form.elements.c);
+      var k = F.whole(form.elements.k);
+      var value = M.passK(n, c, k); // refuses what is not a task's counts, naming the field
+      var minimum = M.constant("repeatability.min_outcomes");
+      if (n < minimum) {
+        // The aggregate leaves such a task out: it has no pass^k of its own to show.
+        setOut(section, "pass_k", "—");
+        setOut(section, "exact", "—");
+        F.note(
+          section,
+          "A task with fewer than " + minimum + " recorded outcomes is left out of pass^k " +
+            "(the report skips it): record at least " + minimum + "."
+        );
+        return;
+      }
+      F.note(section, null);
+      setOut(section, "pass_k", shown(value, places("fraction")));
       setOut(section, "exact", M.exact.passK(n, c, k).toString());
     });
-  }
-
-  // --- radar ----------------------------------------------------------------------------------
-
-  function rounded(exact, digits) {
-    if (exact === null) return null;
-    var units = M.Rational.parse(exact).halfUpUnits(digits);
-    return new M.Rational(units, 10n ** BigInt(digits)).toDouble();
-  }
-
-  function ranked(agents, weights) {
-    var rows = agents.map(function (agent) {
-      return { agent: agent, profile: M.profile(agent.axes, weights) };
-    });
-    rows.sort(function (a, b) {
-      if ((a.profile === null) !== (b.profile === null)) return a.profile === null ? 1 : -1;
-      if (a.profile !== b.profile) return b.profile - a.profile;
-      return a.agent.agent_id < b.agent.agent_id ? -1 : a.agent.agent_id > b.agent.agent_id ? 1 : 0;
-    });
-    return rows;
-  }
-
-  function drawRadar(holder, rows, weights) {
-    var axes = M.axes;
-    var top = Number(M.constant("scale.score_max"));
-    // Room around the chart for the axis labels, two lines each (name, then share).
-    var width = 440;
-    var height = 380;
-    var centre = [width / 2, height / 2 + 6];
-    var radius = 118;
-    function point(i, value) {
-      var angle = -Math.PI / 2 + (2 * Math.PI * i) / axes.length;
-      var r = (radius * value) / top;
-      return [centre[0] + r * Math.cos(angle), centre[1] + r * Math.sin(angle)];
-    }
-    var total = axes.reduce(function (sum, axis) {
-      return sum + weights[axis];
-    }, 0);
-    var chart = svg("svg", {
-      viewBox: "0 0 " + width + " " + height,
-      class: "calc-radar",
-      role: "img",
-    });
-    var rings = axes.length;
-    for (var ring = 1; ring <= rings; ring++) {
-      chart.appendChild(
-        svg("polygon", {
-          class: "grid",
-          points: axes
-            .map(function (_, i) {
-              return point(i, (top * ring) / rings).join(",");
-            })
-            .join(" "),
-        })
-      );
-    }
-    axes.forEach(function (axis, i) {
-      var end = point(i, top);
-      var off = weights[axis] === 0;
-      chart.appendChild(
-        svg("line", {
-          class: off ? "spoke off" : "spoke",
-          x1: centre[0],
-          y1: centre[1],
-          x2: end[0],
-          y2: end[1],
-        })
-      );
-      var at = point(i, top * 1.12);
-      var label = svg("text", {
-        class: off ? "label off" : "label",
-        x: at[0],
-        y: at[1] + (at[1] < centre[1] - radius / 2 ? -8 : 0),
-        "text-anchor":
-          Math.abs(at[0] - centre[0]) < 10 ? "middle" : at[0] > centre[0] ? "start" : "end",
-      });
-      var share = total > 0 ? Math.round((100 * weights[axis]) / total) + "%" : "—";
-      var name = svg("tspan", { x: at[0] });
-      name.textContent = axis.replace(/_/g, " ");
-      var part = svg("tspan", { x: at[0], dy: "1.2em", class: "share" });
-      part.textContent = off ? "left out" : share;
-      label.appendChild(name);
-      label.appendChild(part);
-      chart.appendChild(label);
-    });
-    rows
-      .slice()
-      .reverse()
-      .forEach(function (row) {
-        var rank = rows.indexOf(row);
-        var present = axes
-          .map(function (axis, i) {
-            var v = row.agent.axes[axis];
-            return v === null ? null : point(i, Number(M.Rational.parse(v).toDouble()));
-          })
-          .filter(function (p) {
-            return p !== null;
-          });
-        if (!present.length) return;
-        chart.appendChild(
-          svg("polygon", {
-            class: "agent agent-" + Math.min(rank, 3),
-            points: present
-              .map(function (p) {
-                return p.join(",");
-              })
-              .join(" "),
-          })
-        );
-      });
-    holder.replaceChildren(chart);
-  }
-
-  function radar(section) {
-    var data = widgetData(section);
-    var agents = data.agents;
-    var form = $(section, "form");
-    var sliders = $$(section, 'input[type="range"]');
-    var digits = places("score");
-
-    function weights() {
-      var chosen = {};
-      sliders.forEach(function (slider) {
-        chosen[slider.name] = Number(slider.value);
-      });
-      return chosen;
-    }
-
-    function atStart() {
-      return sliders.every(function (slider) {
-        return slider.value === slider.getAttribute("data-start");
-      });
-    }
-
-    function command(chosen) {
-      var base = "python -m scoring report " + data.runs_file;
-      if (atStart()) return base;
-      if (!M.axes.some(function (axis) { return chosen[axis] > 0; })) {
-        // The command line refuses weights that are all zero, and every profile is null.
-        return base + " --weights … (at least one weight must be above 0)";
-      }
-      var named = M.axes
-        .filter(function (axis) {
-          return chosen[axis] > 0;
-        })
-        .map(function (axis) {
-          return axis + "=" + chosen[axis];
-        });
-      return base + " --weights " + (named.length ? named.join(",") : "…");
-    }
-
-    function update() {
-      var chosen = weights();
-      var total = M.axes.reduce(function (sum, axis) {
-        return sum + chosen[axis];
-      }, 0);
-      sliders.forEach(function (slider) {
-        var out = $(section, 'output[for="' + slider.id + '"]');
-        var w = chosen[slider.name];
-        var share = total > 0 ? Math.round((100 * w) / total) + "%" : "—";
-        out.textContent = w + " (" + share + ")";
-        slider.setAttribute("aria-valuetext", w + ", " + share + " of the profile");
-      });
-      setOut(section, "command", command(chosen));
-      // The default positions stand for the published default weights, which the library
-      // applies when no weights are given (as the report does without --weights).
-      var rows = ranked(agents, atStart() ? undefined : chosen);
-      var head = $(section, ".calc-ranking thead");
-      var body = $(section, ".calc-ranking tbody");
-      var headRow = el("tr");
-      ["rank", "agent", "profile"].concat(M.axes).forEach(function (name, i) {
-        var th = el("th", { scope: "col" }, name.replace(/_/g, " "));
-        if (i !== 1) th.className = "num";
-        headRow.appendChild(th);
-      });
-      head.replaceChildren(headRow);
-      body.replaceChildren.apply(
-        body,
-        rows.map(function (row, i) {
-          var tr = el("tr", { "data-agent": row.agent.agent_id });
-          tr.appendChild(el("td", { class: "num" }, String(i + 1)));
-          var who = el("th", { scope: "row" });
-          // The swatch matches the agent's shape on the chart (the top three by rank).
-          var swatch = { class: "calc-swatch agent-" + Math.min(i, 3), "aria-hidden": "true" };
-          who.appendChild(el("span", swatch));
-          who.appendChild(document.createTextNode(row.agent.agent_id));
-          tr.appendChild(who);
-          tr.appendChild(
-            el(
-              "td",
-              { class: "num", "data-profile": String(row.profile) },
-              shown(row.profile, digits)
-            )
-          );
-          M.axes.forEach(function (axis) {
-            var value = rounded(row.agent.axes[axis], digits);
-            var cell = el("td", { class: "num" }, shown(value, digits));
-            if (chosen[axis] === 0) cell.className = "num off";
-            tr.appendChild(cell);
-          });
-          return tr;
-        })
-      );
-      drawRadar($(section, ".calc-chart"), rows, chosen);
-    }
-
-    form.addEventListener("input", update);
-    $(section, ".calc-reset").addEventListener("click", function () {
-      sliders.forEach(function (slider) {
-        slider.value = slider.getAttribute("data-start");
-      });
-      update();
-    });
-    update();
   }
 
   // --- outcome --------------------------------------------------------------------------------
@@ -407,7 +199,12 @@
     function addEntry(entry) {
       counter += 1;
       var id = "calc-outcome-entry-" + counter;
-      var row = el("div", { class: "calc-check", role: "group", "aria-label": "entry" });
+      var row = el("div", {
+        class: "calc-check",
+        role: "group",
+        "data-item": "verification",
+        "aria-label": "entry",
+      });
       row.appendChild(input(id + "-name", "name", "name", { type: "text" }, entry.name));
       row.appendChild(select(id + "-role", "role", "role", ["objective", "safeguard"], entry.role));
       row.appendChild(
@@ -427,7 +224,7 @@
           id + "-weight",
           "weight",
           "weight",
-          { type: "number", min: "0", step: "any", inputmode: "decimal", placeholder: "default" },
+          { type: "text", inputmode: "decimal", autocomplete: "off", placeholder: "default" },
           entry.weight
         )
       );
@@ -454,33 +251,38 @@
       update();
     }
 
+    // The record the form shows; a weight or reading that is not a number is refused here
+    // (F.optionalDecimal), never read as "no weight" or "no reading".
     function record() {
-      var verification = $$(list, ".calc-check").map(function (row) {
-        var get = function (name) {
-          return $(row, '[name="' + name + '"]').value;
+      var verification = $$(list, ".calc-check").map(function (row, i) {
+        row.setAttribute("aria-label", "entry " + (i + 1));
+        var field = function (name) {
+          return $(row, '[name="' + name + '"]');
         };
-        var entry = { name: get("name"), role: get("role"), status: get("status") };
-        if (get("severity") !== "") entry.severity = get("severity");
-        if (get("weight").trim() !== "") entry.weight = Number(get("weight"));
+        var entry = { name: field("name").value, role: field("role").value };
+        entry.status = field("status").value;
+        if (field("severity").value !== "") entry.severity = field("severity").value;
+        var weight = F.optionalDecimal(field("weight"));
+        if (weight !== null) entry.weight = Number(weight);
         return entry;
       });
       var result = { run_id: runId };
       if (verification.length) result.verification = verification;
       var judged = {};
       ["checklist", "outcome_validity", "recoverable"].forEach(function (key) {
-        var text = form.elements[key].value.trim();
-        if (text !== "") judged[key] = Number(text);
+        var reading = F.optionalDecimal(form.elements[key]);
+        if (reading !== null) judged[key] = Number(reading);
       });
       if (Object.keys(judged).length) result.judged = judged;
       return result;
     }
 
     function update() {
-      var rec = record();
-      setOut(section, "record", JSON.stringify(rec));
       try {
+        var rec = record();
+        setOut(section, "record", JSON.stringify(rec));
         var result = M.outcomeScore(rec);
-        showError(section, null);
+        F.show(section, null);
         setOut(section, "outcome_score", shown(result.outcome_score));
         setOut(section, "correctness", shown(result.correctness));
         setOut(section, "correctness_source", shown(result.correctness_source));
@@ -489,14 +291,15 @@
         setOut(section, "reason", result.reason);
         setOut(section, "json", pythonJson([result]));
       } catch (error) {
-        showError(section, error);
+        F.show(section, error);
+        setOut(section, "record", "");
         ["outcome_score", "correctness", "correctness_source", "recoverable_safety"].forEach(
           function (key) {
             setOut(section, key, "—");
           }
         );
         setOut(section, "catastrophic_gate", "—");
-        setOut(section, "reason", "invalid record");
+        setOut(section, "reason", "—");
         setOut(section, "json", "");
       }
     }
@@ -521,17 +324,14 @@
   var WIDGETS = {
     composite: composite,
     repeatability: repeatability,
-    radar: radar,
     outcome: outcome,
   };
+  var started = false;
 
-  function init() {
-    if (!M || !M.composite) return; // no methodology data on this page
-    $$(document, "section.calc[data-calculator]").forEach(function (section) {
-      var make = WIDGETS[section.getAttribute("data-calculator")];
-      if (!make) return;
+  function start(kind) {
+    $$(document, 'section.calc[data-calculator="' + kind + '"]').forEach(function (section) {
       try {
-        make(section);
+        WIDGETS[kind](section);
         section.hidden = false;
       } catch (error) {
         // A calculator that cannot start stays hidden; the page still reads without it.
@@ -539,6 +339,31 @@
       }
     });
   }
+
+  function init() {
+    if (!M || !M.composite) return; // no methodology data on this page
+    started = true;
+    Object.keys(WIDGETS).forEach(start);
+  }
+
+  /** A calculator of another file (calc-radar.js): started now if the page already is. */
+  function register(kind, make) {
+    WIDGETS[kind] = make;
+    if (started) start(kind);
+  }
+
+  // What the calculators of other files share with these.
+  window.CalcWidgets = Object.freeze({
+    $: $,
+    $$: $$,
+    el: el,
+    svg: svg,
+    widgetData: widgetData,
+    places: places,
+    shown: shown,
+    setOut: setOut,
+    register: register,
+  });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();

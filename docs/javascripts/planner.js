@@ -12,6 +12,7 @@
   "use strict";
 
   var M = window.Methodology;
+  var F = window.CalcFields;
 
   function $(root, selector) {
     return root.querySelector(selector);
@@ -26,19 +27,6 @@
     Array.prototype.forEach.call(section.querySelectorAll("[data-out]"), function (node) {
       node.textContent = "—";
     });
-  }
-
-  function showError(section, error) {
-    var node = $(section, ".calc-error");
-    if (!node) return;
-    node.textContent = error ? (error.field ? error.field + ": " + error.rule : error.message) : "";
-    node.hidden = !error;
-  }
-
-  /** A whole number as typed: digits only, else NaN (which the library refuses by name). */
-  function wholeNumber(input) {
-    var text = input.value.trim();
-    return /^\d+$/.test(text) ? Number(text) : NaN;
   }
 
   function fixed(value, kind) {
@@ -62,10 +50,11 @@
     function update() {
       try {
         compute(form.elements);
-        showError(section, null);
+        F.show(section, null);
       } catch (error) {
         clearOut(section);
-        showError(section, error);
+        F.note(section, null);
+        F.show(section, error);
       }
     }
     form.addEventListener("input", update);
@@ -77,13 +66,13 @@
 
   function planner(section) {
     liveForm(section, function (fields) {
-      var perTask = wholeNumber(fields.runs_per_task);
+      var perTask = F.whole(fields.runs_per_task);
       // Strings keep the decimal typed: 0.7 is exactly seven tenths.
       var runs = M.runsNeeded({
-        p_a: fields.p_a.value.trim(),
-        delta: fields.delta.value.trim(),
+        p_a: F.decimal(fields.p_a),
+        delta: F.decimal(fields.delta),
         runs_per_task: perTask,
-        rho: fields.rho.value.trim(),
+        rho: F.decimal(fields.rho),
       });
       setOut(section, "runs", String(runs));
       setOut(section, "tasks", String(Math.ceil(runs / perTask)));
@@ -92,14 +81,21 @@
 
   function successInterval(section) {
     liveForm(section, function (fields) {
-      var runs = wholeNumber(fields.runs);
-      var successes = wholeNumber(fields.successes);
+      var runs = F.whole(fields.runs);
+      var successes = F.whole(fields.successes);
       var interval = M.successInterval({ runs: runs, successes: successes });
       setOut(section, "success_rate", runs > 0 ? rate(successes, runs) : "—");
+      var minimum = M.constant("interval.min_tasks");
+      F.note(
+        section,
+        interval === null
+          ? "No interval below " + minimum + " runs: with fewer tasks than that the " +
+              "report gives none (null), rather than one too narrow to trust."
+          : null
+      );
       if (interval === null) {
-        var minimum = M.constant("interval.min_tasks");
-        setOut(section, "low", "null: needs at least " + minimum + " runs");
-        setOut(section, "high", "null");
+        setOut(section, "low", "—");
+        setOut(section, "high", "—");
       } else {
         setOut(section, "low", fixed(interval.low, "fraction"));
         setOut(section, "high", fixed(interval.high, "fraction"));

@@ -28,6 +28,7 @@ zip of the whole site, which must come after every other file, is written by the
 
 from __future__ import annotations
 
+import atexit
 import functools
 import importlib
 import logging
@@ -77,6 +78,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "formats": ("format_codes",),
     "engines": ("table_contract",),
     "contract": ("drift_checks", "descriptive_formulas"),
+    "glossary": ("glossary_terms",),
     "uncertainty": (
         "runs_needed_table",
         "interval_leaderboard",
@@ -230,6 +232,8 @@ class _Build:
                 _define_broken(build, error)  # registers on the build, for every page
             if build.generator == builds.ZENSICAL:
                 builds.publish_or_warn(builds.site_dir(env), LOG)
+                if sys.argv[1:2] == ["build"]:
+                    zip_after_zensical_build(builds.site_dir(env).resolve())
         finally:
             sys.dont_write_bytecode = writes_bytecode
         return build
@@ -247,6 +251,29 @@ class _Build:
             env.macro(macro, name)
         if self.version is not None:
             env.variables["methodology_version"] = self.version
+
+
+#: The site folders a Zensical build will zip when its process ends (each registered once).
+_ZIP_AT_EXIT: set[Path] = set()
+
+
+def zip_after_zensical_build(site_dir: Path) -> None:
+    """Zip the site once ``zensical build`` has written its last page: the process ends
+    right after the build (Zensical runs no Python after its last page, and has no hooks),
+    so the zip is written at exit, as the MkDocs hook writes it after the build."""
+    if site_dir in _ZIP_AT_EXIT:
+        return
+    _ZIP_AT_EXIT.add(site_dir)
+
+    def write() -> None:
+        if not (site_dir / "methodology.json").exists():
+            return  # nothing was published (broken live code): no zip of a broken site
+        try:
+            importlib.import_module("macros.archive").write_site_zip(site_dir)
+        except Exception as error:  # at exit: say so, the build's pages stand
+            print(f"methodology macros: the site zip was not written: {error}", file=sys.stderr)
+
+    atexit.register(write)
 
 
 def _live_folders(env: Any) -> list[Path]:

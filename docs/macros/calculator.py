@@ -115,6 +115,7 @@ def _results(widget: str, rows: list[tuple[str, str]]) -> str:
     return (
         f'<table class="calc-out" aria-live="polite"><caption>Result</caption>'
         f"<tbody>{cells}</tbody></table>"
+        f'<p class="calc-note" id="calc-{widget}-note" hidden></p>'
         f'<p class="calc-error" role="alert" id="calc-{widget}-error" hidden></p>'
     )
 
@@ -136,31 +137,13 @@ def _composite(_site: SiteLike) -> str:
     s = COMPOSITE_START
     fields = "".join(
         [
-            _field(
-                "composite",
-                "completed_runs",
-                "Completed runs",
-                f'type="number" min="0" step="1" inputmode="numeric" value="{s["completed_runs"]}"',
+            _whole_field("composite", "completed_runs", "Completed runs", s["completed_runs"]),
+            _whole_field("composite", "successes", "Successful runs", s["successes"]),
+            _decimal_field(
+                "composite", "mean_latency_ms", "Mean latency (ms)", s["mean_latency_ms"]
             ),
-            _field(
-                "composite",
-                "successes",
-                "Successful runs",
-                f'type="number" min="0" step="1" inputmode="numeric" value="{s["successes"]}"',
-            ),
-            _field(
-                "composite",
-                "mean_latency_ms",
-                "Mean latency (ms)",
-                f'type="number" min="0" step="any" inputmode="decimal" '
-                f'value="{s["mean_latency_ms"]}"',
-            ),
-            _field(
-                "composite",
-                "mean_cost_usd",
-                "Mean cost per run (USD)",
-                f'type="number" min="0" step="any" inputmode="decimal" '
-                f'value="{s["mean_cost_usd"]}"',
+            _decimal_field(
+                "composite", "mean_cost_usd", "Mean cost per run (USD)", s["mean_cost_usd"]
             ),
         ]
     )
@@ -185,24 +168,9 @@ def _repeatability(site: SiteLike) -> str:
     s = PASS_K_START
     fields = "".join(
         [
-            _field(
-                "repeatability",
-                "n",
-                "Recorded outcomes n",
-                f'type="number" min="0" step="1" inputmode="numeric" value="{s["n"]}"',
-            ),
-            _field(
-                "repeatability",
-                "c",
-                "Passed outcomes c",
-                f'type="number" min="0" step="1" inputmode="numeric" value="{s["c"]}"',
-            ),
-            _field(
-                "repeatability",
-                "k",
-                "Attempts k",
-                f'type="number" min="1" step="1" inputmode="numeric" value="{middle_k}"',
-            ),
+            _whole_field("repeatability", "n", "Recorded outcomes n", s["n"]),
+            _whole_field("repeatability", "c", "Passed outcomes c", s["c"]),
+            _whole_field("repeatability", "k", "Attempts k", middle_k),
         ]
     )
     results = _results(
@@ -301,16 +269,11 @@ def _outcome(site: SiteLike) -> str:
         '<button type="button" class="md-button calc-add">Add an entry</button></fieldset>'
         '<fieldset class="calc-judged"><legend>Judged readings (0 to 1; empty: none)</legend>'
         + "".join(
-            _field(
-                "outcome",
-                key,
-                label,
-                'type="number" min="0" max="1" step="any" inputmode="decimal"',
-            )
+            _decimal_field("outcome", key, label, "")
             for key, label in (
-                ("checklist", "checklist"),
-                ("outcome_validity", "outcome_validity"),
-                ("recoverable", "recoverable"),
+                ("checklist", "Checklist"),
+                ("outcome_validity", "Outcome validity"),
+                ("recoverable", "Recoverable safety"),
             )
         )
         + "</fieldset></form>"
@@ -341,13 +304,19 @@ PLANNER_START = "uncertainty.runs_needed"
 SUCCESS_INTERVAL_START = "uncertainty.success_interval"
 
 
-def _decimal_field(widget: str, name: str, label: str, start: str, hint: str = "") -> str:
-    attrs = f'type="number" min="0" max="1" step="any" inputmode="decimal" value="{esc(start)}"'
+#: Every number is typed as text: a browser's number input gives a script "" for what it
+#: cannot read ("3e", "1e400"), which a calculator would take for an empty field; the
+#: calculators read the text and refuse it by their one rule (docs/javascripts/fields.js).
+_TEXT_INPUT = 'type="text" autocomplete="off" spellcheck="false"'
+
+
+def _decimal_field(widget: str, name: str, label: str, start: object, hint: str = "") -> str:
+    attrs = f'{_TEXT_INPUT} inputmode="decimal" value="{esc(start)}"'
     return _field(widget, name, label, attrs, hint)
 
 
-def _whole_field(widget: str, name: str, label: str, start: int, low: int) -> str:
-    attrs = f'type="number" min="{low}" step="1" inputmode="numeric" value="{start}"'
+def _whole_field(widget: str, name: str, label: str, start: int) -> str:
+    attrs = f'{_TEXT_INPUT} inputmode="numeric" value="{start}"'
     return _field(widget, name, label, attrs)
 
 
@@ -361,7 +330,7 @@ def _planner(site: SiteLike) -> str:
             _decimal_field(
                 "planner", "delta", "Difference to detect, δ", grid["delta"][-1], "p_B = p_A − δ"
             ),
-            _whole_field("planner", "runs_per_task", "Runs per task, K", grid["runs_per_task"], 1),
+            _whole_field("planner", "runs_per_task", "Runs per task, K", grid["runs_per_task"]),
             _decimal_field(
                 "planner",
                 "rho",
@@ -383,10 +352,8 @@ def _success_interval(site: SiteLike) -> str:
     start = site.snapshot.example(SUCCESS_INTERVAL_START).inputs
     fields = "".join(
         [
-            _whole_field(
-                "success-interval", "runs", "Runs (each on its own task)", start["runs"], 0
-            ),
-            _whole_field("success-interval", "successes", "Successful runs", start["successes"], 0),
+            _whole_field("success-interval", "runs", "Runs (each on its own task)", start["runs"]),
+            _whole_field("success-interval", "successes", "Successful runs", start["successes"]),
         ]
     )
     results = _results(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
 from contracts.build import constant_location
 from contracts.source import REPO_ROOT, definition_span, locate
-from macros.markup import esc, markdown_block, ms, percent, plain, table, usd, value
+from macros.markup import esc, markdown_block, ms, percent, plain, score_unit, table, usd, value
 from macros.site import REFERENCE_PAGE, anchor_id
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def anchors(site: Site, name: str) -> str:
     anchors: Sequence[C.Anchor] = site.infos[name].value
     money = name.endswith("_usd")
     header = "Mean cost per completed run" if money else "Mean latency of completed runs"
-    score = "Cost score" if money else "Latency score"
+    score = f"{'Cost' if money else 'Latency'} score ({score_unit()})"
     rows = [[usd(a.x) if money else ms(a.x), plain(a.score)] for a in anchors]
     return table(f"constant:{name}/table", [header, score], rows, numeric=(0, 1))
 

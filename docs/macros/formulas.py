@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from macros.markup import FORMULA_CLASS, esc, value
 from macros.mathml import tex_source, to_mathml
 from macros.site import anchor_id
+from macros.where import where
 from scoring.numeric import parse_number
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ def formula(site: Site, name: str) -> str:
         f'\n<figure class="{FORMULA_CLASS}" data-mv="formula:{esc(name)}" '
         f'id="{anchor_id("formula", name)}">{to_mathml(entry.latex)}'
         f"<figcaption>{caption}</figcaption>{tex_source(entry.latex)}</figure>\n"
+        + where(site, name)
     )
 
 

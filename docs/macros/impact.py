@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from macros import history
-from macros.markup import PLOT_CLASS, block, esc, table, value
+from macros.markup import PLOT_CLASS, block, esc, score_unit, table, value
 from macros.plots import coord
 
 if TYPE_CHECKING:
@@ -197,7 +197,7 @@ def rank_table(key: str, agents: Sequence[Any], before: str, after: str, places:
         )
         rows.append([esc(a.agent_id), esc(rank), esc(composite), esc(signed(a.delta, places))])
     caption = f"Rank and composite under {esc(before)} → under {esc(after)}, biggest movers first"
-    headers = ["Agent", "Rank", "Composite", "Δ"]
+    headers = ["Agent", "Rank", f"Composite ({score_unit()})", "Δ (points)"]
     return table(key, headers, rows, numeric=(1, 2, 3), caption=caption)
 
 
@@ -227,8 +227,10 @@ def release_impact(older: Any, newer: Any, places: int) -> str:
                 f"impact:{pair}:{corpus}/summary", f"<p>{esc(corpus_summary(impact, corpus))}</p>"
             )
         )
+        ranks = rank_table(f"impact:{pair}:{corpus}", agents, older.version, newer.version, places)
         parts.append(
-            rank_table(f"impact:{pair}:{corpus}", agents, older.version, newer.version, places)
+            f'\n<details class="rank-table"><summary>Every agent\'s rank and composite, '
+            f"{old_v} → {new_v}</summary>\n{ranks}\n</details>\n"
         )
         slopes = [
             Slope(
@@ -253,8 +255,18 @@ def versions_impact(releases: Sequence[Any], places: int) -> str:
     note = history.fewer_than_two("impact", releases, "there is no impact to show yet.")
     if note is not None:
         return note
-    pairs = list(itertools.pairwise(releases))
-    return "".join(release_impact(older, newer, places) for older, newer in reversed(pairs))
+    pairs = list(reversed(list(itertools.pairwise(releases))))
+    newest, *older_pairs = pairs
+    # The newest release shown; the ones before it folded, so that the page stays short as
+    # releases accumulate (each one's chart is a screen's third).
+    folded = "".join(
+        f'\n<details class="older-release"><summary>From '
+        f"{value(f'version:{old.version}', old.version)} to "
+        f"{value(f'version:{new.version}', new.version)}</summary>\n"
+        f"{release_impact(old, new, places)}\n</details>\n"
+        for old, new in older_pairs
+    )
+    return release_impact(*newest, places) + folded
 
 
 def version_impact(site: Site) -> str:

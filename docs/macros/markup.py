@@ -91,6 +91,14 @@ def table(
     return block(key, f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
 
+def score_unit() -> str:
+    """What a column of scores holds, for its header: ``0–100 score`` (the scale's maximum
+    from the code), so that a latency or cost score is not read as ms or USD."""
+    from scoring.constants import SCORE_SCALE
+
+    return f"0–{number_text(SCORE_SCALE)} score"
+
+
 # --- Number formats -------------------------------------------------------------------------
 # Every one is scoring.numeric.number_text with the options of a page: thousands grouped.
 

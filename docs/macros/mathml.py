@@ -22,7 +22,8 @@ or hears wrongly in MathML Core (Chromium, Firefox, Safari):
 
 A displayed formula of several clauses (``S \\pm e,\\quad g = \\ldots``) is set one clause to
 a line, left-aligned, in an ``<mtable>``: MathML Core breaks no line, and the interval
-formulas are wider than the article in one. The TeX annotation keeps the whole formula.
+formulas are wider than the article in one. A row still wider than a phone's article is then
+stacked by :mod:`macros.linebreak`. The TeX annotation keeps the whole formula.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ import re
 import xml.etree.ElementTree as ET
 
 from latex2mathml.converter import convert
+
+from macros.linebreak import fit
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 TEX_ENCODING = "application/x-tex"
@@ -119,9 +122,19 @@ def to_mathml(latex: str, *, block: bool = True) -> str:
     mathml = convert(latex, display="block" if block else "inline")
     if len(lines) > 1:
         mathml = _one_clause_a_line(lines)
+    if block:
+        mathml = _fitted(mathml)
     if RAW_LATEX.search(mathml):
         raise ValueError(f"LaTeX left in the MathML of {latex!r}")
     return tidy(mathml, latex)
+
+
+def _fitted(mathml: str) -> str:
+    """``mathml`` with each row wider than a phone's article stacked (macros.linebreak)."""
+    # Mark the upright letters first: re-serialised, ``&#x00064;`` is a plain ``d`` again.
+    root = ET.fromstring(_UPRIGHT_LETTER.sub(r'<mi mathvariant="normal">\1</mi>', mathml))
+    fit(root)
+    return ET.tostring(root, encoding="unicode")
 
 
 def _one_clause_a_line(lines: list[str]) -> str:

@@ -12,6 +12,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from macros.markup import PLOT_CLASS, esc
+from macros.plot_labels import (
+    EDGE,
+    LINE_EM,
+    PHONE_FONT,
+    TICK_GAP,
+    left_margin,
+    marker_place,
+    shown_ticks,
+)
 from scoring.numeric import number_text
 
 WIDTH, HEIGHT = 640, 300
@@ -103,38 +112,50 @@ def coord(number: float) -> str:
 
 def line_plot(plot: Plot) -> str:
     """The plot as a ``<figure class="plot">`` holding an inline SVG."""
-    inner_w = WIDTH - LEFT - RIGHT
     inner_h = HEIGHT - TOP - BOTTOM
+    left, y_lines = left_margin(plot, inner_h)
+    inner_w = WIDTH - left - RIGHT
 
     def px(x: Fraction) -> float:
-        return LEFT + float((x - plot.x.low) / (plot.x.high - plot.x.low)) * inner_w
+        return left + float((x - plot.x.low) / (plot.x.high - plot.x.low)) * inner_w
 
     def py(y: Fraction) -> float:
         return TOP + inner_h - float((y - plot.y.low) / (plot.y.high - plot.y.low)) * inner_h
 
     parts: list[str] = []
+    labelled = set(shown_ticks(plot, inner_w))
     for tick in plot.x.ticks:
         x = coord(px(tick))
         parts.append(f'<line class="grid" x1="{x}" y1="{TOP}" x2="{x}" y2="{TOP + inner_h}"/>')
-        parts.append(
-            f'<text class="tick" x="{x}" y="{TOP + inner_h + 18}" text-anchor="middle">'
-            f"{esc(plot.x.fmt(tick))}</text>"
-        )
+        if tick in labelled:
+            parts.append(
+                f'<text class="tick" x="{x}" y="{TOP + inner_h + 18}" text-anchor="middle">'
+                f"{esc(plot.x.fmt(tick))}</text>"
+            )
     for tick in plot.y.ticks:
         y = coord(py(tick))
-        parts.append(f'<line class="grid" x1="{LEFT}" y1="{y}" x2="{LEFT + inner_w}" y2="{y}"/>')
+        x0, x1 = coord(left), coord(left + inner_w)
+        parts.append(f'<line class="grid" x1="{x0}" y1="{y}" x2="{x1}" y2="{y}"/>')
         parts.append(
-            f'<text class="tick" x="{LEFT - 8}" y="{y}" text-anchor="end" '
+            f'<text class="tick" x="{coord(left - TICK_GAP)}" y="{y}" text-anchor="end" '
             f'dominant-baseline="middle">{esc(plot.y.fmt(tick))}</text>'
         )
-    parts.append(f'<path class="frame" d="M{LEFT},{TOP} V{TOP + inner_h} H{LEFT + inner_w}"/>')
     parts.append(
-        f'<text class="label" x="{LEFT + inner_w / 2}" y="{HEIGHT - 12}" '
-        f'text-anchor="middle">{esc(plot.x.label)}</text>'
+        f'<path class="frame" d="M{coord(left)},{TOP} V{TOP + inner_h} H{coord(left + inner_w)}"/>'
     )
     parts.append(
-        f'<text class="label" transform="translate(16 {TOP + inner_h / 2}) rotate(-90)" '
-        f'text-anchor="middle">{esc(plot.y.label)}</text>'
+        f'<text class="label" x="{coord(left + inner_w / 2)}" y="{HEIGHT - 12}" '
+        f'text-anchor="middle">{esc(plot.x.label)}</text>'
+    )
+    line_height = PHONE_FONT * LINE_EM
+    spans = "".join(
+        f'<tspan x="0" dy="{coord(0 if i == 0 else line_height)}">{esc(line)}</tspan>'
+        for i, line in enumerate(y_lines)
+    )
+    first_line = EDGE + PHONE_FONT  # the first line's baseline, from the drawing's edge
+    parts.append(
+        f'<text class="label" transform="translate({coord(first_line)} {coord(TOP + inner_h / 2)}) '
+        f'rotate(-90)" text-anchor="middle">{spans}</text>'
     )
     for index, curve in enumerate(plot.curves):
         path = " ".join(
@@ -145,17 +166,11 @@ def line_plot(plot: Plot) -> str:
             f'<path class="{_series(curve, index)}" d="{path}">'
             f"<title>{esc(curve.name)}</title></path>"
         )
+    drawn = [[(px(x), py(y)) for x, y in curve.points] for curve in plot.curves]
+    box = (left, 0.0, float(WIDTH), TOP + inner_h)
     for marker in plot.markers:
         x, y = px(marker.x), py(marker.y)
-        if marker.place == "auto":
-            right = x > LEFT + inner_w * 0.75
-            below = y <= TOP + 14
-        else:
-            right = "left" in marker.place
-            below = "below" in marker.place
-        dx = -8 if right else 8
-        dy = 16 if below else -8
-        anchor = "end" if right else "start"
+        dx, dy, anchor = marker_place(marker, x, y, drawn, box)
         parts.append(f'<circle class="marker" cx="{coord(x)}" cy="{coord(y)}" r="4"/>')
         parts.append(
             f'<text class="marker-label" x="{coord(x + dx)}" y="{coord(y + dy)}" '

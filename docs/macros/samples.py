@@ -1,8 +1,11 @@
 """Sample inputs, generated at build time and published for download.
 
-The run log is made up but shaped like a real one: four agents with different habits, runs
-that failed or timed out, unknown outcomes, runs without a step count, two runs that finish
-at the same instant, and an agent with no completed run at all. The outcome records are the
+The run log is made up but shaped like a real one: agents with different habits, runs that
+failed or timed out, unknown outcomes, runs without a step count, two runs that finish at
+the same instant. Two agents ran enough tasks, often enough, that every score of theirs has
+an interval; each of the others shows one reason an interval is null: too few distinct
+tasks (a zero-success agent on three tasks), too few tasks with enough outcomes for pass^k
+(one run of each of many tasks), and no completed run at all. The outcome records are the
 worked examples of ``scoring.examples``, so the downloads and the pages show the same runs.
 """
 
@@ -33,9 +36,10 @@ class _Habits:
 
 
 _AGENTS = (
-    _Habits("atlas", 36, 0.8, (600, 2600), (0.004, 0.03), (3, 6), 6),
-    _Habits("birch", 18, 0.5, (1800, 7000), (0.02, 0.12), (4, 12), 4),
+    _Habits("atlas", 72, 0.8, (600, 2600), (0.004, 0.03), (3, 6), 12),
+    _Habits("birch", 72, 0.5, (1800, 7000), (0.02, 0.12), (4, 12), 12),
     _Habits("cedar", 6, 0.0, (300, 700), (0.0005, 0.002), (2, 3), 3),
+    _Habits("elm", 12, 0.6, (900, 3000), (0.006, 0.04), (3, 8), 12),
 )
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
 from macros import plots
-from macros.markup import block, esc, exact_text, percent, plain, table, value
+from macros.markup import block, esc, exact_text, percent, plain, score_unit, table, value
 
 if TYPE_CHECKING:
     from macros.site import Site
@@ -79,7 +79,8 @@ def runs_needed_table(site: Site) -> str:
 # --- the worked example, step by step ------------------------------------------------------------
 
 #: The steps of the worked example ``uncertainty.composite``: result key, what it is, and the
-#: decimals the report publishes it at (``None``: an intermediate value, not published).
+#: decimals the report publishes it at (``None``: an intermediate value, not published). The
+#: symbols are the gradient formula's (uncertainty.composite_gradient): λ̄, ū, p̂.
 COHORT_STEPS: tuple[tuple[str, str, str | None], ...] = (
     ("completed_runs", "completed runs n", None),
     ("tasks", "distinct tasks T", None),
@@ -88,11 +89,11 @@ COHORT_STEPS: tuple[tuple[str, str, str | None], ...] = (
     ("n_eff", "effective sample size n_eff", None),
     ("success_rate_interval.low", "success rate, low bound", "fraction"),
     ("success_rate_interval.high", "success rate, high bound", "fraction"),
-    ("mean_latency_ms", "mean latency ℓ̄ (ms)", None),
+    ("mean_latency_ms", "mean latency λ\u0304 (ms)", None),
     ("mean_cost_usd", "mean cost ū (USD)", None),
     ("score", "composite S", "score"),
     ("gradient.p", "∂S/∂p", None),
-    ("gradient.latency_ms", "∂S/∂ℓ (per ms)", None),
+    ("gradient.latency_ms", "∂S/∂λ (per ms)", None),
     ("gradient.cost_usd", "∂S/∂u (per USD)", None),
     ("se_squared", "squared standard error gᵀΣg", None),
     ("interval.low", "composite, low bound", "score"),
@@ -153,7 +154,7 @@ def interval_leaderboard(site: Site) -> str:
         parts.append(
             table(
                 f"leaderboard:{board.path}",
-                ["Rank (UB)", "Agent", "Composite", "Interval"],
+                ["Rank (UB)", "Agent", f"Composite ({score_unit()})", "Interval"],
                 rows,
                 numeric=(0, 2, 3),
                 caption=caption,

@@ -70,7 +70,15 @@ def live_drift(site: Site) -> str:
     diff = history.differences_table(
         "versions:drift/table", differences, before=esc(newest.version), after="this build"
     )
-    return block("versions:drift", f'<div class="admonition warning">{body}</div>') + diff
+    lines = "".join(history.summary_lines(differences))
+    folded = (
+        f'\n<details class="full-diff"><summary>The differences, value by value</summary>'
+        f"\n{diff}\n</details>\n"
+    )
+    return (
+        block("versions:drift", f'<div class="admonition warning">{body}<ul>{lines}</ul></div>')
+        + folded
+    )
 
 
 def check_demo(site: Site, constant: str = "composite.weight.success", delta: str = "0.05") -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from calculator_support import CALCULATOR_PAGES, DATA_ID, SCRIPT, numerals_in_code, spoiled_copy
+from calculator_support import CALCULATOR_PAGES, DATA_ID, SCRIPTS, numerals_in_code, spoiled_copy
 from calculator_support import site as site  # the module's file:// copy of the site
 from calculator_support import snapshot as snapshot  # its methodology.json
 from support import ROOT
@@ -66,7 +66,8 @@ def test_inline_data_check_fails_when_the_page_and_the_snapshot_differ(
     ]
 
 
-#: Numbers methodology.js may spell out, each with why it is not a number of the methodology.
+#: Numbers the library (methodology*.js) may spell out, each with why it is not a number of
+#: the methodology.
 SCRIPT_NUMERALS = {
     "0": "zero",
     "1": "one",
@@ -91,13 +92,18 @@ def script_numerals(source: str) -> list[str]:
     return numerals_in_code(source, SCRIPT_NUMERALS)
 
 
+def _library() -> str:
+    """The files of window.Methodology, one after the other."""
+    return "\n".join((ROOT / "docs" / s).read_text(encoding="utf-8") for s in SCRIPTS)
+
+
 def test_no_number_of_the_methodology_is_typed_in_the_script() -> None:
-    source = (ROOT / "docs" / SCRIPT).read_text(encoding="utf-8")
+    source = _library()
     assert script_numerals(source) == []
 
 
 def test_the_numeral_check_finds_a_typed_constant() -> None:
-    source = (ROOT / "docs" / SCRIPT).read_text(encoding="utf-8")
+    source = _library()
     typed = source.replace("var FLOOR = exact(", "var FLOOR = 0.1 || exact(", 1)
     typed = typed.replace("var GATE_RUNS = constant(", "var GATE_RUNS = 5n || constant(", 1)
     assert typed != source

@@ -33,6 +33,8 @@ from calculator_cases import (
     py_outcome,
 )
 from calculator_support import (
+    NUMBERS_SCRIPT,
+    OUTCOME_SCRIPT,
     SCRIPT,
     Case,
     Mutation,
@@ -72,14 +74,14 @@ MUTATIONS = [
     ),
     Mutation(
         "a catastrophic safeguard in error no longer closes the gate",
-        SCRIPT,
+        OUTCOME_SCRIPT,
         'e.severity === "catastrophic" && e.status !== "passed"',
         'e.severity === "catastrophic" && e.status === "failed"',
         "outcomeScore(",
     ),
     Mutation(
         "halves rounded to even instead of up",
-        SCRIPT,
+        NUMBERS_SCRIPT,
         "return floorDiv(2n * this.num * scale + this.den, 2n * this.den);",
         "var t = 2n * this.num * scale + this.den, b = 2n * this.den, q = floorDiv(t, b);"
         " return t % b === 0n && q % 2n === 1n ? q - 1n : q;",

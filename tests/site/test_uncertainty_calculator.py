@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from calculator_support import (
     DATA_ID,
-    SCRIPT,
+    UNCERTAINTY_SCRIPT,
     Case,
     Mutation,
     Spoil,
@@ -228,21 +228,21 @@ MUTATIONS = [
     ),
     Mutation(
         "runs needed rounded down instead of up",
-        SCRIPT,
+        UNCERTAINTY_SCRIPT,
         "var runs = -floorDiv(-n.num, n.den); // ⌈n⌉",
         "var runs = floorDiv(n.num, n.den);",
         "runsNeeded(",
     ),
     Mutation(
         "the effective sample size n instead of n − 1",
-        SCRIPT,
+        UNCERTAINTY_SCRIPT,
         "spread ? runs - 1 : runs",
         "runs",
         "successInterval(",
     ),
     Mutation(
         "the low bound rounded to nearest instead of down",
-        SCRIPT,
+        UNCERTAINTY_SCRIPT,
         "var low = floorSurd(centre.mul(units), bigInt(-scale), radicand);",
         "var low = floorSurd(centre.mul(units).add(new Rational(1n, 2n)), bigInt(-scale),"
         " radicand);",
@@ -265,7 +265,7 @@ def test_a_harmless_edit_keeps_the_parity(
     spoiled = spoiled_copy(
         site,
         tmp_path / "harmless",
-        SCRIPT,
+        UNCERTAINTY_SCRIPT,
         "var runs = -floorDiv(-n.num, n.den); // ⌈n⌉",
         "// the ceiling, written another way\n"
         "      var runs = n.floor() + (n.den === 1n ? 0n : 1n);",
@@ -334,7 +334,7 @@ def test_the_planner_by_keyboard(chromium: Any, site: Path) -> None:
     assert not error.is_displayed()
     _type(chromium, "calc-planner-delta", "0.95")  # p_B would be below zero
     assert error.is_displayed()
-    assert error.text.startswith("delta: "), error.text
+    assert error.text.startswith("Difference to detect, δ: "), error.text  # its label
     assert _out(chromium, "planner", "runs") == "—"  # cleared, not the last good result
     assert console_errors(chromium) == []
 
@@ -350,8 +350,11 @@ def test_the_success_interval_by_keyboard(chromium: Any, site: Path) -> None:
     assert float(_out(chromium, "success-interval", "high")) == want["high"]
     _type(chromium, "calc-success-interval-runs", str(INTERVAL_MIN_TASKS - 1))
     _type(chromium, "calc-success-interval-successes", "3")
-    assert _out(chromium, "success-interval", "low").startswith("null")
+    # Too few runs: no bound in the cells, a sentence under them says why.
+    assert _out(chromium, "success-interval", "low") == "—"
+    note = chromium.find_element("id", "calc-success-interval-note")
+    assert str(INTERVAL_MIN_TASKS) in note.text
     _type(chromium, "calc-success-interval-successes", str(INTERVAL_MIN_TASKS))
     error = chromium.find_element("id", "calc-success-interval-error")
-    assert error.text.startswith("successes: "), error.text
+    assert error.text.startswith("Successful runs: "), error.text
     assert _out(chromium, "success-interval", "high") == "—"

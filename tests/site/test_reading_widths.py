@@ -1,0 +1,126 @@
+"""Every page at a phone's width (360×800) and at desktop width (1280×900): nothing in the
+article is wider than the article, measured from the layout the browser made (bounding boxes
+and scroll widths), not from the markup.
+
+- A formula never scrolls: its MathML fits the figure that holds it.
+- A table or a code block either fits, or is a scroll box that says so with a visible cue
+  (``.scroll-cue``, written by docs/javascripts/widths.js); no column is clipped unseen.
+- Every other element (a plot, a block written by a macro, an image) lies inside the article.
+
+And the versions page is short: under five screens at desktop width.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from chromium_driver import load
+from support import ROOT
+
+pytestmark = pytest.mark.slow
+
+PHONE = (360, 800)
+DESKTOP = (1280, 900)
+PAGES = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
+#: Sub-pixel rounding of a box edge.
+SLACK_PX = 1
+#: The versions page, at desktop width, in screens (window heights).
+VERSIONS_MAX_SCREENS = 5
+
+#: What overflows the article, from the layout: each a short description of one element.
+WIDTH_PROBLEMS = r"""
+const slack = arguments[0];
+const article = document.querySelector('article.md-content__inner');
+const box = article.getBoundingClientRect();
+const problems = [];
+const name = e => {
+  const label = (e.id ? '#' + e.id : '') + (e.className && e.className.baseVal === undefined
+    ? '.' + String(e.className).trim().split(/\s+/).join('.') : '');
+  const text = (e.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 60);
+  return `${e.tagName.toLowerCase()}${label} "${text}"`;
+};
+// The content of a closed <details> is not shown (Chromium still lays it out).
+const folded = e => {
+  const closed = e.closest('details:not([open])');
+  return !!closed && e !== closed && !e.closest('summary');
+};
+const shown = e => {
+  if (folded(e)) return false;
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden';
+};
+const scrolls = e => ['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(e).overflowX);
+// A scroll box that hides part of its content must carry a visible cue, and a formula none.
+const cued = e => {
+  const cue = e.closest('.scroll-cued');
+  const mark = cue && cue.querySelector('.scroll-cue');
+  return !!(mark && shown(mark));
+};
+for (const e of article.querySelectorAll('*')) {
+  if (!shown(e)) continue;
+  let clipped = false;
+  for (let up = e.parentElement; up && up !== article; up = up.parentElement) {
+    if (scrolls(up)) { clipped = true; break; }
+  }
+  const r = e.getBoundingClientRect();
+  // An inline box (code in a sentence) may hang its own padding past the edge of a line:
+  // a shade of background, no text.
+  const style = getComputedStyle(e);
+  const pad = style.display === 'inline'
+    ? parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) : 0;
+  if (!clipped && (r.right > box.right + slack + pad || r.left < box.left - slack - pad)) {
+    problems.push(`${name(e)} spans ${Math.round(r.left)}..${Math.round(r.right)} px, ` +
+                  `the article ${Math.round(box.left)}..${Math.round(box.right)}`);
+  }
+  if (scrolls(e) && e.scrollWidth > e.clientWidth + slack) {
+    const formula = e.closest('figure.formula');
+    if (formula) {
+      problems.push(`formula ${formula.dataset.mv}: ${e.scrollWidth} px in ${e.clientWidth}`);
+    } else if (!cued(e)) {
+      problems.push(`${name(e)} hides ${e.scrollWidth - e.clientWidth} px with no cue`);
+    }
+  }
+}
+for (const m of article.querySelectorAll('figure.formula math')) {
+  const f = m.closest('figure.formula').getBoundingClientRect();
+  const r = m.getBoundingClientRect();
+  if (r.width > f.width + slack) {
+    problems.push(`formula ${m.closest('figure').dataset.mv}: ${Math.round(r.width)} px ` +
+                  `in a ${Math.round(f.width)} px figure`);
+  }
+}
+return problems;
+"""
+
+
+def _at(chromium: Any, size: tuple[int, int]) -> None:
+    chromium.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size == PHONE},
+    )
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["360x800", "1280x900"])
+@pytest.mark.parametrize("name", PAGES)
+def test_nothing_is_wider_than_the_article(
+    chromium: Any, base_url: str, name: str, size: tuple[int, int]
+) -> None:
+    _at(chromium, size)
+    try:
+        load(chromium, f"{base_url}{name}.html")
+        problems = chromium.execute_script(WIDTH_PROBLEMS, SLACK_PX)
+    finally:
+        chromium.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert not problems, f"{name} at {size[0]}×{size[1]}:\n" + "\n".join(problems)
+
+
+def test_the_versions_page_is_short(chromium: Any, base_url: str) -> None:
+    _at(chromium, DESKTOP)
+    try:
+        load(chromium, f"{base_url}versions.html")
+        height = chromium.execute_script("return document.documentElement.scrollHeight")
+    finally:
+        chromium.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    screens = height / DESKTOP[1]
+    assert screens < VERSIONS_MAX_SCREENS, f"versions page: {screens:.1f} screens at 1280×900"
