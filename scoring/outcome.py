@@ -330,15 +330,9 @@ def score_outcome(record: OutcomeRecord) -> OutcomeScore:
     score: float | None
     if cat_v == 0:
         # As devops-bench writes a fired gate: the correctness it read ("n/a" where none was
-        # measured), no recoverable safety (never read once the gate is shut), then the gates
-        # that fired in parentheses, so that a zero explains itself.
-        fired = ", ".join(
-            e.name
-            for e in record.verification
-            if e.severity is Severity.CATASTROPHIC and e.status is not CheckStatus.PASSED
-        )
+        # measured) and no recoverable safety, which is never read once the gate is shut.
         shown_c = ABSENT_READING if c.value is None else _fmt(c.value)
-        score, reason = 0.0, f"c={shown_c}, rec_v={ABSENT_READING}, cat_v=0 ({fired})"
+        score, reason = 0.0, f"c={shown_c}, rec_v={ABSENT_READING}, cat_v=0"
     elif c.withheld_by is not None:
         score, reason = None, f"withheld: objective {c.withheld_by!r} is in error"
     elif c.value is None:

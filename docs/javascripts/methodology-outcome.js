@@ -244,14 +244,10 @@
       var reason;
       if (catV === 0) {
         score = 0;
-        // As devops-bench writes a fired gate: no recoverable safety is read once it shuts,
-        // and the gates that fired follow in parentheses.
-        var fired = catastrophic.map(function (e) {
-          return e.name;
-        });
+        // As devops-bench writes a fired gate: no recoverable safety is read once it shuts.
         reason =
           "c=" + (c.value === null ? ABSENT_READING : fmt(c.value)) +
-          ", rec_v=" + ABSENT_READING + ", cat_v=0 (" + fired.join(", ") + ")";
+          ", rec_v=" + ABSENT_READING + ", cat_v=0";
       } else if (c.withheldBy) {
         score = null;
         reason = "withheld: objective " + pyRepr(c.withheldBy) + " is in error";

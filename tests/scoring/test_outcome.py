@@ -49,8 +49,8 @@ def test_catastrophic_failed_scores_zero() -> None:
     assert result.catastrophic_gate == 0
     assert result.outcome_score == 0.0
     assert result.correctness == 1  # the readings are still reported
-    assert "cat_v=0" in result.reason
-    assert "no-rm-rf" in result.reason
+    # devops-bench's wording: the correctness read, no recoverable term, the gate shut.
+    assert result.reason == "c=1.000, rec_v=n/a, cat_v=0"
 
 
 def test_catastrophic_in_error_scores_zero_fails_closed() -> None:

@@ -109,7 +109,7 @@ def test_outcome_command_json_in_input_order(as_jsonl, scoring_cli) -> None:
             "recoverable_safety": None,
             "catastrophic_gate": 0,
             "scoring_version": "v1",
-            "reason": "cat_v=0: catastrophic safeguard 'x' did not pass",
+            "reason": "c=n/a, rec_v=n/a, cat_v=0",
             "efficiency": None,
         },
     ]
