@@ -10,6 +10,18 @@ collect_ignore_glob = ["*conftest.py"]
 
 
 import pytest  # noqa: E402 - below the note on collection it belongs to
+from hypothesis import settings  # noqa: E402
+
+#: The fast lane (``-m "not slow"``, the pre-commit hook) draws fewer examples per property
+#: than the full suite: every property still runs, on a smaller sample; CI runs the whole.
+FAST_LANE = "not slow"
+FAST_LANE_EXAMPLES = 20
+settings.register_profile("fast-lane", max_examples=FAST_LANE_EXAMPLES)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("markexpr", "") == FAST_LANE:
+        settings.load_profile("fast-lane")
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ Driven through the ``chromium`` fixture of ``tests/site/conftest.py``.
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from chromium_driver import (
     load,
     requested_urls,
     save_screenshot,
+    wait_for,
 )
 from support import ROOT, built_site
 
@@ -103,7 +105,8 @@ def test_dark_theme_toggle(chromium: Any, base_url: str) -> None:
         "css selector", "form[data-md-component=palette] label:not([hidden])"
     )
     toggle.click()
-    time.sleep(0.3)
+    # The toggle's script has run once the scheme differs (waited for, not slept on).
+    wait_for(chromium, f"{scheme} !== {json.dumps(before)}")
     after = chromium.execute_script(scheme)
     assert {before, after} == {"default", "slate"}
     if after == "slate":
@@ -119,12 +122,10 @@ def _search(chromium: Any, words: str, limit_s: float = 10) -> list[Any]:
     box = chromium.find_element("css selector", "input.md-search__input")
     box.click()
     box.send_keys(words)
-    deadline = time.monotonic() + limit_s
-    results: list[Any] = []
-    while time.monotonic() < deadline and not results:
-        results = chromium.find_elements("css selector", ".md-search-result__item")
-        time.sleep(0.1)
-    return results
+    script = "return document.querySelectorAll('.md-search-result__item').length"
+    with contextlib.suppress(AssertionError):  # none within the limit: the caller says so
+        wait_for(chromium, script, limit_s)
+    return list(chromium.find_elements("css selector", ".md-search-result__item"))
 
 
 def test_search_works_offline(chromium: Any, base_url: str) -> None:
