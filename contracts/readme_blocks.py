@@ -133,11 +133,11 @@ def _change_a_constant(m: Methodology) -> str:
 6. Review the diff it prints the command for, e.g.
    `git diff --no-index contracts/snapshots/{old}.json contracts/snapshots/{new}.json`.
    To adjust before committing, edit again and run `python -m contracts update --amend`.
-7. Run `.venv/bin/python -m contracts readme --update`: it rewrites the README's generated
-   blocks (the numbers above, this list) from the new code; `--check` fails while one is
-   stale, and on any number in the README's prose that no constant explains.
+7. Run `.venv/bin/python -m contracts readme --update`: it rewrites the generated blocks of
+   the README and of this page (the numbers, this list) from the new code; `--check` fails
+   while one is stale, and on any number in their prose that no constant explains.
 8. `.venv/bin/python -m contracts check` prints `contracts check: OK`. Commit the constant,
-   the changelog, the snapshot, the lock and the README together. `mkdocs serve` shows the
+   the changelog, the snapshot, the lock, the README and this page together. `mkdocs serve` shows the
    new value on the pages as soon as you save; the versions page lists the new release with
    its impact against the one before (rank table and slope chart).
 """
