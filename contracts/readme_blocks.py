@@ -137,9 +137,9 @@ def _change_a_constant(m: Methodology) -> str:
    the README and of this page (the numbers, this list) from the new code; `--check` fails
    while one is stale, and on any number in their prose that no constant explains.
 8. `.venv/bin/python -m contracts check` prints `contracts check: OK`. Commit the constant,
-   the changelog, the snapshot, the lock, the README and this page together. `mkdocs serve` shows the
-   new value on the pages as soon as you save; the versions page lists the new release with
-   its impact against the one before (rank table and slope chart).
+   the changelog, the snapshot, the lock, the README and this page together. `mkdocs
+   serve` shows the new value on the pages as soon as you save; the versions page lists the
+   new release with its impact against the one before (rank table and slope chart).
 """
 
 
