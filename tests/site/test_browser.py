@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +32,19 @@ SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 PAGES = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
 
 
+#: True once the theme's script has run on the page: its observables exist and it has wrapped
+#: every plain table of the article (Material wraps ``table:not([class])`` to scroll it).
+THEME_READY = (
+    "return typeof window.component$ !== 'undefined' && Array.from("
+    "document.querySelectorAll('article table:not([class])'))"
+    ".every(t => t.closest('.md-typeset__scrollwrap'))"
+)
+
+
 def _load(chromium: Any, url: str) -> None:
     load(chromium, url)
-    # Let the theme's script run (tables wrapped, search index loaded).
-    time.sleep(0.3)
+    # Waited for, not slept on: the theme's script has wrapped the tables.
+    wait_for(chromium, THEME_READY)
 
 
 def _screenshot(chromium: Any, path: Path, width: int) -> None:
