@@ -12,9 +12,8 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from contracts.source import REPO_ROOT as ROOT
 
 
 def time_check() -> tuple[float, int]:

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from contracts.source import REPO_ROOT as ROOT
 
 #: What the site is built from; a copy of these is a project ``mkdocs`` can build and serve.
 PROJECT_FOLDERS = ("docs", "scoring", "contracts")

@@ -21,25 +21,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from contracts.build import build_snapshot
-from contracts.comparison import Impact, compare_snapshots
+from contracts.check_snapshots import (
+    _check_new_current,
+    _check_released,
+    _check_released_current,
+    _check_schema,
+    _check_temporary_files,
+    _file_line,
+    _plural,
+    version_location,
+)
 from contracts.diff import (
-    SCOREBOARD_KEY,
     Difference,
     Kind,
     diff_snapshots,
     example_location,
-    is_scoreboard,
-    render_difference,
     render_value,
-    where_defined,
 )
 from contracts.failure import describe_failure
-from contracts.filesystem import temporary_files, text_at_head, update_running
 from contracts.findings import Finding, finding
-from contracts.impact import summary_lines
 from contracts.invariants import invariant_lines
 from contracts.model import Methodology
 from contracts.release_order import order_problems
@@ -56,15 +58,9 @@ from contracts.store import (
     ContractsError,
     LockEntry,
     SnapshotRead,
-    file_hash,
-    lock_entry,
     read_changelog,
     read_lock_entries,
-    read_snapshot,
-    schema_path,
-    schema_state,
     snapshot_path,
-    snapshot_text,
     snapshot_versions,
     version_key,
 )
@@ -286,14 +282,6 @@ CHECKS: list[Check] = [
 ]
 
 
-def _file_line(location: str | None) -> dict[str, Any]:
-    """``file=`` and ``line=`` of a ``file:line`` location (empty when unknown)."""
-    if not location or ":" not in location:
-        return {"file": location} if location else {}
-    file, _, line = location.rpartition(":")
-    return {"file": file, "line": int(line), "end_line": int(line)} if line.isdigit() else {}
-
-
 def build_live() -> Methodology:
     """:func:`build_snapshot`, any failure turned into a :class:`ContractsError` (exit 2)
     that names the error and the line of ``scoring`` where it was raised."""
@@ -305,24 +293,6 @@ def build_live() -> Methodology:
         raise ContractsError(
             f"cannot build the live methodology from scoring {describe_failure(error)}"
         ) from None
-
-
-def version_location(live: Methodology) -> str:
-    """``file:line`` where ``METHODOLOGY_VERSION`` is defined now."""
-    try:
-        return (
-            where_defined(live.constant("methodology.version").defined_in) or "scoring/constants.py"
-        )
-    except KeyError:
-        return "scoring/constants.py"
-
-
-def _bump_advice(live: Methodology) -> str:
-    return (
-        f"bump METHODOLOGY_VERSION ({version_location(live)}), add a "
-        f"'## <new version> (<YYYY-MM-DD>)' entry to {display_path(CHANGELOG_PATH)}, "
-        f"then run: {UPDATE_COMMAND}"
-    )
 
 
 def run_check(
@@ -348,268 +318,6 @@ def run_check(
         if context.stop:
             break
     return _finish(findings)
-
-
-def _check_released(
-    released: dict[str, LockEntry],
-    directory: Path,
-    live: Methodology,
-    changelog: dict[str, ChangelogEntry] | None,
-    changelog_name: str,
-) -> tuple[list[Finding], dict[str, SnapshotRead]]:
-    """Every released snapshot: present, readable, unedited, logged. Returns the findings
-    and the snapshots read."""
-    found: list[Finding] = []
-    snapshots: dict[str, SnapshotRead] = {}
-    for version, entry in released.items():
-        path = snapshot_path(version, directory)
-        shown = display_path(path)
-        if not path.exists():
-            found.append(
-                finding(
-                    EXIT_FAILED,
-                    f"{shown}: the snapshot of released version {version} is "
-                    f"missing; restore it: git checkout -- {shown}",
-                    file=shown,
-                )
-            )
-            continue
-        try:
-            read = read_snapshot(path)
-        except ContractsError as error:
-            found.append(finding(error.exit_code, str(error), file=shown))
-            continue
-        snapshots[version] = read
-        if read.file_sha256 != entry.sha256:
-            found.append(
-                finding(EXIT_FAILED, _hash_mismatch(read, version, entry, directory, live))
-            )
-        elif read.sha256 != entry.content_sha256:
-            lock_path = display_path(directory / LOCK_FILENAME)
-            found.append(
-                finding(
-                    EXIT_FAILED,
-                    f"{lock_path}: the content hash of released version {version} was "
-                    f"changed: the snapshot's bytes match the lock, its content hash is "
-                    f"{read.sha256[:12]}…, the lock says {entry.content_sha256[:12]}…; "
-                    f"restore it: git checkout -- {lock_path}",
-                    file=lock_path,
-                )
-            )
-        if read.methodology.methodology_version != version:
-            found.append(
-                finding(
-                    EXIT_FAILED,
-                    f"{shown}: holds methodology_version "
-                    f"{read.methodology.methodology_version!r}, not {version!r}",
-                    file=shown,
-                )
-            )
-        if changelog is not None and version not in changelog:
-            found.append(
-                finding(
-                    EXIT_FAILED,
-                    f"{changelog_name}: no entry for released version {version}; add a "
-                    f"section '## {version} (<YYYY-MM-DD>)' saying what changed and why",
-                    file=changelog_name,
-                )
-            )
-    return found, snapshots
-
-
-def _snapshot_intact(
-    read: SnapshotRead, version: str, live: Methodology, entry: LockEntry
-) -> str | None:
-    """Why the snapshot file can be trusted, if it can: it holds the released content (the
-    lock's content hash) written exactly as the update writes it, its bytes are the ones
-    committed at git HEAD, or what the live code writes for the current version."""
-    if read.sha256 == entry.content_sha256 and read.file_sha256 == file_hash(
-        snapshot_text(read.methodology).encode("utf-8")
-    ):
-        return "the released content in the form the update writes"
-    committed = text_at_head(read.path)
-    if committed is not None:
-        same = file_hash(committed.encode("utf-8")) == read.file_sha256
-        return "as committed at git HEAD" if same else None
-    if version == live.methodology_version and lock_entry(live).sha256 == read.file_sha256:
-        return "what the live code writes"
-    return None
-
-
-def _hash_mismatch(
-    read: SnapshotRead, version: str, entry: LockEntry, directory: Path, live: Methodology
-) -> str:
-    """A released snapshot whose bytes differ from the lock's hash: say which file is
-    wrong when it can be told, the lock or the snapshot, and whether the snapshot was only
-    re-formatted (the same content in other bytes)."""
-    path, lock_path = display_path(read.path), display_path(directory / LOCK_FILENAME)
-    hashes = f"{read.file_sha256[:12]}… (sha256 of the snapshot file) vs {entry.sha256[:12]}… "
-    intact = _snapshot_intact(read, version, live, entry)
-    if intact is not None:
-        return (
-            f"{lock_path}: hash mismatch in the lock for released version {version}: "
-            f"{hashes}(recorded in the lock); the snapshot {path} is {intact}, so the lock's "
-            f"hash was changed: restore it: git checkout -- {lock_path}"
-        )
-    restore = f"git checkout -- {path}"
-    if version == live.methodology_version:
-        restore += f" (or, if the live code is unchanged, {UPDATE_COMMAND})"
-    if read.sha256 == entry.content_sha256:
-        return (
-            f"{path}: released snapshot was re-formatted: same content, different bytes "
-            f"({hashes}recorded in {LOCK_FILENAME}); a released snapshot is immutable byte "
-            f"for byte, restore it: {restore}"
-        )
-    return (
-        f"{path}: released snapshot was edited: its sha256 {read.file_sha256[:12]}… "
-        f"differs from {entry.sha256[:12]}… recorded in {LOCK_FILENAME}, and so does its "
-        f"content; released snapshots are immutable, restore it: {restore} (if the "
-        f"snapshot is right and the lock was edited instead: git checkout -- {lock_path})"
-    )
-
-
-def _check_temporary_files(directory: Path) -> list[Finding]:
-    """Temporary files of an update that was killed (none while an update runs)."""
-    stray = temporary_files(directory)
-    if not stray or update_running(directory):
-        return []
-    names = " ".join(display_path(p) for p in stray)
-    return [
-        finding(
-            EXIT_FAILED,
-            f"{display_path(directory)}: {len(stray)} temporary file(s) left by an interrupted "
-            f"update: {names}; remove them (rm {names}) or run {UPDATE_COMMAND}, which does",
-        )
-    ]
-
-
-def _check_schema(directory: Path) -> list[Finding]:
-    """The committed JSON Schemas (the snapshot's, the CLI output's) equal the generated ones."""
-    from contracts.output import stale_output_schemas
-
-    found = [
-        finding(EXIT_FAILED, f"{p}; run {UPDATE_COMMAND}") for p in stale_output_schemas(directory)
-    ]
-    schema = schema_path(directory)
-    shown = display_path(schema)
-    state = schema_state(schema)
-    if state == "missing":
-        found.append(
-            finding(
-                EXIT_FAILED,
-                f"{shown}: the JSON Schema is missing; run {UPDATE_COMMAND}",
-                file=shown,
-            )
-        )
-    elif state == "stale":
-        found.append(
-            finding(
-                EXIT_FAILED,
-                f"{shown}: the JSON Schema is stale (the snapshot model "
-                f"changed); run {UPDATE_COMMAND}",
-                file=shown,
-            )
-        )
-    return found
-
-
-def _check_released_current(committed: SnapshotRead, live: Methodology) -> list[Finding]:
-    differences = diff_snapshots(committed.methodology, live)
-    if not differences:
-        return []
-    version = live.methodology_version
-    fix = (
-        f"{UPDATE_COMMAND}, after bumping METHODOLOGY_VERSION and adding a CHANGELOG entry "
-        "(or revert the change)"
-    )
-    lines = [
-        f"{display_path(committed.path)}: the live methodology differs from the committed "
-        f"snapshot of version {version} ({_plural(len(differences), 'difference')}):"
-    ]
-    for difference in differences:
-        if not is_scoreboard(difference):
-            lines += render_difference(difference, fix)
-    lines += _scoreboard_lines(differences, committed.methodology, live)
-    impact = compare_snapshots(committed.methodology, live)
-    return [
-        finding(EXIT_FAILED, *lines, differences=tuple(differences), impact=impact),
-        finding(
-            EXIT_FAILED,
-            f"version {version} is released and its snapshot is immutable: to publish this "
-            f"change, {_bump_advice(live)}",
-            **_file_line(version_location(live)),
-        ),
-    ]
-
-
-def _check_new_current(
-    live: Methodology,
-    directory: Path,
-    released: dict[str, LockEntry],
-    snapshots: dict[str, SnapshotRead],
-) -> list[Finding]:
-    version = live.methodology_version
-    path = snapshot_path(version, directory)
-    state = "is not recorded in the lock" if path.exists() else "is missing"
-    newest = max(released, key=version_key) if released else None
-    found: list[Finding] = []
-    if newest is not None and version_key(version) < version_key(newest):
-        found.append(
-            finding(
-                EXIT_FAILED,
-                f"constants[methodology.version].value: {version} is older than the newest "
-                f"released version {newest}; a new version must be newer "
-                f"(defined at {version_location(live)})",
-                **_file_line(version_location(live)),
-            )
-        )
-    differences: list[Difference] = []
-    impact: Impact | None = None
-    lines = [
-        f"{display_path(path)}: the snapshot of methodology version {version} {state}; "
-        f"run {UPDATE_COMMAND}"
-    ]
-    if newest is not None and newest in snapshots:
-        differences = diff_snapshots(snapshots[newest].methodology, live)
-        impact = compare_snapshots(snapshots[newest].methodology, live)
-        lines.append(
-            f"changes since released version {newest} ({_plural(len(differences), 'difference')}),"
-            f" which {UPDATE_COMMAND} will record:"
-        )
-        for difference in differences:
-            if not is_scoreboard(difference):
-                lines += render_difference(difference, UPDATE_COMMAND)
-        lines += _scoreboard_lines(differences, snapshots[newest].methodology, live)
-    found.append(
-        finding(EXIT_FAILED, *lines, differences=tuple(differences), blocking=False, impact=impact)
-    )
-    return found
-
-
-def _scoreboard_lines(
-    differences: list[Difference], committed: Methodology, live: Methodology
-) -> list[str]:
-    """The scoreboard's differences as one count and the impact summary (every value is
-    listed by ``python -m contracts impact``)."""
-    mine = [d for d in differences if is_scoreboard(d)]
-    if not mine:
-        return []
-    impact = compare_snapshots(committed, live)
-    if impact is None:
-        boards = live.scoreboard or []
-        agents = sum(len(board.agents) for board in boards)
-        return [
-            f"  {SCOREBOARD_KEY}: recorded for the first time ({_plural(agents, 'agent')} in "
-            f"{_plural(len(boards), 'corpus file')}); {UPDATE_COMMAND} records it"
-        ]
-    count = _plural(len(mine), "value")
-    return [f"  {SCOREBOARD_KEY}: {count} of the reference corpus differ;"] + [
-        f"  {line}" for line in summary_lines(impact)
-    ]
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _finish(findings: list[Finding]) -> CheckResult:

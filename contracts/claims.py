@@ -33,6 +33,10 @@ _UNIT_HEADS = {"fraction": "share", "k": "level", "ms": "ms", "usd": "usd", "wei
 #: Example keys whose head is not the last counted noun of the key.
 _EXAMPLE_HEADS = {"success_rate": "share", "consistency": "share", "profile": "point"}
 _WORD = re.compile(r"[a-z]+")
+#: Words of many constants' names that say nothing of which one a sentence is about.
+_GENERIC_NAME_WORDS = frozenset(
+    {"weight", "weights", "default", "composite", "radar", "min", "decimals", "decimal"}
+)
 _COUNTED_WORDS = frozenset(COUNTED) | frozenset(COUNTED.values())
 _STOP = frozenset(
     "a an the of to in on at by for and or is are be it its this that with from as per"  # noqa: SIM905
@@ -49,6 +53,10 @@ class Explainer:
     head: str
     words: frozenset[str]
     source: str  # "constant", "derived" or "example"
+    #: A sum or a ratio of a family: the name words of each member. The sentence must
+    #: name every member ("success and cost together"): a sentence about the cost weight
+    #: alone is not about the sum of the cost and the correctness weights.
+    members: tuple[frozenset[str], ...] = ()
 
     def show(self) -> str:
         """``name = value`` for a message.
@@ -116,6 +124,17 @@ def _element_noun(name: str, description: str) -> str | None:
     return head_of(name.rsplit(".", 1)[-1].replace("_", " "))
 
 
+def _member(item: Explainer) -> frozenset[str]:
+    """The words that name one member of a family: its own key ("cost" of
+    ``composite.weight.cost``, "tool efficiency" of ``radar.default_weights[tool_efficiency]``).
+
+    >>> sorted(_member(Explainer("r.w[tool_efficiency]", Fraction(1), "share", frozenset(), "")))
+    ['efficiency', 'tool']
+    """
+    last = item.name.rsplit(".", 1)[-1]
+    return vocabulary(last.rsplit("[", 1)[-1].rstrip("]"))
+
+
 def _family(items: Sequence[Explainer], name: str, words: frozenset[str]) -> list[Explainer]:
     """Sums of two or more members and ratios of two: for "together" and "twice"."""
     found: list[Explainer] = []
@@ -124,13 +143,19 @@ def _family(items: Sequence[Explainer], name: str, words: frozenset[str]) -> lis
             union = words.union(*(g.words for g in group))
             label = "+".join(g.name.rsplit(".", 1)[-1] for g in group)
             value = sum((g.value for g in group), Fraction(0))
-            found.append(Explainer(f"{name}[{label}]", value, "share", union, "derived"))
+            members = tuple(_member(g) for g in group)
+            found.append(Explainer(f"{name}[{label}]", value, "share", union, "derived", members))
     for a, b in itertools.permutations(items, 2):
         if b.value:
             label = f"{a.name.rsplit('.', 1)[-1]}/{b.name.rsplit('.', 1)[-1]}"
             found.append(
                 Explainer(
-                    f"{name}[{label}]", a.value / b.value, "ratio", a.words | b.words, "derived"
+                    f"{name}[{label}]",
+                    a.value / b.value,
+                    "ratio",
+                    a.words | b.words,
+                    "derived",
+                    (_member(a), _member(b)),
                 )
             )
     return found
@@ -240,6 +265,8 @@ def code_values() -> list[tuple[str, int, str]]:
 def _compatible(claim: Claim, item: Explainer, sentence_words: frozenset[str]) -> bool:
     if item.source == "example" and "example" not in sentence_words:
         return False
+    if not all(member & sentence_words for member in item.members):
+        return False
     if claim.kind == "multiple":
         return item.head == "ratio"
     if claim.kind == "share":
@@ -249,10 +276,20 @@ def _compatible(claim: Claim, item: Explainer, sentence_words: frozenset[str]) -
     return all(m in item.words for m in claim.modifiers if m in MODIFIERS)
 
 
-def _relevance(item: Explainer, sentence_words: frozenset[str]) -> int:
+def _relevance(item: Explainer, sentence_words: frozenset[str]) -> tuple[int, int]:
+    """How much a sentence is about ``item``: the words of its *name* the sentence uses;
+    only where it uses none, all its words. A weight's description names the other weights
+    ("the rest goes to latency and cost"), so by all words "the cost weight is forty per
+    cent" would be as much about the success weight (0.40) as about the cost weight (0.30);
+    and a sentence naming two weights is about both, whatever their descriptions say."""
     # Counted nouns are matched by the head already; here only the other words count, so
     # that "points" in a curve's unit does not outweigh "latency axis" in a step's.
-    return len((item.words & sentence_words) - _COUNTED_WORDS)
+    shared = item.words & sentence_words
+    if item.members:  # named when each member is (see _compatible): as much as one value
+        named = min(len(member & shared) for member in item.members)
+    else:
+        named = len(shared & vocabulary(item.name) - _GENERIC_NAME_WORDS - {item.head})
+    return named, 0 if named else len(shared - _COUNTED_WORDS)
 
 
 def candidates(claim: Claim, items: Sequence[Explainer]) -> list[Explainer]:
@@ -290,7 +327,7 @@ def nearest(claim: Claim, items: Sequence[Explainer]) -> Explainer | None:
     return min(
         pool,
         key=lambda i: (
-            -_relevance(i, sentence_words),
+            tuple(-part for part in _relevance(i, sentence_words)),
             abs(i.value - claim.value),
             rank.get(i.source, 3),
             i.name,

@@ -24,16 +24,17 @@ import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 import scoring.constants as C  # noqa: N812 - short alias for many constants
+from contracts.agreement import FLOAT_RELATIVE_TOLERANCE as FLOAT_RELATIVE_TOLERANCE
+from contracts.agreement import agree as agree
+from contracts.agreement import show as show
 from contracts.latex import (
     Element,
     IndexRange,
     LatexError,
-    Node,
     Number,
     Scope,
     SidesDisagree,
@@ -41,10 +42,10 @@ from contracts.latex import (
     Undefined,
     canonical_symbol,
     parse,
-    script_symbols,
-    symbol_key,
 )
 from contracts.latex import Evaluator as _Evaluator
+from contracts.registration import EACH as EACH
+from contracts.registration import registration_problems as registration_problems
 from scoring.registry import (
     FORMULAS,
     Arg,
@@ -63,13 +64,6 @@ from scoring.registry import (
     Total,
     Uses,
 )
-
-#: A formula whose symbol ``a`` is bound to rows gives one value per row (``rank_a``).
-EACH = "a"
-
-#: Two floats agree when they differ by at most this share of their size: 2^-52, one unit
-#: in the last place of a double (the precision at which a float result is published).
-FLOAT_RELATIVE_TOLERANCE = Decimal(2) ** -52
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,206 +230,6 @@ def latex_value(formula: Formula, inputs: Mapping[str, Any]) -> Number | Span:
     if isinstance(formula.symbols.get(EACH), Rows):  # one value per row of a: a list
         return evaluator.each(EACH)  # type: ignore[return-value]
     return evaluator.value()
-
-
-def registration_problems(formula: Formula) -> list[str]:
-    """What is wrong with a formula's bindings, before any point is evaluated: a symbol
-    bound to nothing, a binding that names no symbol of the LaTeX, an argument the function
-    does not take."""
-    if formula.descriptive is not None:
-        if formula.symbols:
-            return ["is marked descriptive but binds symbols: drop one or the other"]
-        return []
-    try:
-        parsed = parse(formula.latex)
-        bound = {canonical_symbol(k): b for k, b in formula.symbols.items()}
-    except LatexError as error:
-        return [f"its LaTeX cannot be evaluated: {error}"]
-    problems = []
-    variables = _bound_variables(parsed)
-    needed: list[str] = []
-    used: set[str] = set()
-
-    def visit(node: Any) -> None:
-        if isinstance(node, tuple):
-            for part in node:
-                visit(part)
-            return
-        if not isinstance(node, Node):
-            return
-        if node.kind != "sym":
-            for part in node.parts:
-                visit(part)
-            return
-        base, subscript, superscript = node.parts
-        key = symbol_key(base, subscript, superscript)
-        if key in bound or key in variables or key in parsed.sets or key in parsed.definitions:
-            used.add(key)
-            return
-        if superscript is not None:  # a power: the base and the exponent are read
-            visit(_node_sym(base, subscript))
-            visit(script_symbols(superscript))
-            return
-        if subscript is not None and f"{base}_" in bound:  # a family: x_{i+1}
-            used.add(f"{base}_")
-            visit(script_symbols(subscript))
-            return
-        if key not in needed:
-            needed.append(key)
-
-    visit(parsed.body)
-    for side in (*parsed.sides, *parsed.results):
-        visit(side)
-    for guard in parsed.guards:
-        visit(guard)
-    for defined in parsed.definitions.values():
-        visit(defined.body)
-    for name, definition in parsed.sets.items():
-        variable = definition.parts[0]
-        if variable in bound:
-            used.add(variable)
-        else:
-            problems.append(f"the set {name} ranges {variable} over nothing: bind {variable}")
-        visit(definition)
-    if isinstance(bound.get(EACH), Rows):
-        used.add(EACH)
-    for variable in variables:
-        if variable in bound:
-            used.add(variable)
-    for key in needed:
-        problems.append(f"the symbol {key} is bound to nothing: add it to symbols=")
-    parameters = inspect.signature(formula.function).parameters
-    for key, binding in bound.items():
-        if key not in used:
-            problems.append(f"binds {key}, which its LaTeX does not show")
-        for name in _arguments_named(binding):
-            if name not in parameters:
-                problems.append(f"binds {key} to the argument {name}, which it does not take")
-    return problems
-
-
-def _node_sym(base: str, subscript: Any) -> Node:
-    return Node("sym", (base, subscript, None))
-
-
-def _bound_variables(parsed: Any) -> set[str]:
-    """Variables a sum or a set introduces (``t`` of ``\\sum_{t \\in T}``) and the
-    parameters of the functions a statement defines (``\\hat p`` of ``V(\\hat p)``)."""
-    found: set[str] = set()
-    for definition in parsed.definitions.values():
-        found.update(definition.parameters)
-
-    def walk(item: Any) -> None:
-        kind = getattr(item, "kind", None)
-        if kind in ("sum", "sumrange", "sumall", "setof"):
-            found.add(item.parts[0])
-        if kind is not None:
-            for part in item.parts:
-                walk(part)
-        elif isinstance(item, tuple):
-            for part in item:
-                walk(part)
-
-    walk(parsed.body)
-    for part in (
-        *parsed.sides,
-        *parsed.results,
-        *parsed.guards,
-        *(d.body for d in parsed.definitions.values()),
-    ):
-        walk(part)
-    return found
-
-
-def _arguments_named(binding: Binding) -> list[str]:
-    if isinstance(binding, Arg):
-        names = [binding.name]
-        if binding.unless_below is not None:
-            names.append(binding.unless_below[0])
-        return names
-    if isinstance(binding, Rows | SequenceOf | Count | Index):
-        return [binding.name]
-    if isinstance(binding, Entry):
-        return _arguments_named(binding.mapping)
-    if isinstance(binding, Total):
-        return _arguments_named(binding.over)
-    if isinstance(binding, Attribute):
-        return _arguments_named(binding.of)
-    if isinstance(binding, Uses):
-        return [n for _, b in binding.bound for n in _arguments_named(b)]
-    return []
-
-
-def show(value: Any) -> str:
-    """A value as a disagreement names it: ``3/4``, ``0.7071067811865476``, ``undefined``.
-
-    >>> show(Fraction(3, 4)), show(None), show(Fraction(5)), show(0.5)
-    ('3/4', 'None', '5', '0.5')
-    """
-    if isinstance(value, Undefined):
-        return f"undefined ({value})"
-    if isinstance(value, Span):
-        return f"[{show(value.low)}, {show(value.high)}]"
-    if isinstance(value, tuple):
-        return "(" + ", ".join(show(v) for v in value) + ")"
-    if isinstance(value, list):
-        return "[" + ", ".join(show(v) for v in value) + "]"
-    if hasattr(value, "low") and hasattr(value, "high"):
-        return f"[{show(value.low)}, {show(value.high)}]"
-    if isinstance(value, Decimal):
-        return format(round(value, 20).normalize(), "f")
-    if isinstance(value, Fraction):
-        return str(value)
-    return repr(value)
-
-
-def _rounded_outwards(code: Decimal, latex: Number, upwards: bool) -> bool:
-    """Whether ``code`` is ``latex`` rounded outwards at the code's own decimals."""
-    if not isinstance(code, Decimal) or not code.is_finite():
-        return False
-    exact = Fraction(code)
-    grid = Fraction(1, 10 ** max(0, -int(code.as_tuple().exponent)))
-    value = latex if isinstance(latex, Fraction) else Fraction(latex)
-    if upwards:
-        return exact - grid < value <= exact
-    return exact <= value < exact + grid
-
-
-def agree(code: Any, latex: Number | Span | Undefined) -> bool:
-    """Whether the code's result and the LaTeX's value are the same (see the module)."""
-    if code is None or isinstance(latex, Undefined):
-        return code is None and isinstance(latex, Undefined)
-    if isinstance(latex, list):
-        return (
-            isinstance(code, list)
-            and len(code) == len(latex)
-            and all(agree(mine, theirs) for mine, theirs in zip(code, latex, strict=True))
-        )
-    if isinstance(latex, tuple):
-        return (
-            isinstance(code, tuple)
-            and len(code) == len(latex)
-            and all(agree(mine, theirs) for mine, theirs in zip(code, latex, strict=True))
-        )
-    if isinstance(latex, Span):
-        low, high = getattr(code, "low", None), getattr(code, "high", None)
-        return (
-            isinstance(low, Decimal)
-            and isinstance(high, Decimal)
-            and _rounded_outwards(low, latex.low, upwards=False)
-            and _rounded_outwards(high, latex.high, upwards=True)
-        )
-    if isinstance(code, bool) or not isinstance(code, int | Fraction | float):
-        return False
-    if isinstance(code, int | Fraction) and isinstance(latex, Fraction):
-        return Fraction(code) == latex
-    mine = (
-        Decimal(code)
-        if isinstance(code, float | int)
-        else Decimal(code.numerator) / code.denominator
-    )
-    theirs = latex if isinstance(latex, Decimal) else Decimal(latex.numerator) / latex.denominator
-    return abs(mine - theirs) <= FLOAT_RELATIVE_TOLERANCE * max(abs(mine), abs(theirs))
 
 
 def _where(formula: Formula) -> tuple[str | None, int | None, int | None]:

@@ -26,7 +26,6 @@ nothing here prints. How the files are written (atomically, one update at a time
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -34,9 +33,39 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
-from contracts.model import GENERATED_NOTE, Methodology, SnapshotFile
+from contracts.canonical import (
+    canonical_json as canonical_json,
+)
+from contracts.canonical import (
+    content_hash as content_hash,
+)
+from contracts.canonical import (
+    content_hash_of_text as content_hash_of_text,
+)
+from contracts.canonical import (
+    file_hash as file_hash,
+)
+from contracts.canonical import (
+    json_schema_text as json_schema_text,
+)
+from contracts.canonical import (
+    pretty_json as pretty_json,
+)
+from contracts.canonical import (
+    schema_text as schema_text,
+)
+from contracts.canonical import (
+    snapshot_content as snapshot_content,
+)
+from contracts.canonical import (
+    snapshot_hash as snapshot_hash,
+)
+from contracts.canonical import (
+    snapshot_text as snapshot_text,
+)
+from contracts.model import GENERATED_NOTE, Methodology
 from contracts.source import display_path
 
 CONTRACTS_DIR: Path = Path(__file__).resolve().parent
@@ -50,12 +79,9 @@ LOCK_FILENAME = LOCK_PATH.name
 UPDATE_COMMAND = "python -m contracts update"
 CHECK_COMMAND = "python -m contracts check"
 
-#: Exit status for a contracts file that is missing, unreadable or malformed.
-EXIT_UNUSABLE = 2
-#: Exit status for a disagreement between the code and the committed contracts.
-EXIT_FAILED = 1
-#: Exit status when the command found nothing wrong.
-EXIT_OK = 0
+#: Exit statuses: a contracts file missing, unreadable or malformed; a disagreement between
+#: the code and the committed contracts; nothing wrong.
+EXIT_UNUSABLE, EXIT_FAILED, EXIT_OK = 2, 1, 0
 
 # ASCII digits only (``\d`` would also read Arabic-Indic and other Unicode digits).
 _VERSION = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
@@ -164,74 +190,7 @@ def snapshot_versions(directory: Path | None = None) -> list[str]:
     return sorted((v for v in found if is_version(v)), key=version_key)
 
 
-# --- Canonical content ------------------------------------------------------------------------
-
-
-def canonical_json(data: Any) -> str:
-    """The canonical text of JSON data: keys sorted, no spaces, non-ASCII kept.
-
-    >>> canonical_json({"b": [1, 2.5], "a": "é"})
-    '{"a":"é","b":[1,2.5]}'
-    """
-    return json.dumps(
-        data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
-
-
-def file_hash(data: bytes) -> str:
-    """SHA-256 (hex) of a file's bytes: what ``sha256sum`` prints and the lock records.
-
-    >>> file_hash(b"")[:12]
-    'e3b0c44298fc'
-    """
-    return hashlib.sha256(data).hexdigest()
-
-
-def content_hash(data: Any) -> str:
-    """SHA-256 (hex) of the canonical text of a snapshot's content (without the note)."""
-    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
-
-
-def snapshot_content(methodology: Methodology) -> dict[str, Any]:
-    """The JSON content of a snapshot, as hashed and compared (no generated note).
-
-    A snapshot without a scoreboard (released before 1.0.1) has no ``scoreboard`` key, so
-    that its text and its hash stay what they were when it was released.
-    """
-    exclude = {"scoreboard"} if methodology.scoreboard is None else None
-    return methodology.model_dump(mode="json", exclude=exclude)
-
-
-def snapshot_hash(methodology: Methodology) -> str:
-    """The content hash of ``methodology``'s snapshot: what the lock records for it."""
-    return content_hash(snapshot_content(methodology))
-
-
-def pretty_json(data: Any) -> str:
-    """The committed file form: indent 2, keys sorted, non-ASCII kept, trailing newline."""
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
-
-
-def snapshot_text(methodology: Methodology) -> str:
-    """The exact text of the committed snapshot file of ``methodology``."""
-    return pretty_json({"_generated": GENERATED_NOTE, **snapshot_content(methodology)})
-
-
-def json_schema_text(model: type[BaseModel]) -> str:
-    """The exact text of a committed JSON Schema: the model's schema (by alias), its
-    generated note and dialect first, in the committed file form. One writer for the
-    snapshot's schema and the CLI output's (:mod:`contracts.output`)."""
-    schema = {
-        "$comment": f"Generated {GENERATED_NOTE}.",
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        **model.model_json_schema(by_alias=True),
-    }
-    return pretty_json(schema)
-
-
-def schema_text() -> str:
-    """The exact text of the committed JSON Schema of a snapshot file."""
-    return json_schema_text(SnapshotFile)
+# --- The schema and the lock (their canonical text: contracts.canonical) ---------------------
 
 
 def schema_path(directory: Path | None = None) -> Path:
@@ -263,18 +222,6 @@ def lock_text(released: dict[str, LockEntry]) -> str:
         for version, entry in sorted(released.items(), key=lambda item: version_key(item[0]))
     }
     return json.dumps({"_generated": GENERATED_NOTE, "released": ordered}, indent=2) + "\n"
-
-
-def content_hash_of_text(text: str) -> str | None:
-    """The content hash of a snapshot file's text (note stripped); ``None`` if unreadable."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
-        return None
-    data.pop("_generated", None)
-    return content_hash(data)
 
 
 # --- Reading ----------------------------------------------------------------------------------

@@ -10,6 +10,26 @@ collect_ignore_glob = ["*conftest.py"]
 
 
 import pytest  # noqa: E402 - below the note on collection it belongs to
+from hypothesis import settings  # noqa: E402
+
+#: The fast lane (``-m "not slow"``, the pre-commit hook) draws at most this many examples
+#: per property, where a test asks for more: every property still runs, on a smaller
+#: sample; the whole suite (CI) draws what each test asks for.
+FAST_LANE = "not slow"
+FAST_LANE_EXAMPLES = 20
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("markexpr", "") != FAST_LANE:
+        return
+    for item in items:
+        test = getattr(item, "obj", None)
+        # Where @given keeps a test's settings; Hypothesis reads it at each call.
+        chosen = getattr(test, "_hypothesis_internal_use_settings", None)
+        if isinstance(chosen, settings) and chosen.max_examples > FAST_LANE_EXAMPLES:
+            test._hypothesis_internal_use_settings = settings(  # type: ignore[union-attr]
+                chosen, max_examples=FAST_LANE_EXAMPLES
+            )
 
 
 @pytest.fixture(autouse=True)
@@ -20,3 +40,49 @@ def _outside_github_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     with ``os.environ`` inherit this. The tests of the GitHub style set both themselves."""
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
+#: The xdist group of every browser test: one worker, one browser for all of them.
+BROWSER_GROUP = "browser"
+#: The fixture behind ``chromium`` (tests/site/conftest.py): a test that reaches it drives
+#: the session's browser.
+_BROWSER_FIXTURE = "_chromium_session"
+_SHARED_SCOPES = frozenset({"module", "package", "class"})
+#: Fixtures that build or serve the whole site, or drive the browser (tests/site/conftest.py):
+#: a test that uses one is slow whether or not it says so, and leaves the fast lane.
+SLOW_FIXTURES = frozenset({"site", "all_pages", "base_url", _BROWSER_FIXTURE})
+
+
+def _own_costly_fixture(item: pytest.Item) -> bool:
+    """Whether ``item`` uses a fixture that its module sets up once for all its tests (a
+    scratch project, a build, a server): split across workers, each would set it up again."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    module_id = item.nodeid.split("::", 1)[0]
+    return any(
+        definition.scope in _SHARED_SCOPES and definition.baseid == module_id
+        for definitions in info.name2fixturedefs.values()
+        for definition in definitions
+    )
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Groups for ``--dist loadgroup`` (pyproject.toml), decided from what each test uses,
+    so that a new test file needs no list: every test that drives the browser goes to one
+    group (one worker starts one Chromium); the tests of a module that sets up a fixture
+    of its own once for them all stay together (it is set up once). The others are spread
+    one by one. Marked as each test is collected, before xdist reads the groups and ``-m``
+    selects.
+
+    A test that uses a fixture of :data:`SLOW_FIXTURES` is also marked ``slow``: a missing
+    mark would put a whole site build into the fast lane."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if fixtures & SLOW_FIXTURES and not item.get_closest_marker("slow"):
+        item.add_marker(pytest.mark.slow)
+    if item.get_closest_marker("xdist_group"):
+        return
+    if _BROWSER_FIXTURE in fixtures:
+        item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
+    elif _own_costly_fixture(item):
+        item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))

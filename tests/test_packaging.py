@@ -35,7 +35,8 @@ from scoring.serialize import COMPOSITE_TITLE
 # Packaging is not in a writer's loop, and several of these tests start fresh interpreters.
 pytestmark = pytest.mark.slow
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from contracts.source import REPO_ROOT  # noqa: E402 - the one root
+
 # ``macros`` is the site's own package (docs/macros), which tests import from docs/.
 FIRST_PARTY = frozenset({"scoring", "contracts", "macros"})
 TYPED_PACKAGES = ("scoring", "contracts")

@@ -18,7 +18,8 @@ from processes import run_captured
 # npm installs the linter on first use, and each run starts a WebAssembly build of it.
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parent.parent
+from contracts.source import REPO_ROOT as ROOT  # noqa: E402 - the one root
+
 SCRIPT = ROOT / ".ci" / "actionlint.sh"
 WORKFLOW = ".github/workflows/site.yml"
 

@@ -28,7 +28,7 @@ ERROR_TITLE = "Macro Rendering Error"
 SUGGESTIONS = 3
 SUGGESTION_CUTOFF = 0.6
 
-_REPO_ROOT = Path(__file__).resolve().parent.parent.parent
+from contracts.source import REPO_ROOT as _REPO_ROOT  # noqa: E402 - the one root
 
 
 def _shown(filename: str) -> str:

@@ -14,8 +14,8 @@ import os
 import signal
 import subprocess
 import threading
-import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 from unittest import mock
 
@@ -23,7 +23,7 @@ import pytest
 from contract_builders import edit_lock, edit_snapshot, python_in
 from serving import copy_project
 
-from contracts import store
+from contracts import filesystem, store
 from contracts import update as update_module
 from contracts.check import run_check
 from contracts.cli import _terminate_as_interrupt
@@ -34,6 +34,9 @@ from contracts.store import ContractsError, is_version, read_snapshot
 from contracts.update import run_update
 
 VERSION = store.current_version()
+#: How long one thread waits for the other to reach a point: a bound on a hang, never an
+#: order (the order comes from the events).
+CONTENTION_WAIT_S = 60
 
 
 # The fixtures ``live`` and ``files`` come from ``conftest.py``.
@@ -184,17 +187,34 @@ def _with_entries(changelog: Path, *versions: str) -> Path:
 
 
 def test_two_concurrent_updates_lose_no_entry(files: tuple[Path, Path], live: Methodology) -> None:
+    """2.0.0 reads the lock, and only once 2.1.0 has found the folder locked does it go on
+    to write: without the folder lock, 2.1.0 would read the same list and the second write
+    would drop the first one's entry. Ordered by events, not by sleeping: 2.1.0 starts only
+    when 2.0.0 is inside, and 2.0.0 waits until 2.1.0 is refused the lock (or, were the
+    lock gone, until 2.1.0 reads the lock file too: then both write from the same list, and
+    an entry is lost)."""
     snapshots, changelog = files
     released = set(store.read_lock(snapshots / store.LOCK_FILENAME))
     _with_entries(changelog, "2.0.0", "2.1.0")
     real_read_lock = update_module.read_lock_entries
+    real_flock = filesystem.fcntl.flock
+    first_inside, contended = threading.Event(), threading.Event()
 
-    def slow_read_lock(path: Path) -> dict[str, store.LockEntry]:
-        # Both updates read the lock, then both write it: without the folder lock, the
-        # second write would drop the first one's entry.
-        released = real_read_lock(path)
-        time.sleep(0.3)
-        return released
+    def read_lock(path: Path) -> dict[str, store.LockEntry]:
+        if threading.current_thread().name == "2.0.0":
+            first_inside.set()
+            contended.wait(CONTENTION_WAIT_S)
+        else:
+            contended.set()  # only without the lock can the second get here now
+        return real_read_lock(path)
+
+    def flock(handle: int, operation: int) -> None:
+        try:
+            real_flock(handle, operation)
+        except BlockingIOError:
+            if threading.current_thread().name == "2.1.0":
+                contended.set()
+            raise
 
     results: dict[str, Any] = {}
 
@@ -203,13 +223,19 @@ def test_two_concurrent_updates_lose_no_entry(files: tuple[Path, Path], live: Me
             live=_bumped(live, version), snapshot_dir=snapshots, changelog_path=changelog
         )
 
-    with mock.patch.object(update_module, "read_lock_entries", slow_read_lock):
-        threads = [threading.Thread(target=update, args=(v,)) for v in ("2.0.0", "2.1.0")]
-        for thread in threads:
-            thread.start()
-            time.sleep(0.05)  # 2.0.0 first, so that both are accepted in this order
-        for thread in threads:
+    fcntl_of_the_lock = SimpleNamespace(**{**vars(fcntl), "flock": flock})
+    with (
+        mock.patch.object(update_module, "read_lock_entries", read_lock),
+        mock.patch.object(filesystem, "fcntl", fcntl_of_the_lock),
+    ):
+        first = threading.Thread(target=update, args=("2.0.0",), name="2.0.0")
+        second = threading.Thread(target=update, args=("2.1.0",), name="2.1.0")
+        first.start()
+        assert first_inside.wait(CONTENTION_WAIT_S), "the first update never read the lock"
+        second.start()
+        for thread in (first, second):
             thread.join()
+    assert contended.is_set(), "the second update neither waited for the lock nor read it"
     assert all(r.ok for r in results.values()), results
     recorded = store.read_lock(snapshots / store.LOCK_FILENAME)
     assert set(recorded) == released | {"2.0.0", "2.1.0"}

@@ -1,7 +1,8 @@
 """The coverage simulation (``contracts/coverage/simulate.py``) and its committed figures.
 
-The slow test runs the simulation again and fails when ``coverage.json`` is stale. The fast
-ones check the truth it measures against (each population value by another route), the
+The slow test runs ``--check`` (the whole simulation again when its inputs changed) and
+fails when ``coverage.json`` is stale; a fast one re-runs the seeded prefix. The fast ones
+also check the truth it measures against (each population value by another route), the
 shape the site renders, and that the staleness check can fail.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import shutil
 import sys
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from scoring.curves import cost_score, latency_score
 
 SCRIPT = REPO_ROOT / "contracts" / "coverage" / "simulate.py"
 COMMITTED = REPO_ROOT / "contracts" / "coverage" / "coverage.json"
+_CACHES = shutil.ignore_patterns("__pycache__", "*.pyc")
 
 
 def committed() -> dict:
@@ -118,6 +121,51 @@ def test_the_staleness_check_names_a_changed_figure_and_passes_on_the_same() -> 
 def test_the_file_is_the_text_the_script_writes() -> None:
     # Formatting only (the figures are the slow test's): a hand edit of the layout shows.
     assert COMMITTED.read_text(encoding="utf-8") == simulate.document_text(committed())
+
+
+INPUTS = REPO_ROOT / "contracts" / "coverage" / "inputs.json"
+
+
+def test_the_seeded_prefix_is_what_the_code_gives_now() -> None:
+    """Every session re-runs the first agents of each scenario: the committed counts are
+    what the code gives (the whole simulation runs only when the fingerprint changed)."""
+    inputs = json.loads(INPUTS.read_text(encoding="utf-8"))
+    assert inputs["prefix"] == simulate.prefix()
+    agents = inputs["prefix"]["agents"]
+    for row in committed()["scenarios"]:
+        label = simulate.Scenario(
+            row["tasks"], row["mean_success"], row["within_task_correlation"]
+        ).label
+        counts = inputs["prefix"]["scenarios"][label]
+        # A prefix covers at most what the whole does, give or take its own agents.
+        for score, covered in counts["covered"].items():
+            assert 0 <= covered <= agents
+            assert covered <= row["coverage"][score] * simulate.REPLICATIONS
+
+
+def test_the_fingerprint_follows_the_scoring_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same code gives the same fingerprint; a changed scoring module another one."""
+    assert simulate.fingerprint() == simulate.fingerprint()
+    copy = tmp_path / "repo"
+    shutil.copytree(REPO_ROOT / "scoring", copy / "scoring", ignore=_CACHES)
+    monkeypatch.setattr(simulate, "REPO_ROOT", copy)
+    same = simulate.fingerprint()
+    constants = copy / "scoring" / "constants.py"
+    constants.write_text(constants.read_text(encoding="utf-8") + "\n# a comment\n", "utf-8")
+    assert simulate.fingerprint() != same
+
+
+def test_a_changed_prefix_fails_the_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    inputs = json.loads(INPUTS.read_text(encoding="utf-8"))
+    first = next(iter(inputs["prefix"]["scenarios"].values()))
+    first["covered"]["composite"] += 1
+    spoiled = tmp_path / "inputs.json"
+    spoiled.write_text(json.dumps(inputs), encoding="utf-8")
+    monkeypatch.setattr(simulate, "INPUTS", spoiled)
+    monkeypatch.setattr(simulate, "prefix", lambda: json.loads(INPUTS.read_text("utf-8"))["prefix"])
+    assert simulate.main(["--check"]) == 1
 
 
 @pytest.mark.slow

@@ -14,8 +14,8 @@ from processes import run_captured
 
 from contracts import readme, store
 from contracts.build import build_snapshot
+from contracts.source import REPO_ROOT as ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 # A source location with its line: scoring/constants.py:116, docs/macros/x.py#L12.
 _LINE_REFERENCE = re.compile(r"[\w/.-]+\.py(?::[0-9]+|#L[0-9]+)")
 

@@ -14,6 +14,7 @@ from contracts.build import build_snapshot
 from contracts.model import Methodology
 from contracts.readme import (
     ALLOWED_NUMERALS,
+    DOCUMENTS,
     README_PATH,
     RENDERERS,
     number_problems,
@@ -24,6 +25,10 @@ from contracts.readme import (
     stale_blocks,
 )
 from contracts.source import REPO_ROOT
+
+README_MAX_LINES = 150
+#: The lines a reader sees before scrolling, on a laptop's screen.
+FIRST_SCREEN_LINES = 45
 
 #: False claims a writer could append to the README: a digit, a percentage, words.
 FALSE_CLAIMS = (
@@ -53,13 +58,25 @@ def test_the_readme_is_fresh_and_its_numbers_are_explained() -> None:
 
 
 def test_every_renderer_has_its_block_and_the_allowlist_is_short_and_used() -> None:
-    text = README_PATH.read_text(encoding="utf-8")
-    assert sorted(b.name for b in parse_blocks(text)) == sorted(RENDERERS)
+    texts = [path.read_text(encoding="utf-8") for path in DOCUMENTS]
+    names = [b.name for text in texts for b in parse_blocks(text)]
+    assert sorted(names) == sorted(RENDERERS)
     assert len(ALLOWED_NUMERALS) <= 5
-    prose = " ".join(p for _, p in prose_paragraphs(text))
+    prose = " ".join(p for text in texts for _, p in prose_paragraphs(text))
     assert all(phrase in prose for phrase in ALLOWED_NUMERALS), "an unused README allowlist entry"
     # Measured regions (benchmark figures, test durations) are few; each says what it holds.
-    assert 1 <= text.count("<!-- measured: ") <= 2
+    assert 1 <= sum(text.count("<!-- measured: ") for text in texts) <= 2
+
+
+def test_the_readme_is_for_a_newcomer() -> None:
+    """Under 150 lines, the two commands on its first screen, the rest linked."""
+    text = README_PATH.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert len(lines) < README_MAX_LINES
+    first_screen = "\n".join(lines[:FIRST_SCREEN_LINES])
+    assert first_screen.count('.venv/bin/pip install -e ".[dev]"') == 2
+    assert "(CONTRIBUTING.md)" in text
+    assert "python -m scoring" not in text.replace(".venv/bin/python -m scoring", "")
 
 
 def test_the_weights_the_readme_states_are_the_constants(live: Methodology) -> None:

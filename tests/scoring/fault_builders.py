@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 from typing import Any
 
+from contracts.source import REPO_ROOT as REPO_ROOT
 from scoring.cli import run
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 # stderr of any failed run stays within this many bytes, whatever the input.
 STDERR_BUDGET_BYTES = 4096
 

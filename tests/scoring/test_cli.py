@@ -289,7 +289,7 @@ def test_subprocess_report_success(tmp_path: Path) -> None:
     assert json.loads(done.stdout) == EXPECTED
 
 
-REPO = Path(__file__).resolve().parents[2]
+from contracts.source import REPO_ROOT as REPO  # noqa: E402 - the one root
 
 
 def run_row(

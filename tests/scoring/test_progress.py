@@ -16,11 +16,10 @@ from typing import IO
 
 import pytest
 
+from contracts.source import REPO_ROOT
 from scoring import progress as progress_module
 from scoring import reading as reading_module
 from scoring.cli import run
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -38,9 +38,17 @@ from sybil.evaluators.python import PythonEvaluator
 from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser
 
 #: The Markdown files whose code blocks run.
-DOCUMENTS = ("README.md", "docs/*.md")
+DOCUMENTS = ("README.md", "CONTRIBUTING.md", "docs/*.md")
 #: What the work folder holds of the project.
-PROJECT_PARTS = ("scoring", "contracts", "docs", "mkdocs.yml", "pyproject.toml", "README.md")
+PROJECT_PARTS = (
+    "scoring",
+    "contracts",
+    "docs",
+    "mkdocs.yml",
+    "pyproject.toml",
+    "README.md",
+    "CONTRIBUTING.md",
+)
 SHELL_TIMEOUT_S = 120
 
 
@@ -60,6 +68,9 @@ def work_folder(dest: Path) -> Path:
         env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
         for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "blocks"]):
             subprocess.run(["git", *command], cwd=dest, env=env, check=True, timeout=60)
+    # The README's commands call the venv's executables (`.venv/bin/scoring`), as after the
+    # install command: the venv of this very run stands for it (not committed: untracked).
+    (dest / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
     return dest
 
 
@@ -87,7 +98,7 @@ def _templated(example: Example) -> None:
         )
 
 
-def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run ``command`` with bash; on a timeout its whole process group is ended."""
     with subprocess.Popen(
         ["bash", "-e", "-o", "pipefail", "-c", command],
@@ -145,7 +156,7 @@ class Runner:
 
     def run_sh(self, example: Example) -> None:
         _templated(example)
-        result = _shell(str(example.parsed), self.folder)
+        result = shell(str(example.parsed), self.folder)
         if result.returncode != 0:
             raise BlockFailedError(
                 f"{_where(example)}: the shell block exited {result.returncode}\n"
@@ -155,7 +166,7 @@ class Runner:
     def run_console(self, example: Example) -> None:
         _templated(example)
         for command, expected in console_steps(str(example.parsed)):
-            result = _shell(command, self.folder)
+            result = shell(command, self.folder)
             actual = (result.stdout + result.stderr).rstrip("\n").splitlines()
             actual = [line.rstrip() for line in actual]
             if result.returncode != 0 or not _matches(expected, actual):

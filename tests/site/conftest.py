@@ -1,7 +1,9 @@
 """Fixtures of the site tests.
 
-- ``site``: the site built from this repository with ``--strict``, once per session;
-  ``all_pages``: its methodology pages, parsed (``support.Page``).
+- ``site``: the site built from this repository with ``--strict``, once per session for
+  every xdist worker (``tests/session_folders.py``); ``all_pages``: its methodology pages,
+  parsed (``support.Page``). A test that uses either (or ``base_url``, or the browser) is
+  marked ``slow`` by ``tests/conftest.py``, whatever its file says.
 
 - ``base_url``: the built site served over HTTP on a local port for the session (the URL
   ends with ``/``); a ``file://`` test opens ``built_site(...)`` of ``support`` instead.

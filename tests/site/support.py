@@ -24,8 +24,9 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from processes import run_captured
+from session_folders import inputs_hash, shared_folder
 
-ROOT = Path(__file__).resolve().parents[2]
+from contracts.source import REPO_ROOT as ROOT
 
 #: Classes that mark macro output (see docs/macros/markup.py).
 MARKED_CLASSES = frozenset({"mv", "mv-block", "formula", "plot"})
@@ -103,15 +104,47 @@ def mkdocs_build(
 _BUILT: dict[str, Path] = {}
 
 
+def _build_here(dest: Path) -> None:
+    result = mkdocs_build(ROOT, dest)
+    if result.returncode != 0:
+        pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}")
+
+
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built from this repository with ``--strict``, once per test session."""
+    """The site built from this repository with ``--strict``, once per test session and
+    shared by the xdist workers (``session_folders``); never changed after it is built."""
     if "site" not in _BUILT:
-        dest = tmp_path_factory.mktemp("site")
-        result = mkdocs_build(ROOT, dest)
-        if result.returncode != 0:
-            pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}")
-        _BUILT["site"] = dest
+        _BUILT["site"] = shared_folder(tmp_path_factory, "site", _build_here, inputs_hash())
     return _BUILT["site"]
+
+
+RENDERER = Path(__file__).with_name("rendered_pages.py")
+
+
+def render_pages(
+    project: Path, dest: Path, only: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """The prose of ``project``'s pages (all, or the ``only`` ones, e.g. ``composite.md``)
+    rendered through the macros into ``dest``, no site built (``rendered_pages.py``)."""
+    command = [sys.executable, str(RENDERER), str(dest), *only]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return run_captured(command, cwd=project, env=env, timeout=600)
+
+
+def _render_here(dest: Path) -> None:
+    result = render_pages(ROOT, dest)
+    if result.returncode != 0:
+        pytest.fail(f"rendering the pages failed:\n{result.stdout}\n{result.stderr}")
+
+
+def rendered_pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This repository's pages rendered through the macros (``render_pages``), once per
+    session for every worker: ``<page>.html`` (the article), ``methodology.json``,
+    ``warnings.txt``."""
+    if "rendered" not in _BUILT:
+        key = inputs_hash()
+        _BUILT["rendered"] = shared_folder(tmp_path_factory, "rendered", _render_here, key)
+    return _BUILT["rendered"]
 
 
 # --- Parsing ----------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ Driven through the ``chromium`` fixture of ``tests/site/conftest.py``.
 from __future__ import annotations
 
 import contextlib
-import time
+import json
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from chromium_driver import (
     load,
     requested_urls,
     save_screenshot,
+    wait_for,
 )
 from support import ROOT, built_site
 
@@ -31,10 +32,19 @@ SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 PAGES = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
 
 
+#: True once the theme's script has run on the page: its observables exist and it has wrapped
+#: every plain table of the article (Material wraps ``table:not([class])`` to scroll it).
+THEME_READY = (
+    "return typeof window.component$ !== 'undefined' && Array.from("
+    "document.querySelectorAll('article table:not([class])'))"
+    ".every(t => t.closest('.md-typeset__scrollwrap'))"
+)
+
+
 def _load(chromium: Any, url: str) -> None:
     load(chromium, url)
-    # Let the theme's script run (tables wrapped, search index loaded).
-    time.sleep(0.3)
+    # Waited for, not slept on: the theme's script has wrapped the tables.
+    wait_for(chromium, THEME_READY)
 
 
 def _screenshot(chromium: Any, path: Path, width: int) -> None:
@@ -104,7 +114,8 @@ def test_dark_theme_toggle(chromium: Any, base_url: str) -> None:
         "css selector", "form[data-md-component=palette] label:not([hidden])"
     )
     toggle.click()
-    time.sleep(0.3)
+    # The toggle's script has run once the scheme differs (waited for, not slept on).
+    wait_for(chromium, f"{scheme} !== {json.dumps(before)}")
     after = chromium.execute_script(scheme)
     assert {before, after} == {"default", "slate"}
     if after == "slate":
@@ -120,12 +131,10 @@ def _search(chromium: Any, words: str, limit_s: float = 10) -> list[Any]:
     box = chromium.find_element("css selector", "input.md-search__input")
     box.click()
     box.send_keys(words)
-    deadline = time.monotonic() + limit_s
-    results: list[Any] = []
-    while time.monotonic() < deadline and not results:
-        results = chromium.find_elements("css selector", ".md-search-result__item")
-        time.sleep(0.1)
-    return results
+    script = "return document.querySelectorAll('.md-search-result__item').length"
+    with contextlib.suppress(AssertionError):  # none within the limit: the caller says so
+        wait_for(chromium, script, limit_s)
+    return list(chromium.find_elements("css selector", ".md-search-result__item"))
 
 
 def test_search_works_offline(chromium: Any, base_url: str) -> None:

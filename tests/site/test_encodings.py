@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from contracts.source import REPO_ROOT as ROOT
+
 # The HTML standard's prescan reads a <meta charset> only in the first 1024 bytes.
 PRESCAN_BYTES = 1024
 _DECLARED = re.compile(rb"<meta[^>]*charset=[\"']?utf-8", re.I)

@@ -13,8 +13,8 @@ from support import (
     ALLOWED_NUMBER_WORDS,
     Page,
     methodology_pages,
-    mkdocs_build,
     number_word_problems,
+    render_pages,
     site_explainers,
     used_word_allowlist,
 )
@@ -53,8 +53,9 @@ def test_a_false_number_in_words_on_a_page_fails_and_ordinary_words_do_not(
     page = project / "docs" / "composite.md"
     added = "\n\n" + " ".join(FALSE_SENTENCES + ORDINARY_SENTENCES) + "\n"
     page.write_text(page.read_text(encoding="utf-8") + added, encoding="utf-8")
-    site = project / "site"
-    result = mkdocs_build(project, site)
+    # Only the spoiled page, rendered through the macros (no theme, nothing published).
+    site = project / "rendered"
+    result = render_pages(project, site, ("composite.md",))
     assert result.returncode == 0, result.stdout + result.stderr
     spoiled = next(p for p in methodology_pages(site) if p.name == "composite.html")
     problems = number_word_problems(spoiled, site_explainers(site))

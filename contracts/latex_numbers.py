@@ -1,0 +1,130 @@
+"""Exact arithmetic of the LaTeX evaluator: fractions where the value is rational, decimals
+to :data:`~contracts.latex_tokens.SQRT_DIGITS` digits past an irrational square root, and
+intervals (:class:`~contracts.latex_tokens.Span`) shifted or scaled by a number."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from contracts.latex_tokens import _CONTEXT, SQRT_DIGITS, LatexError, Number, Span, Undefined
+
+
+def _number(value: Any) -> Number:
+    if value is None:
+        raise Undefined("an input is None")
+    if isinstance(value, bool):
+        return Fraction(int(value))
+    if isinstance(value, Fraction | Decimal):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        return Fraction(value)
+    raise LatexError(f"not a number: {value!r}")
+
+
+def _both(left: Number, right: Number) -> tuple[Number, Number]:
+    if isinstance(left, Decimal) or isinstance(right, Decimal):
+        return _decimal(left), _decimal(right)
+    return left, right
+
+
+def _decimal(value: Number) -> Decimal:
+    if isinstance(value, Decimal):
+        return value
+    return _CONTEXT.divide(Decimal(value.numerator), Decimal(value.denominator))
+
+
+def _sqrt(value: Number) -> Number:
+    if value < 0:
+        raise Undefined("the square root of a negative number")
+    if isinstance(value, Fraction):
+        top, bottom = math.isqrt(value.numerator), math.isqrt(value.denominator)
+        if top * top == value.numerator and bottom * bottom == value.denominator:
+            return Fraction(top, bottom)
+    return _decimal(value).sqrt(_CONTEXT)
+
+
+def _arith(kind: str, left: Number, right: Number) -> Number:
+    a, b = _both(left, right)
+    if kind == "add":
+        return a + b  # type: ignore[operator]
+    if kind == "sub":
+        return a - b  # type: ignore[operator]
+    if kind == "mul":
+        return a * b  # type: ignore[operator]
+    if b == 0:
+        raise Undefined("a division by zero")
+    return a / b  # type: ignore[operator]
+
+
+def _compare(operator: str, left: Number, right: Number) -> bool:
+    a, b = _both(left, right)
+    if operator == "<":
+        return a < b
+    if operator == "<=":
+        return a <= b
+    if operator == ">":
+        return a > b
+    if operator == ">=":
+        return a >= b
+    return a == b
+
+
+def _whole(value: Number) -> bool:
+    return isinstance(value, Fraction) and value.denominator == 1
+
+
+#: Two sides of a chain that needs an irrational root agree to this many digits.
+_SIDE_DIGITS = SQRT_DIGITS - 5
+
+
+def _result(value: Any) -> Number | Span:
+    return value if isinstance(value, Span) else _number(value)
+
+
+def _close(left: Number, right: Number) -> bool:
+    if isinstance(left, Fraction) and isinstance(right, Fraction):
+        return left == right
+    a, b = _decimal(left), _decimal(right)
+    return abs(a - b) <= Decimal(10) ** -_SIDE_DIGITS * max(abs(a), abs(b), Decimal(1))
+
+
+def _same(left: Number | Span, right: Number | Span) -> bool:
+    if isinstance(left, Span) and isinstance(right, Span):
+        return _close(left.low, right.low) and _close(left.high, right.high)
+    if isinstance(left, Span) or isinstance(right, Span):
+        return False
+    return _close(left, right)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, Span):
+        return f"[{_shown(value.low)}, {_shown(value.high)}]"
+    if isinstance(value, Decimal):
+        return format(round(value, 20).normalize(), "f")
+    return str(value)
+
+
+def _span_arith(kind: str, left: Any, right: Any, name: str) -> Span:
+    """An interval shifted or scaled by a number (``100 \\cdot \\mathrm{Wilson}(…)``)."""
+    if isinstance(left, Span) and isinstance(right, Span):
+        raise LatexError(f"{name}: two intervals in one {kind}")
+    if kind in ("mul", "add") and not isinstance(left, Span):
+        left, right = right, left
+    if not isinstance(left, Span) or kind not in ("add", "sub", "mul", "div"):
+        raise LatexError(f"{name}: a number {kind} an interval")
+    factor = _number(right)
+    low, high = _arith(kind, left.low, factor), _arith(kind, left.high, factor)
+    return Span(low, high) if _compare("<=", low, high) else Span(high, low)
+
+
+def _power(base: Number, exponent: Number) -> Number:
+    if isinstance(exponent, Fraction) and exponent.denominator == 1:
+        if base == 0 and exponent < 0:
+            raise Undefined("a division by zero")
+        return base ** int(exponent)
+    raise LatexError("only whole powers are evaluated")
