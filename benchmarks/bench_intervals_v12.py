@@ -16,8 +16,10 @@ import timeit
 from collections.abc import Callable
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO), str(REPO / "tests" / "scoring")]
+sys.path[:0] = [str(Path(__file__).resolve().parents[1])]  # run as a script: the project
+from contracts.source import REPO_ROOT as REPO  # noqa: E402
+
+sys.path[:0] = [str(REPO / "tests" / "scoring")]
 
 from test_intervals_v12 import (  # noqa: E402
     COMPOSITE_CHECK_TASKS,

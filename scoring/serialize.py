@@ -333,7 +333,11 @@ def _no_interval_notes(rows: Iterable[tuple[str, str, object, str | None]]) -> l
             notes.setdefault((agent, reason), []).append(what)
     if not notes:
         return []
-    lines = [f"  {agent}: {', '.join(whats)}: {reason}" for (agent, reason), whats in notes.items()]
+    # The agent id as the table shows it (visible): no input can move the cursor here either.
+    lines = [
+        f"  {visible(agent)}: {', '.join(whats)}: {reason}"
+        for (agent, reason), whats in notes.items()
+    ]
     return [NO_INTERVAL, *lines]
 
 

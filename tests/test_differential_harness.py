@@ -18,9 +18,11 @@ import pytest
 import random_logs
 from random_logs import FILE_FAULTS, LINE_FAULTS, LINE_ODDITIES, Kind, LogSpec, Plan
 
+from contracts.source import REPO_ROOT
 from scoring.cli import run
+from scoring.constants import METHODOLOGY_VERSION
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = REPO_ROOT
 # Runs and agents of the small logs here: a few of each, so every check takes milliseconds.
 RUNS, AGENTS = 24, 3
 #: File faults the report still answers with status 0: an input without runs is no error.
@@ -148,13 +150,14 @@ def test_a_changed_constant_is_a_difference(
     )
     constants = copy / "scoring" / "constants.py"
     text = constants.read_text()
-    assert '] = "1.1.0"' in text  # the methodology version, printed by every JSON report
-    constants.write_text(text.replace('] = "1.1.0"', '] = "1.1.9"', 1))
+    written = f'] = "{METHODOLOGY_VERSION}"'
+    assert written in text  # the methodology version, printed by every JSON report
+    constants.write_text(text.replace(written, '] = "0.0.9"', 1))
     code, out = _harness(capsys, copy, tmp_path / "kept")
     assert code == harness.EXIT_DIFFERENT, out
     assert " DIFF " in out
-    assert '-  "methodology_version": "1.1.0",' in out
-    assert '+  "methodology_version": "1.1.9",' in out
+    assert f'-  "methodology_version": "{METHODOLOGY_VERSION}",' in out
+    assert '+  "methodology_version": "0.0.9",' in out
     kept = list((tmp_path / "kept").rglob("*.jsonl*"))
     assert kept
 

@@ -31,10 +31,8 @@ from fractions import Fraction
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO_ROOT = HERE.parent.parent
-if str(REPO_ROOT) not in sys.path:  # run as a script from anywhere
-    sys.path.insert(0, str(REPO_ROOT))
-
+if str(HERE.parents[1]) not in sys.path:  # run as a script from anywhere: the project
+    sys.path.insert(0, str(HERE.parents[1]))
 from contracts.coverage.simulate import (  # noqa: E402
     COST_DECIMALS,
     COST_MEDIAN_USD,

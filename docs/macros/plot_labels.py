@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from macros.plots import Marker, Plot
+    from macros.plot_model import Marker, Plot
 
 # The labels are laid out for the largest size they are drawn at: a phone, where site.css
 # sets every label of a plot at PHONE_FONT in the drawing's units (the drawing is about half

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 from macros.markup import PLOT_CLASS, esc
@@ -21,54 +20,15 @@ from macros.plot_labels import (
     marker_place,
     shown_ticks,
 )
+
+# Re-exported: the figures build their plots through this module (plots.Scale, plots.Marker).
+from macros.plot_model import Curve, Plot
+from macros.plot_model import Marker as Marker
+from macros.plot_model import Scale as Scale
 from scoring.numeric import number_text
 
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 64, 40, 16, 56
-
-
-@dataclass(frozen=True, slots=True)
-class Scale:
-    """One axis of a plot: its label, range, tick positions and tick format."""
-
-    label: str
-    low: Fraction
-    high: Fraction
-    ticks: Sequence[Fraction]
-    fmt: Callable[[Fraction], str]
-
-
-@dataclass(frozen=True, slots=True)
-class Curve:
-    """A sampled function: points in data units, and how it is drawn."""
-
-    name: str
-    points: Sequence[tuple[Fraction, Fraction]]
-    style: str = "curve"
-
-
-@dataclass(frozen=True, slots=True)
-class Marker:
-    """A point worth showing (an anchor, a worked example) with its label."""
-
-    x: Fraction
-    y: Fraction
-    label: str
-    #: Where the label goes: "auto", or "above"/"below" and "left"/"right", e.g. "below-left".
-    place: str = "auto"
-
-
-@dataclass(frozen=True, slots=True)
-class Plot:
-    """Everything needed to draw one line plot."""
-
-    key: str
-    title: str
-    x: Scale
-    y: Scale
-    curves: Sequence[Curve]
-    markers: Sequence[Marker] = field(default_factory=tuple)
-    caption: str = ""
 
 
 def nice_ticks(low: Fraction, high: Fraction, count: int = 6) -> list[Fraction]:

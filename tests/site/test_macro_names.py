@@ -211,12 +211,12 @@ def test_a_list_that_disagrees_with_a_module_is_found(package: ModuleType) -> No
 
 def test_a_module_outside_the_list_is_found(package: ModuleType, tmp_path: Path) -> None:
     shutil.copytree(MACROS_DIR, tmp_path / "macros")
-    (tmp_path / "macros" / "glossary.py").write_text(
+    (tmp_path / "macros" / "unlisted.py").write_text(
         'MACROS: dict[str, object] = {"term": print}\n', encoding="utf-8"
     )
     on_disk = modules_with_macros(tmp_path / "macros")
     assert list_problems(package.MACROS_BY_MODULE, _registered(package), on_disk) == [
-        "docs/macros/glossary.py has MACROS but is not in the list"
+        "docs/macros/unlisted.py has MACROS but is not in the list"
     ]
 
 
