@@ -27,7 +27,7 @@ from test_intervals_v12 import (  # noqa: E402
     SUCCESS_TASKS,
 )
 
-from scoring import intervals_v12, uncertainty  # noqa: E402
+from scoring import composite_v12, intervals_v12, uncertainty  # noqa: E402
 
 
 def median_us(call: Callable[[], object], calls: int, repeats: int) -> float:
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         (
             "composite (30 tasks, 193 runs)",
             lambda: uncertainty.composite_interval(COMPOSITE_CHECK_TASKS),
-            lambda: intervals_v12.composite_moves(COMPOSITE_CHECK_TASKS),
+            lambda: composite_v12.composite_moves(COMPOSITE_CHECK_TASKS),
         ),
         (
             "success rate (30 tasks)",

@@ -44,6 +44,7 @@ from contracts.coverage.simulate import (  # noqa: E402
     RUNS_PER_TASK,
     Scenario,
 )
+from scoring import composite_v12, paired  # noqa: E402
 from scoring import intervals_v12 as v12  # noqa: E402
 from scoring.composite import composite_score, outcome_consistency  # noqa: E402
 from scoring.constants import PASS_K_LEVELS, RADAR_WINDOW_RUNS  # noqa: E402
@@ -170,7 +171,7 @@ def intervals(
         "correctness": v12.correctness_interval([(p, k) for p, k in window.values()]),
         **{f"pass^{k}": v12.pass_hat_k_interval(counts, k) for k in PASS_K_LEVELS},
     }
-    moves = v12.composite_moves(list(tasks.values()))
+    moves = composite_v12.composite_moves(list(tasks.values()))
     found["composite"] = None if moves is None else moves.interval
     estimates = {
         "success_rate": sum(c for _, c in counts) / sum(n for n, _ in counts),
@@ -230,8 +231,8 @@ def simulate(cell: Cell, replications: int) -> dict[str, object]:
         runs_b = runs_of([r * PAIR_SHRINK for r in rates], rng)
         a, b = cohort(runs_a), cohort(runs_b)
         for key, compare, true_d in (
-            ("composite", v12.compare_composites, d_composite),
-            ("success", v12.compare_success_rates, d_success),
+            ("composite", paired.compare_composites, d_composite),
+            ("success", paired.compare_success_rates, d_success),
         ):
             result = compare(a, b)
             if result.interval is None:

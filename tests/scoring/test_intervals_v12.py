@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoring import composite_v12, paired
 from scoring import intervals_v12 as v12
 from scoring.composite import composite_score, outcome_consistency
 from scoring.constants import INTERVAL_Z
@@ -116,7 +117,7 @@ def test_composite_check_values() -> None:
     )
     assert round(sum(t[2] for t in COMPOSITE_CHECK_TASKS) / runs, 3) == 1689.244
     assert round(sum(t[3] for t in COMPOSITE_CHECK_TASKS) / runs, 7) == Decimal("0.0247370")
-    result = v12.composite_moves(COMPOSITE_CHECK_TASKS)
+    result = composite_v12.composite_moves(COMPOSITE_CHECK_TASKS)
     assert result is not None
     assert round(float(result.score_unfloored), 4) == 83.7603
     assert (round(result.success_low, 5), round(result.success_high, 5)) == (0.94000, 0.99855)
@@ -149,7 +150,7 @@ def test_symmetric_moves_reduce_to_the_delta_method(tasks: list) -> None:
     symmetric = [
         INTERVAL_Z * abs(float(g)) * math.sqrt(sigma[j][j]) for j, g in enumerate(gradient)
     ]
-    half = v12.combined_move(symmetric, v12.move_correlations(gradient, sigma))
+    half = composite_v12.combined_move(symmetric, composite_v12.move_correlations(gradient, sigma))
     quadratic = sum(gradient[j] * sigma[j][k] * gradient[k] for j in range(3) for k in range(3))
     assert half == pytest.approx(INTERVAL_Z * math.sqrt(quadratic), rel=1e-12)
     score = float(
@@ -241,7 +242,7 @@ def cohorts(draw: st.DrawFn) -> list[tuple[int, int, int, Fraction]]:
 @settings(max_examples=60, deadline=None)
 @given(cohorts())
 def test_composite_interval_holds_the_score(tasks: list[tuple[int, int, int, Fraction]]) -> None:
-    result = v12.composite_moves(tasks)
+    result = composite_v12.composite_moves(tasks)
     assert result is not None
     n = sum(t[0] for t in tasks)
     p = Fraction(sum(t[1] for t in tasks), n)
@@ -258,7 +259,7 @@ def test_zero_success_below_the_vertex_moves_down_as_well_as_up() -> None:
     # p̂ = 0 lies below the consistency term's vertex (about 0.30): S⁰ falls as p rises from
     # 0, so D_p⁻ > 0 (1.1.0's [0, S(p⁺)] assumed S rises); under the floor low is still 0.
     tasks = [(5, 0, 5 * 800, Fraction(5, 1000))] * 12
-    result = v12.composite_moves(tasks)
+    result = composite_v12.composite_moves(tasks)
     assert result is not None
     assert result.success_low == 0
     assert result.moves[0][0] > 0
@@ -315,7 +316,7 @@ DIFFICULTY = [
 def test_paired_interval_is_narrower_than_unpaired_on_correlated_shared_tasks() -> None:
     a = _agent(DIFFICULTY)
     b = _agent([max(c - 1, 0) if i % 3 else c for i, c in enumerate(DIFFICULTY)])
-    for comparison in (v12.compare_composites(a, b), v12.compare_success_rates(a, b)):
+    for comparison in (paired.compare_composites(a, b), paired.compare_success_rates(a, b)):
         assert comparison.shared_tasks == 30
         assert comparison.standard_error is not None
         assert comparison.unpaired_standard_error is not None
@@ -327,16 +328,16 @@ def test_paired_interval_is_narrower_than_unpaired_on_correlated_shared_tasks() 
         assert comparison.verdict == v12.VERDICT_A_AHEAD
         assert comparison.difference is not None
         assert float(comparison.difference) < unpaired_half
-    assert v12.compare_success_rates(b, a).verdict == v12.VERDICT_B_AHEAD
+    assert paired.compare_success_rates(b, a).verdict == v12.VERDICT_B_AHEAD
 
 
 def test_two_agents_with_the_same_composite_are_within_the_noise() -> None:
     a = _agent(DIFFICULTY)
-    assert v12.compare_composites(a, dict(a)).verdict == v12.VERDICT_WITHIN_NOISE
+    assert paired.compare_composites(a, dict(a)).verdict == v12.VERDICT_WITHIN_NOISE
     # The same successes spread over other tasks: the same composite, different tasks.
     swapped = dict(zip(sorted(a), [a[t] for t in sorted(a, reverse=True)], strict=True))
     swapped = {t: (r, s, a[t][2], a[t][3]) for t, (r, s, _, _) in swapped.items()}
-    comparison = v12.compare_composites(a, swapped)
+    comparison = paired.compare_composites(a, swapped)
     assert comparison.difference == 0
     assert comparison.standard_error is not None
     assert comparison.standard_error > 0
@@ -346,7 +347,7 @@ def test_two_agents_with_the_same_composite_are_within_the_noise() -> None:
 def test_comparison_needs_ten_shared_tasks() -> None:
     a = _agent(DIFFICULTY)
     b = {t: a[t] for t in list(a)[:9]} | {"other": (3, 1, 9000, Fraction(3, 100))}
-    for comparison in (v12.compare_composites(a, b), v12.compare_success_rates(a, b)):
+    for comparison in (paired.compare_composites(a, b), paired.compare_success_rates(a, b)):
         assert comparison.interval is None
         assert comparison.verdict is None
         assert comparison.reason == "fewer than 10 shared tasks (9)"
@@ -355,7 +356,7 @@ def test_comparison_needs_ten_shared_tasks() -> None:
 def test_paired_covariance_blocks_are_each_agents_own() -> None:
     a = list(_agent(DIFFICULTY).values())
     b = list(_agent([c // 2 for c in DIFFICULTY], runs=7, latency=5000).values())
-    sigma = v12.paired_covariance(a, b)
+    sigma = paired.paired_covariance(a, b)
     own_a = clustered_covariance([(t[0], t[1:]) for t in a])
     own_b = clustered_covariance([(t[0], t[1:]) for t in b])
     assert all(tuple(row[:3]) == own_a[j] for j, row in enumerate(sigma[:3]))
@@ -374,7 +375,7 @@ def test_success_rate_difference_variance_by_hand() -> None:
         ((a[t][1] - a[t][0] * p_a) / n_a - (b[t][1] - b[t][0] * p_b) / n_b) ** 2 for t in tasks
     )
     variance = Fraction(len(tasks), len(tasks) - 1) * spread
-    comparison = v12.compare_success_rates(a, b)
+    comparison = paired.compare_success_rates(a, b)
     assert comparison.difference == p_a - p_b
     assert comparison.standard_error == pytest.approx(math.sqrt(variance), rel=1e-12)
     q = v12.t_factor(len(tasks))
@@ -424,11 +425,14 @@ def test_a_bound_within_the_margin_of_a_boundary_is_rounded_past_it() -> None:
         (lambda: v12.outwards_with_margin(math.nan, 0.4, 2, 0, 1), "low must be a finite bound"),
         (lambda: v12.success_rate_interval([(3, 4)] * 10), "successes between 0 and its runs"),
         (
-            lambda: v12.mean_moves(Fraction(1), Fraction(1), 2.0, Fraction(1), "steps"),
+            lambda: composite_v12.mean_moves(Fraction(1), Fraction(1), 2.0, Fraction(1), "steps"),
             "curve_of must be",
         ),
-        (lambda: v12.compare_composites({"t": (2, 3, 0, 0)}, {}), "a: each task needs runs > 0"),
-        (lambda: v12.compare_success_rates({}, {"t": (0, 0, 0, 0)}), "b: each task needs runs > 0"),
+        (lambda: paired.compare_composites({"t": (2, 3, 0, 0)}, {}), "a: each task needs runs > 0"),
+        (
+            lambda: paired.compare_success_rates({}, {"t": (0, 0, 0, 0)}),
+            "b: each task needs runs > 0",
+        ),
         (
             lambda: v12.rate_bounds(Fraction(1, 2), Fraction(1, 40), 10, 40, 3, "0.9"),
             "level must be INTERVAL_LEVEL",
@@ -444,7 +448,7 @@ def test_below_the_minimum_there_is_no_interval() -> None:
     assert v12.success_rate_interval([(3, 2)] * 9) is None
     assert v12.correctness_interval([(2, 3)] * 9) is None
     assert v12.pass_hat_k_interval([(5, 4)] * 9 + [(2, 2)] * 5, 3) is None
-    assert v12.composite_moves([(3, 2, 3000, Fraction(3, 100))] * 9) is None
+    assert composite_v12.composite_moves([(3, 2, 3000, Fraction(3, 100))] * 9) is None
 
 
 @settings(max_examples=40, deadline=None)
@@ -457,7 +461,7 @@ def test_a_comparison_is_antisymmetric_and_holds_its_difference(
     for name, (runs, _, latency, cost) in a.items():
         other = rng.randint(0, runs)  # another agent on the same task
         b[name] = (runs, other, latency + rng.randint(0, 5000), cost)
-    for compare, places in ((v12.compare_composites, 2), (v12.compare_success_rates, 4)):
+    for compare, places in ((paired.compare_composites, 2), (paired.compare_success_rates, 4)):
         ab, ba = compare(a, b), compare(b, a)
         assert ab.interval is not None
         assert ba.interval is not None

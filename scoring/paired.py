@@ -1,0 +1,210 @@
+"""Whether one agent is really ahead of another (methodology 1.2.0, decisions.md,
+"Comparing two agents"): the difference of their composites, and of their success rates, on
+the tasks both have, with the clustered covariance of both agents' means."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scoring.composite import composite_score, outcome_consistency
+from scoring.composite_v12 import (
+    _checked,
+    _means,
+)
+from scoring.constants import (
+    FRACTION_DECIMALS,
+    SCORE_DECIMALS,
+)
+from scoring.curves import cost_score, latency_score
+from scoring.intervals_v12 import (
+    _ONE,
+    _SCALE,
+    VERDICT_A_AHEAD,
+    VERDICT_B_AHEAD,
+    VERDICT_WITHIN_NOISE,
+    outwards_with_margin,
+    t_factor,
+)
+from scoring.numeric import exact
+from scoring.registry import ScoringError
+from scoring.surd import Interval
+from scoring.uncertainty import (
+    CohortTask,
+    clustered_covariance,
+    composite_gradient,
+    interval_reason,
+)
+
+# --- Comparing two agents -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """A paired comparison of agents A and B on the tasks both have.
+
+    ``difference`` is ``A − B`` (exact), ``interval`` its published interval, ``verdict``
+    one of the three verdicts; all three ``None`` with a ``reason`` when there is none.
+    ``standard_error`` is ``√Var(d)`` from the paired covariance, ``unpaired_standard_error``
+    ``√(Var_A + Var_B)`` (the two agents' own variances on the shared tasks, as if
+    independent), reported beside it.
+    """
+
+    shared_tasks: int
+    difference: Fraction | None
+    interval: Interval | None
+    verdict: str | None
+    reason: str | None
+    standard_error: float | None
+    unpaired_standard_error: float | None
+
+
+def verdict(interval: Interval) -> str:
+    """ "A ahead" when the interval of ``d = A − B`` lies above 0, "B ahead" when below,
+    "within the noise" when it contains 0 (read off the published, rounded interval).
+
+    >>> from decimal import Decimal
+    >>> above, touching = Interval(Decimal("0.01"), Decimal(2)), Interval(Decimal(-1), Decimal(0))
+    >>> verdict(above), verdict(touching)
+    ('A ahead', 'within the noise')
+    """
+    if interval.low > 0:
+        return VERDICT_A_AHEAD
+    if interval.high < 0:
+        return VERDICT_B_AHEAD
+    return VERDICT_WITHIN_NOISE
+
+
+def paired_covariance(
+    a: Sequence[CohortTask], b: Sequence[CohortTask]
+) -> tuple[tuple[Fraction, ...], ...]:
+    """The clustered covariance of the six means (A's success, latency, cost; B's) over
+    shared tasks (``a[t]`` and ``b[t]`` the same task): ``Σ_AB = T/(T − 1)·Σ_t e_t e_tᵀ``
+    with ``e_t = (r^A_t/n_A, r^B_t/n_B)``, each agent's residual vector over its own runs.
+
+    1.1.0's Σ with both agents' residuals: each agent's block is its own
+    :func:`~scoring.uncertainty.clustered_covariance`. Computed by that function on the
+    vectors ``e_t`` as one-run tasks (their mean is 0, so it returns ``Σ_AB/T²``).
+
+    >>> s = paired_covariance([(1, 1, 1, 0), (1, 0, 3, 0)], [(1, 1, 2, 0), (1, 0, 2, 0)])
+    >>> s[0][0], s[0][3], s[1][4]
+    (Fraction(1, 4), Fraction(1, 4), Fraction(0, 1))
+    """
+    if len(a) != len(b):
+        raise ScoringError("a and b must hold the same shared tasks")
+    if len(a) < 2:
+        raise ScoringError("a paired covariance needs at least two shared tasks")
+    scaled: list[list[Fraction]] = [[] for _ in a]
+    for agent in (a, b):
+        n, *means = _means(agent)
+        for row, task in zip(scaled, agent, strict=True):
+            row.extend(
+                (exact(value) - task[0] * mean) / n
+                for value, mean in zip(task[1:], means, strict=True)
+            )
+    tasks = len(a)
+    one_run = clustered_covariance([(1, row) for row in scaled])
+    return tuple(tuple(entry * tasks * tasks for entry in line) for line in one_run)
+
+
+def _quadratic(gradient: Sequence[Fraction], sigma: Sequence[Sequence[Fraction]]) -> Fraction:
+    size = range(len(gradient))
+    return sum((gradient[j] * sigma[j][k] * gradient[k] for j in size for k in size), Fraction(0))
+
+
+def _shared(
+    a: Mapping[str, CohortTask], b: Mapping[str, CohortTask]
+) -> tuple[list[CohortTask], list[CohortTask]]:
+    _checked(list(a.values()), "a")
+    _checked(list(b.values()), "b")
+    names = sorted(a.keys() & b.keys())
+    return [a[t] for t in names], [b[t] for t in names]
+
+
+def _compared(
+    shared: int,
+    d: Fraction,
+    gradient: Sequence[Fraction],
+    sigma: Sequence[Sequence[Fraction]],
+    places: int,
+    top: Fraction,
+) -> Comparison:
+    half = len(gradient) // 2
+    paired = _quadratic(gradient, sigma)
+    unpaired = _quadratic(gradient[:half], [row[:half] for row in sigma[:half]]) + _quadratic(
+        gradient[half:], [row[half:] for row in sigma[half:]]
+    )
+    q = t_factor(shared)
+    se = math.sqrt(paired)
+    interval = outwards_with_margin(float(d) - q * se, float(d) + q * se, places, -top, top)
+    return Comparison(shared, d, interval, verdict(interval), None, se, math.sqrt(unpaired))
+
+
+def _no_comparison(shared: int) -> Comparison | None:
+    reason = interval_reason(shared, "shared tasks")
+    if reason is None:
+        return None
+    return Comparison(shared, None, None, None, reason, None, None)
+
+
+def _floored_gradient(tasks: Sequence[CohortTask]) -> tuple[Fraction, Fraction, Fraction]:
+    """The composite's gradient at an agent's shared-task means; under the zero-success
+    floor the score is 0 whatever the latency and cost, so those entries are 0 (its
+    success residuals are all 0, so the success entry multiplies nothing)."""
+    n, p, latency, cost = _means(tasks)
+    by_p, by_latency, by_cost = composite_gradient(p, latency, cost, n)
+    return (by_p, Fraction(0), Fraction(0)) if p == 0 else (by_p, by_latency, by_cost)
+
+
+def _composite_on(tasks: Sequence[CohortTask]) -> Fraction:
+    n, p, latency, cost = _means(tasks)
+    return composite_score(p, outcome_consistency(p, n), latency_score(latency), cost_score(cost))
+
+
+def compare_composites(a: Mapping[str, CohortTask], b: Mapping[str, CohortTask]) -> Comparison:
+    """The paired comparison of two agents' composites on their shared tasks.
+
+    ``a``, ``b``: :data:`CohortTask` per task id of each agent's composite cohort. On the
+    ``T_AB`` shared tasks: ``d = S_A − S_B`` (each composite computed on those tasks, with
+    its floor), ``Var(d) = g_ABᵀ Σ_AB g_AB`` with ``g_AB = (g_A, −g_B)`` and ``Σ_AB`` the
+    :func:`paired_covariance`; interval ``d ± q·√Var(d)``, ``q`` with ``T_AB − 1`` degrees
+    of freedom, two decimals outwards on [−100, 100]; the :func:`verdict`. Below
+    ``INTERVAL_MIN_TASKS`` shared tasks: no interval, the reason.
+
+    >>> same = {f"t{i}": (4, 3, 4000, Fraction(8, 100)) for i in range(10)}
+    >>> compare_composites(same, dict(same)).verdict
+    'within the noise'
+    """
+    shared_a, shared_b = _shared(a, b)
+    missing = _no_comparison(len(shared_a))
+    if missing is not None:
+        return missing
+    d = _composite_on(shared_a) - _composite_on(shared_b)
+    gradient = (*_floored_gradient(shared_a), *(-g for g in _floored_gradient(shared_b)))
+    sigma = paired_covariance(shared_a, shared_b)
+    return _compared(len(shared_a), d, gradient, sigma, SCORE_DECIMALS, _SCALE)
+
+
+def compare_success_rates(a: Mapping[str, CohortTask], b: Mapping[str, CohortTask]) -> Comparison:
+    """The paired comparison of two agents' success rates on their shared tasks: ``d =
+    p_A − p_B``, ``Var(d) = Σ_{p_A p_A} + Σ_{p_B p_B} − 2·Σ_{p_A p_B}`` (the gradient
+    ``(1, 0, 0, −1, 0, 0)`` on :func:`paired_covariance`), ``d ± q·√Var(d)``, four decimals
+    outwards on [−1, 1]; the :func:`verdict`, or the reason below ``INTERVAL_MIN_TASKS``.
+
+    >>> a = {f"t{i}": (4, 4 if i < 8 else 0, 4000, 0) for i in range(10)}
+    >>> b = {f"t{i}": (4, 2 if i < 8 else 0, 4000, 0) for i in range(10)}
+    >>> c = compare_success_rates(a, b)
+    >>> c.difference, c.interval, c.verdict
+    (Fraction(2, 5), Interval(low=Decimal('0.2491'), high=Decimal('0.5509')), 'A ahead')
+    """
+    shared_a, shared_b = _shared(a, b)
+    missing = _no_comparison(len(shared_a))
+    if missing is not None:
+        return missing
+    d = _means(shared_a)[1] - _means(shared_b)[1]
+    zero, one = Fraction(0), Fraction(1)
+    gradient = (one, zero, zero, -one, zero, zero)
+    sigma = paired_covariance(shared_a, shared_b)
+    return _compared(len(shared_a), d, gradient, sigma, FRACTION_DECIMALS, _ONE)
