@@ -17,9 +17,8 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
-from dataclasses import dataclass
 from decimal import Decimal
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 from typing import BinaryIO, NoReturn, TextIO
 
 from scoring.constants import Axis
@@ -27,17 +26,35 @@ from scoring.engines import (
     SPARK_LOCAL_MASTER,
     SPARK_MASTER_VARIABLE,
     Engine,
-    EngineMissingError,
     engine_stats,
 )
 from scoring.engines.sql import Dialect, Query
-from scoring.errors import InputError, MethodologyError, cut, inert
+from scoring.errors import InputError, cut, inert
+from scoring.exits import (
+    EXIT_BAD_INPUT as EXIT_BAD_INPUT,
+)
+from scoring.exits import (
+    EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE,
+)
+from scoring.exits import (
+    EXIT_INTERRUPTED as EXIT_INTERRUPTED,
+)
+from scoring.exits import (
+    EXIT_OK as EXIT_OK,
+)
+from scoring.exits import (
+    EXIT_OUTPUT_FAILED as EXIT_OUTPUT_FAILED,
+)
+from scoring.exits import EXITS as EXITS
+from scoring.exits import Exit as Exit
+from scoring.exits import ExitStatus as ExitStatus
+from scoring.exits import _path, _ReadError, _row, _UsageError, _WriteError
+from scoring.exits import exit_for as exit_for
 from scoring.invariants import check_methodology
 from scoring.jsonlines import file_bytes
 from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.progress import Progress
 from scoring.progress import wanted as progress_wanted
-from scoring.registry import ScoringError
 from scoring.report import Report, build_report, report_of
 from scoring.serialize import (
     NO_RECORDS,
@@ -53,26 +70,8 @@ from scoring.serialize import (
 from scoring.weights import WEIGHT_MAX_EXPONENT as WEIGHT_MAX_EXPONENT
 from scoring.weights import parse_weights
 
-
-class ExitStatus(IntEnum):
-    """The statuses the command exits with (see :data:`EXITS` for which error gives which)."""
-
-    OK = 0
-    OUTPUT_FAILED = 1
-    BAD_INPUT = 2  # also usage errors and a broken methodology, each with its own message
-    INTERRUPTED = 130  # 128 + SIGINT, as the shell shows a tool stopped by Ctrl-C
-    BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell shows a tool whose reader went away
-
-
-EXIT_OK = ExitStatus.OK
-EXIT_OUTPUT_FAILED = ExitStatus.OUTPUT_FAILED
-EXIT_BAD_INPUT = ExitStatus.BAD_INPUT
-EXIT_INTERRUPTED = ExitStatus.INTERRUPTED
-EXIT_BROKEN_PIPE = ExitStatus.BROKEN_PIPE
-
-# Characters of a usage message (argparse echoes arguments) and of a path in a message.
+# Characters of a usage message (argparse echoes arguments).
 _USAGE_MESSAGE_MAX_CHARS = 500
-_PATH_MAX_CHARS = 200
 # Characters copied from the spool to stdout at a time.
 _COPY_BLOCK_CHARS = 1 << 16
 #: What ``scoring outcome`` keeps of its output in memory before spooling it to disk.
@@ -162,106 +161,6 @@ def _engine_arguments(report: argparse.ArgumentParser) -> None:
         help=f"the Spark master for --engine spark (default ${SPARK_MASTER_VARIABLE}, "
         f"else {SPARK_LOCAL_MASTER})",
     )
-
-
-class _ReadError(Exception):
-    """The input could not be read (as opposed to a write that failed)."""
-
-    def __init__(self, path: str, reason: str) -> None:
-        super().__init__(f"cannot read {_path(path)}: {reason}")
-
-
-class _WriteError(Exception):
-    """The output could not be written."""
-
-
-class _UsageError(Exception):
-    """The arguments are wrong (argparse has printed the usage and the message)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Exit:
-    """One row of the exit table: the errors it catches, the status, the message.
-
-    ``says`` is formatted with ``command`` (``scoring report``), ``path`` (as shown) and
-    ``error``; ``None`` ends silently (or argparse has spoken). ``tells`` is what stderr
-    holds, in words, for the documentation.
-    """
-
-    name: str
-    errors: tuple[type[BaseException], ...]
-    status: ExitStatus
-    says: str | None
-    tells: str
-
-
-#: Every way the command can end but success, first match wins (InputError is a
-#: ScoringError, BrokenPipeError an OSError: the narrower row comes first).
-EXITS: tuple[Exit, ...] = (
-    Exit(
-        "usage",
-        (_UsageError,),
-        ExitStatus.BAD_INPUT,
-        None,  # argparse has printed the usage and the message
-        "the usage, then what is wrong with the arguments",
-    ),
-    Exit(
-        "bad input",
-        (InputError,),
-        ExitStatus.BAD_INPUT,
-        "{command}: cannot score {path}:\n{error}",
-        "one line per problem, naming the line, the field and the rule",
-    ),
-    Exit(
-        "engine not installed",
-        (EngineMissingError,),
-        ExitStatus.BAD_INPUT,
-        "{command}: --engine: {error}",
-        "the engine is not installed, and the extra that installs it",
-    ),
-    Exit(
-        "unreadable input",
-        (_ReadError,),
-        ExitStatus.BAD_INPUT,
-        "{command}: {error}",
-        "cannot read FILE, and why",
-    ),
-    Exit(
-        "broken methodology",
-        # A formula refusing validated input, or failing on it (a zero divisor, a bad
-        # conversion), can only be the methodology's fault: output errors are _WriteError.
-        (MethodologyError, ScoringError, ValueError, ArithmeticError),
-        ExitStatus.BAD_INPUT,
-        "{command}: the methodology is broken, not the input: {error} "
-        "(a constant or formula in scoring/ breaks its rule)",
-        "the methodology is broken, not the input, and the rule it breaks",
-    ),
-    Exit("closed pipe", (BrokenPipeError,), ExitStatus.BROKEN_PIPE, None, "nothing"),
-    Exit(
-        "output failure",
-        (_WriteError,),
-        ExitStatus.OUTPUT_FAILED,
-        "{command}: {error}",
-        "cannot write the output, and why",
-    ),
-    Exit("interrupted", (KeyboardInterrupt,), ExitStatus.INTERRUPTED, None, "nothing"),
-)
-
-
-def exit_for(error: BaseException) -> Exit | None:
-    """The row of :data:`EXITS` that ``error`` ends the command with (``None``: a bug,
-    which is left to raise)."""
-    return next((row for row in EXITS if isinstance(error, row.errors)), None)
-
-
-def _row(error: BaseException) -> Exit:
-    row = exit_for(error)
-    assert row is not None, error
-    return row
-
-
-def _path(path: str) -> str:
-    return "stdin" if path == "-" else cut(inert(path), _PATH_MAX_CHARS)
 
 
 def _reason(error: OSError) -> str:
