@@ -11,6 +11,7 @@ values, never a list of runs.
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 from collections.abc import Callable, Mapping, Sequence
@@ -134,6 +135,9 @@ def effective_sample_size(
     return min(spread / variance, Fraction(observations))
 
 
+# Pure in its two exact arguments, and read twice per agent with the same ones (the
+# composite's interval and its success rate's share p and n_eff): remembered.
+@functools.lru_cache(maxsize=256)
 def wilson_bounds(m: Fraction, n_eff: Fraction) -> tuple[Surd, Surd]:
     """The Wilson score interval of ``m`` at sample size ``n_eff``, exact and clipped to
     [0, 1]: centre ``(m + z²/(2n))/(1 + z²/n)``, half-width

@@ -81,7 +81,7 @@ def piecewise_linear(x: Number, anchors: Sequence[Anchor]) -> Fraction:
     >>> piecewise_linear(1250, [Anchor(D(500), D(100)), Anchor(D(2000), D(80))])
     Fraction(90, 1)
     """
-    xs, scores, slopes = _prepared(anchors)
+    xs, scores, slopes = prepared(anchors)
     value = exact(x)
     if value <= xs[0]:
         return scores[0]
@@ -102,7 +102,7 @@ _PREPARED: dict[int, tuple[Sequence[Anchor], _Prepared]] = {}
 _PREPARED_MAX = 64
 
 
-def _prepared(anchors: Sequence[Anchor]) -> _Prepared:
+def prepared(anchors: Sequence[Anchor]) -> _Prepared:
     """The anchors as exact x values, scores and segment slopes; checked once per curve."""
     cached = _PREPARED.get(id(anchors))
     if cached is not None and cached[0] is anchors:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import functools
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -312,14 +313,22 @@ def robustness_axis(tasks: Iterable[tuple[int, int]]) -> Fraction | None:
     >>> robustness_axis([(2, 2), (1, 2), (1, 1)])
     Fraction(50, 1)
     """
+    rule = determinism  # looked up on each call, so the registered formula is the one used
     values = [
-        determinism(Fraction(passes, known))
+        _determinism_of(rule, passes, known)
         for passes, known in tasks
         if known >= ROBUSTNESS_MIN_OUTCOMES
     ]
     if not values:
         return None
     return _EXACT[SCORE_SCALE] * exact_sum(values) / len(values)
+
+
+@functools.lru_cache(maxsize=4096)
+def _determinism_of(rule: Callable[[Number], Fraction], passes: int, known: int) -> Fraction:
+    """``rule(passes/known)``: the determinism of a task's pass rate, remembered per rule and
+    tally (a window holds few distinct tallies, and the rule is pure)."""
+    return rule(Fraction(passes, known))
 
 
 @formula(
