@@ -135,6 +135,9 @@ def effective_sample_size(
     return min(spread / variance, Fraction(observations))
 
 
+_Z2 = Z * Z
+
+
 # Pure in its two exact arguments, and read twice per agent with the same ones (the
 # composite's interval and its success rate's share p and n_eff): remembered.
 @functools.lru_cache(maxsize=256)
@@ -149,10 +152,16 @@ def wilson_bounds(m: Fraction, n_eff: Fraction) -> tuple[Surd, Surd]:
     """
     if n_eff <= 0:
         raise ScoringError("an effective sample size must be positive")
-    z2 = Z * Z
-    shrink = 1 + z2 / n_eff
-    centre = (m + z2 / (2 * n_eff)) / shrink
-    radicand = z2 / (shrink * shrink) * (m * (1 - m) / n_eff + z2 / (4 * n_eff * n_eff))
+    # The same two numbers in integers, one division each: with m = a/b, n = c/d and
+    # z² = e/f, 1 + z²/n = (fc + ed)/(fc), so the centre is (2afc + bed)/(2b(fc + ed)) and
+    # the radicand ed·(4fca(b − a) + b²ed)/(4b²(fc + ed)²).
+    a, b = m.numerator, m.denominator
+    c, d = n_eff.numerator, n_eff.denominator
+    e, f = _Z2.numerator, _Z2.denominator
+    fc, ed = f * c, e * d
+    shrink = fc + ed
+    centre = Fraction(2 * a * fc + b * ed, 2 * b * shrink)
+    radicand = Fraction(ed * (4 * fc * a * (b - a) + b * b * ed), 4 * b * b * shrink * shrink)
     low = Surd(centre, -_ONE, radicand).clipped(_ZERO, _ONE)
     high = Surd(centre, _ONE, radicand).clipped(_ZERO, _ONE)
     return low, high
