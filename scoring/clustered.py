@@ -95,19 +95,22 @@ class Columns:
             for column, total in zip(self.integers, self.totals, strict=True)
         ]
         tasks = len(self.counts)
-        factor = Fraction(tasks, tasks - 1) / n**4
+        # T/(T − 1)/n⁴ and the entry's own scales in one integer ratio; the matrix is
+        # symmetric, so each entry below the diagonal is the one above it.
+        above = tasks - 1
+        per = n**4
         width = range(len(self.scales))
-        return tuple(
-            tuple(
-                factor
-                * Fraction(
-                    sum(map(operator.mul, residuals[j], residuals[k])),
-                    self.scales[j] * self.scales[k],
+        entries: dict[tuple[int, int], Fraction] = {}
+        for j in width:
+            for k in width:
+                if k < j:
+                    entries[j, k] = entries[k, j]
+                    continue
+                products = sum(map(operator.mul, residuals[j], residuals[k]))
+                entries[j, k] = Fraction(
+                    tasks * products, above * per * self.scales[j] * self.scales[k]
                 )
-                for k in width
-            )
-            for j in width
-        )
+        return tuple(tuple(entries[j, k] for k in width) for j in width)
 
 
 # --- The cluster-adjusted Wilson interval -------------------------------------------------

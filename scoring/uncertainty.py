@@ -518,10 +518,22 @@ def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
         return outwards(Surd(_ZERO), weighted_at(rate_high, n, latency, cost), places, top)
     score = composite.composite_score(p, composite.outcome_consistency(p, n), latency, cost)
     gradient = composite_gradient(p, mean_latency, mean_cost, n)
-    spread = sum(
-        (gradient[j] * sigma[j][k] * gradient[k] for j in range(3) for k in range(3)), _ZERO
-    )
-    low, high = Surd(score, -_ONE, Z * Z * spread), Surd(score, _ONE, Z * Z * spread)
+    # gᵀΣg: each product g_j·Σ_jk·g_k as an integer ratio, summed over one denominator
+    # with one division.
+    g = [exact(value) for value in gradient]
+    products = [
+        (
+            g[j].numerator * entry.numerator * g[k].numerator,
+            g[j].denominator * entry.denominator * g[k].denominator,
+        )
+        for j in range(3)
+        for k in range(3)
+        for entry in (exact(sigma[j][k]),)
+    ]
+    common = math.lcm(*(den for _, den in products))
+    spread = Fraction(sum(num * (common // den) for num, den in products), common)
+    radicand = Z * Z * spread
+    low, high = Surd(score, -_ONE, radicand), Surd(score, _ONE, radicand)
     interval = outwards(low, high, places, top)
     if successes == n:
         edge = outwards(weighted_at(rate_low, n, latency, cost), high, places, top)
