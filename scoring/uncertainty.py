@@ -357,7 +357,7 @@ def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
     (Fraction(0, 1), Fraction(0, 1))
     """
     # The curve's exact anchors and segment slopes, prepared once per curve (checked there).
-    xs, _, segments = curves.prepared(anchors)
+    xs, _, segments, _ = curves.prepared(anchors)
     slopes = (_ZERO, *segments, _ZERO)
     value = exact(x)
     # Side i lies left of anchor i (side 0 is the flat part before the first anchor).
