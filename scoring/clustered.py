@@ -11,6 +11,7 @@ values, never a list of runs.
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 from collections.abc import Callable, Mapping, Sequence
@@ -94,19 +95,22 @@ class Columns:
             for column, total in zip(self.integers, self.totals, strict=True)
         ]
         tasks = len(self.counts)
-        factor = Fraction(tasks, tasks - 1) / n**4
+        # T/(T − 1)/n⁴ and the entry's own scales in one integer ratio; the matrix is
+        # symmetric, so each entry below the diagonal is the one above it.
+        above = tasks - 1
+        per = n**4
         width = range(len(self.scales))
-        return tuple(
-            tuple(
-                factor
-                * Fraction(
-                    sum(map(operator.mul, residuals[j], residuals[k])),
-                    self.scales[j] * self.scales[k],
+        entries: dict[tuple[int, int], Fraction] = {}
+        for j in width:
+            for k in width:
+                if k < j:
+                    entries[j, k] = entries[k, j]
+                    continue
+                products = sum(map(operator.mul, residuals[j], residuals[k]))
+                entries[j, k] = Fraction(
+                    tasks * products, above * per * self.scales[j] * self.scales[k]
                 )
-                for k in width
-            )
-            for j in width
-        )
+        return tuple(tuple(entries[j, k] for k in width) for j in width)
 
 
 # --- The cluster-adjusted Wilson interval -------------------------------------------------
@@ -134,6 +138,12 @@ def effective_sample_size(
     return min(spread / variance, Fraction(observations))
 
 
+_Z2 = Z * Z
+
+
+# Pure in its two exact arguments, and read twice per agent with the same ones (the
+# composite's interval and its success rate's share p and n_eff): remembered.
+@functools.lru_cache(maxsize=256)
 def wilson_bounds(m: Fraction, n_eff: Fraction) -> tuple[Surd, Surd]:
     """The Wilson score interval of ``m`` at sample size ``n_eff``, exact and clipped to
     [0, 1]: centre ``(m + z²/(2n))/(1 + z²/n)``, half-width
@@ -145,10 +155,16 @@ def wilson_bounds(m: Fraction, n_eff: Fraction) -> tuple[Surd, Surd]:
     """
     if n_eff <= 0:
         raise ScoringError("an effective sample size must be positive")
-    z2 = Z * Z
-    shrink = 1 + z2 / n_eff
-    centre = (m + z2 / (2 * n_eff)) / shrink
-    radicand = z2 / (shrink * shrink) * (m * (1 - m) / n_eff + z2 / (4 * n_eff * n_eff))
+    # The same two numbers in integers, one division each: with m = a/b, n = c/d and
+    # z² = e/f, 1 + z²/n = (fc + ed)/(fc), so the centre is (2afc + bed)/(2b(fc + ed)) and
+    # the radicand ed·(4fca(b − a) + b²ed)/(4b²(fc + ed)²).
+    a, b = m.numerator, m.denominator
+    c, d = n_eff.numerator, n_eff.denominator
+    e, f = _Z2.numerator, _Z2.denominator
+    fc, ed = f * c, e * d
+    shrink = fc + ed
+    centre = Fraction(2 * a * fc + b * ed, 2 * b * shrink)
+    radicand = Fraction(ed * (4 * fc * a * (b - a) + b * b * ed), 4 * b * b * shrink * shrink)
     low = Surd(centre, -_ONE, radicand).clipped(_ZERO, _ONE)
     high = Surd(centre, _ONE, radicand).clipped(_ZERO, _ONE)
     return low, high

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -145,11 +146,16 @@ def composite_score(p: Number, consistency: Number, latency: Number, cost: Numbe
     if rate == 0:
         return Fraction(0)
     scale = _EXACT[SCORE_SCALE]
-    return scale * (
-        _EXACT[COMPOSITE_WEIGHT_SUCCESS] * rate
-        + _EXACT[COMPOSITE_WEIGHT_RELIABILITY] * exact(consistency) * exact(latency) / scale
-        + _EXACT[COMPOSITE_WEIGHT_COST] * exact(cost) / scale
+    # scale·(w_s·p + w_r·consistency·latency/scale + w_c·cost/scale), distributed, as three
+    # integer ratios over one denominator: a single division.
+    terms = (
+        (scale * _EXACT[COMPOSITE_WEIGHT_SUCCESS], rate),
+        (_EXACT[COMPOSITE_WEIGHT_RELIABILITY] * exact(consistency), exact(latency)),
+        (_EXACT[COMPOSITE_WEIGHT_COST], exact(cost)),
     )
+    parts = [(x.numerator * y.numerator, x.denominator * y.denominator) for x, y in terms]
+    common = math.lcm(*(d for _, d in parts))
+    return Fraction(sum(n * (common // d) for n, d in parts), common)
 
 
 @dataclass(frozen=True, slots=True)

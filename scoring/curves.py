@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import itertools
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
@@ -81,19 +80,29 @@ def piecewise_linear(x: Number, anchors: Sequence[Anchor]) -> Fraction:
     >>> piecewise_linear(1250, [Anchor(D(500), D(100)), Anchor(D(2000), D(80))])
     Fraction(90, 1)
     """
-    xs, scores, slopes = _prepared(anchors)
+    xs, scores, _, ratios = prepared(anchors)
     value = exact(x)
-    if value <= xs[0]:
+    a, b = value.numerator, value.denominator
+    xn, xd = ratios[0][:2]
+    if a * xd <= xn * b:  # x ≤ x_1
         return scores[0]
-    # The segment (x_i, x_{i+1}] that holds x; s_i + slope_i · (x − x_i) is the formula's
-    # value exactly (Fractions), with the slope divided out once per curve.
-    i = bisect.bisect_left(xs, value)
-    if i == len(xs):
-        return scores[-1]
-    return scores[i - 1] + slopes[i - 1] * (value - xs[i - 1])
+    # The segment (x_i, x_{i+1}] that holds x: the first anchor at or beyond x closes it.
+    # s_i + slope_i · (x − x_i) is the formula's value exactly, here as one integer ratio
+    # (x = a/b, x_i = xn/xd, s_i = sn/sd, slope_i = mn/md), with the slope divided out once
+    # per curve.
+    for i in range(1, len(xs)):
+        if ratios[i][0] * b >= a * ratios[i][1]:
+            xn, xd, sn, sd, mn, md = ratios[i - 1]
+            return Fraction(sn * md * b * xd + mn * (a * xd - xn * b) * sd, sd * md * b * xd)
+    return scores[-1]
 
 
-_Prepared = tuple[tuple[Fraction, ...], tuple[Fraction, ...], tuple[Fraction, ...]]
+_Prepared = tuple[
+    tuple[Fraction, ...],
+    tuple[Fraction, ...],
+    tuple[Fraction, ...],
+    tuple[tuple[int, int, int, int, int, int], ...],
+]
 # Curves prepared so far, by the identity of their anchors (the published curves are
 # module constants, prepared once; only tuples, which cannot change). Each entry keeps its
 # anchors, so an id is never reused while it is here. Bounded, for callers that build
@@ -102,8 +111,9 @@ _PREPARED: dict[int, tuple[Sequence[Anchor], _Prepared]] = {}
 _PREPARED_MAX = 64
 
 
-def _prepared(anchors: Sequence[Anchor]) -> _Prepared:
-    """The anchors as exact x values, scores and segment slopes; checked once per curve."""
+def prepared(anchors: Sequence[Anchor]) -> _Prepared:
+    """The anchors as exact x values, scores and segment slopes, and the same per anchor as
+    integer ratios ``(x, s, slope to the right)``; checked once per curve."""
     cached = _PREPARED.get(id(anchors))
     if cached is not None and cached[0] is anchors:
         return cached[1]
@@ -120,11 +130,18 @@ def _prepared(anchors: Sequence[Anchor]) -> _Prepared:
             itertools.pairwise(xs), itertools.pairwise(scores), strict=True
         )
     )
+    # Per anchor i, as integer ratios: x_i, s_i and the slope of the segment to its right
+    # (0 after the last anchor, which closes no segment).
+    ratios = tuple(
+        (x.numerator, x.denominator, s.numerator, s.denominator, m.numerator, m.denominator)
+        for x, s, m in zip(xs, scores, (*slopes, Fraction(0)), strict=True)
+    )
+    found = (xs, scores, slopes, ratios)
     if isinstance(anchors, tuple):  # immutable (Anchor is frozen): safe to keep
         if len(_PREPARED) >= _PREPARED_MAX:
             _PREPARED.clear()
-        _PREPARED[id(anchors)] = (anchors, (xs, scores, slopes))
-    return xs, scores, slopes
+        _PREPARED[id(anchors)] = (anchors, found)
+    return found
 
 
 def _score_on_curve(

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import functools
+import math
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -312,14 +315,26 @@ def robustness_axis(tasks: Iterable[tuple[int, int]]) -> Fraction | None:
     >>> robustness_axis([(2, 2), (1, 2), (1, 1)])
     Fraction(50, 1)
     """
+    rule = determinism  # looked up on each call, so the registered formula is the one used
     values = [
-        determinism(Fraction(passes, known))
+        _determinism_of(rule, passes, known)
         for passes, known in tasks
         if known >= ROBUSTNESS_MIN_OUTCOMES
     ]
     if not values:
         return None
     return _EXACT[SCORE_SCALE] * exact_sum(values) / len(values)
+
+
+# Weights whose integer ratio is their exact value, read without building a Fraction.
+_INTEGER_RATIOS = (int, Decimal, Fraction)
+
+
+@functools.lru_cache(maxsize=4096)
+def _determinism_of(rule: Callable[[Number], Fraction], passes: int, known: int) -> Fraction:
+    """``rule(passes/known)``: the determinism of a task's pass rate, remembered per rule and
+    tally (a window holds few distinct tallies, and the rule is pure)."""
+    return rule(Fraction(passes, known))
 
 
 @formula(
@@ -351,19 +366,28 @@ def profile(
     Fraction(60, 1)
     """
     chosen = default_weights() if weights is None else weights
-    total = _ZERO
-    weighted = _ZERO
+    # Σ w_a and Σ w_a·x_a as integers over their common denominators, one division at the
+    # end (a weight's exact value is its integer ratio, as Fraction reads it).
+    weight_parts: list[tuple[int, int]] = []
+    value_parts: list[tuple[int, int]] = []
     for axis, value in axes.items():
         if value is None:
             continue
-        weight = exact(chosen.get(axis, 0))
-        if weight < 0:
+        weight = chosen.get(axis, 0)
+        exactly = weight if type(weight) in _INTEGER_RATIOS else exact(weight)
+        wn, wd = exactly.as_integer_ratio()
+        if wn < 0:
             raise ScoringError(f"the weight of axis {axis!s} must not be negative")
-        total += weight
-        weighted += weight * value
+        v = exact(value)
+        weight_parts.append((wn, wd))
+        value_parts.append((wn * v.numerator, wd * v.denominator))
+    total_scale = math.lcm(*(d for _, d in weight_parts))
+    total = sum(n * (total_scale // d) for n, d in weight_parts)
     if total == 0:
         return None
-    return weighted / total
+    weighted_scale = math.lcm(*(d for _, d in value_parts))
+    weighted = sum(n * (weighted_scale // d) for n, d in value_parts)
+    return Fraction(weighted * total_scale, weighted_scale * total)
 
 
 def default_weights() -> Mapping[Axis, Number]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -43,6 +44,12 @@ def pass_hat_k(n: int, c: int, k: int) -> Fraction:
         raise ScoringError("successes c must lie between 0 and the outcomes n")
     if c < k:
         return Fraction(0)
+    return _binomial_ratio(n, c, k)
+
+
+@functools.lru_cache(maxsize=4096)
+def _binomial_ratio(n: int, c: int, k: int) -> Fraction:
+    """``C(c, k) / C(n, k)``, remembered: agents share few distinct ``(n, c, k)``."""
     return Fraction(math.comb(c, k), math.comb(n, k))
 
 

@@ -129,7 +129,7 @@ def score(stats: AgentStats, weights: Mapping[Axis, Number] | None = None) -> Ag
     radar_result = RadarResult(axes, radar.profile(axes, weights), window.runs, median_latency)
     outcomes = [(task.n, task.c) for task in stats.outcomes]
     intervals = score_intervals(
-        [(t.runs, t.successes, t.latency_ms_sum, t.cost_usd_sum) for t in cohort],
+        [task[1:] for task in cohort],  # (runs, successes, latency sum, cost sum)
         tallies,
         outcomes,
     )

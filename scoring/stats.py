@@ -36,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from itertools import compress, repeat
 from operator import ge, is_not, sub
+from typing import NamedTuple
 
 from scoring.constants import RADAR_WINDOW_RUNS
 from scoring.models import TERMINAL_STATUSES, RunRow, RunStatus, instant_key
@@ -43,8 +44,7 @@ from scoring.numeric import as_written
 from scoring.report_cohort import CohortSums
 
 
-@dataclass(frozen=True, slots=True)
-class CohortTask:
+class CohortTask(NamedTuple):
     """One task of the composite's cohort: the agent's completed runs of that task.
 
     Tasks with no completed run are not listed.
@@ -63,8 +63,7 @@ class CohortTask:
     cost_usd_sum: Fraction
 
 
-@dataclass(frozen=True, slots=True)
-class OutcomeTask:
+class OutcomeTask(NamedTuple):
     """One task's recorded outcomes over the whole log: pass^k's ``(n, c)``.
 
     Tasks with no known outcome are not listed (also those below
@@ -80,8 +79,7 @@ class OutcomeTask:
     c: int
 
 
-@dataclass(frozen=True, slots=True)
-class WindowTask:
+class WindowTask(NamedTuple):
     """One task's tallies inside the radar window (robustness, the correctness interval).
 
     Tasks with no known outcome in the window are not listed.
@@ -347,10 +345,7 @@ class AgentRuns:
         window = [kept[3] for kept in self._latest()]
         return AgentStats(
             agent_id,
-            tuple(
-                CohortTask(task, runs, successes, latency, cost)
-                for task, runs, successes, latency, cost in sorted(self.cohort.tasks())
-            ),
+            tuple(map(CohortTask._make, sorted(self.cohort.tasks()))),
             tuple(OutcomeTask(task, n, passed[task]) for task, n in sorted(self.known.items())),
             window_of(window) if window else EMPTY_WINDOW,
         )

@@ -11,6 +11,7 @@ taken exactly.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from decimal import Decimal
@@ -200,6 +201,7 @@ def outwards(low: Surd, high: Surd, places: int, top: Fraction) -> Interval:
     return Interval(max(low.floor(places), zero), min(high.ceil(places), ceiling))
 
 
+@functools.lru_cache(maxsize=1024)
 def interval_reason(tasks: int, kind: str = "distinct tasks") -> str | None:
     """Why an interval is ``null`` with ``tasks`` tasks of the ``kind`` it counts (distinct
     tasks of its cohort; for pass^k, qualifying tasks), or ``None`` when it has enough.

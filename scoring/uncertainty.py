@@ -16,7 +16,6 @@ says why in words. An interval never changes a score, a rank or a floor.
 from __future__ import annotations
 
 import bisect
-import itertools
 import math
 import operator
 from collections.abc import Sequence
@@ -357,18 +356,12 @@ def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
     >>> curve_slope(400, curve), curve_slope(6000, curve)
     (Fraction(0, 1), Fraction(0, 1))
     """
-    if not anchors:
-        raise ScoringError("a curve needs at least one anchor")
-    points = [(exact(a.x), exact(a.score)) for a in anchors]
-    slopes = [_ZERO]
-    for (x0, s0), (x1, s1) in itertools.pairwise(points):
-        if x1 <= x0:
-            raise ScoringError("curve anchors must have strictly increasing x")
-        slopes.append((s1 - s0) / (x1 - x0))
-    slopes.append(_ZERO)
+    # The curve's exact anchors and segment slopes, prepared once per curve (checked there).
+    xs, _, segments, _ = curves.prepared(anchors)
+    slopes = (_ZERO, *segments, _ZERO)
     value = exact(x)
     # Side i lies left of anchor i (side 0 is the flat part before the first anchor).
-    for i, (xi, _) in enumerate(points):
+    for i, xi in enumerate(xs):
         if value < xi:
             return slopes[i]
         if value == xi:
@@ -525,10 +518,22 @@ def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
         return outwards(Surd(_ZERO), weighted_at(rate_high, n, latency, cost), places, top)
     score = composite.composite_score(p, composite.outcome_consistency(p, n), latency, cost)
     gradient = composite_gradient(p, mean_latency, mean_cost, n)
-    spread = sum(
-        (gradient[j] * sigma[j][k] * gradient[k] for j in range(3) for k in range(3)), _ZERO
-    )
-    low, high = Surd(score, -_ONE, Z * Z * spread), Surd(score, _ONE, Z * Z * spread)
+    # gᵀΣg: each product g_j·Σ_jk·g_k as an integer ratio, summed over one denominator
+    # with one division.
+    g = [exact(value) for value in gradient]
+    products = [
+        (
+            g[j].numerator * entry.numerator * g[k].numerator,
+            g[j].denominator * entry.denominator * g[k].denominator,
+        )
+        for j in range(3)
+        for k in range(3)
+        for entry in (exact(sigma[j][k]),)
+    ]
+    common = math.lcm(*(den for _, den in products))
+    spread = Fraction(sum(num * (common // den) for num, den in products), common)
+    radicand = Z * Z * spread
+    low, high = Surd(score, -_ONE, radicand), Surd(score, _ONE, radicand)
     interval = outwards(low, high, places, top)
     if successes == n:
         edge = outwards(weighted_at(rate_low, n, latency, cost), high, places, top)
