@@ -10,6 +10,7 @@ Every agent of a report pays these (up to 20,000 agents a report), so the ratio 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import sys
 import timeit
@@ -19,13 +20,18 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parents[1])]  # run as a script: the project
 from contracts.source import REPO_ROOT as REPO  # noqa: E402
 
-sys.path[:0] = [str(REPO / "tests" / "scoring")]
-
-from test_intervals_v12 import (  # noqa: E402
-    COMPOSITE_CHECK_TASKS,
-    PASS5_TASKS,
-    SUCCESS_TASKS,
-)
+# The check inputs of decisions.md as the tests write them, loaded from the test file by path
+# (it is a module of the project's tests, not an installed distribution).
+_CHECKS_PATH = REPO / "tests" / "scoring" / "test_intervals_v12.py"
+sys.path[:0] = [str(_CHECKS_PATH.parent)]
+_spec = importlib.util.spec_from_file_location("interval_checks", _CHECKS_PATH)
+if _spec is None or _spec.loader is None:
+    raise SystemExit(f"cannot load the check inputs from {_CHECKS_PATH}")
+_checks = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_checks)
+COMPOSITE_CHECK_TASKS = _checks.COMPOSITE_CHECK_TASKS
+PASS5_TASKS = _checks.PASS5_TASKS
+SUCCESS_TASKS = _checks.SUCCESS_TASKS
 
 from scoring import composite_v12, intervals_v12, uncertainty  # noqa: E402
 

@@ -56,6 +56,17 @@ def nav_titles(nav: object) -> dict[str, str]:
     if isinstance(nav, list):
         for item in nav:
             found |= nav_titles(item)
+    elif isinstance(nav, dict) and isinstance(nav.get("title"), str):
+        # Zensical hands the macros its own form of the same nav: one dict per entry, with
+        # its title, its file and any children, where MkDocs keeps `{title: file}`.
+        target = next(
+            (nav[k] for k in ("url", "file", "path") if isinstance(nav.get(k), str)), None
+        )
+        if target is not None:
+            found[target] = nav["title"]
+        for value in nav.values():
+            if isinstance(value, list):
+                found |= nav_titles(value)
     elif isinstance(nav, dict):
         for title, target in nav.items():
             if isinstance(target, str):
