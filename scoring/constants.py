@@ -423,6 +423,17 @@ INTERVAL_Z: Annotated[
     ),
 ] = NormalDist(0, 1).inv_cdf(float((1 + INTERVAL_LEVEL) / 2))
 
+INTERVAL_BOUND_MARGIN: Annotated[
+    Decimal,
+    Meta(
+        "interval.bound_margin",
+        "fraction",
+        "A bound computed from a numerical quantile (Beta, Student t) that lies within this "
+        "distance of a rounding boundary is rounded outwards past it, so a printed interval "
+        "never claims more than the exact one.",
+    ),
+] = Decimal("1E-10")
+
 INTERVAL_Z_POWER: Annotated[
     float,
     Meta(

@@ -7,28 +7,26 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 
 from scoring.composite import composite_score, outcome_consistency
-from scoring.composite_v12 import (
-    _checked,
-    _means,
-)
 from scoring.constants import (
     FRACTION_DECIMALS,
     SCORE_DECIMALS,
 )
 from scoring.curves import cost_score, latency_score
-from scoring.intervals_v12 import (
+from scoring.moves import (
+    _checked,
+    _means,
+)
+from scoring.numeric import exact
+from scoring.rates import (
     _ONE,
     _SCALE,
-    VERDICT_A_AHEAD,
-    VERDICT_B_AHEAD,
-    VERDICT_WITHIN_NOISE,
     outwards_with_margin,
     t_factor,
 )
-from scoring.numeric import exact
 from scoring.registry import ScoringError
 from scoring.surd import Interval
 from scoring.uncertainty import (
@@ -39,6 +37,14 @@ from scoring.uncertainty import (
 )
 
 # --- Comparing two agents -----------------------------------------------------------------
+
+
+class Verdict(StrEnum):
+    """The verdicts of a paired comparison (decisions.md 1.2.0, "Comparing two agents")."""
+
+    A_AHEAD = "A ahead"
+    B_AHEAD = "B ahead"
+    WITHIN_NOISE = "within the noise"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,26 +61,26 @@ class Comparison:
     shared_tasks: int
     difference: Fraction | None
     interval: Interval | None
-    verdict: str | None
+    verdict: Verdict | None
     reason: str | None
     standard_error: float | None
     unpaired_standard_error: float | None
 
 
-def verdict(interval: Interval) -> str:
+def verdict(interval: Interval) -> Verdict:
     """ "A ahead" when the interval of ``d = A − B`` lies above 0, "B ahead" when below,
     "within the noise" when it contains 0 (read off the published, rounded interval).
 
     >>> from decimal import Decimal
     >>> above, touching = Interval(Decimal("0.01"), Decimal(2)), Interval(Decimal(-1), Decimal(0))
-    >>> verdict(above), verdict(touching)
+    >>> str(verdict(above)), str(verdict(touching))
     ('A ahead', 'within the noise')
     """
     if interval.low > 0:
-        return VERDICT_A_AHEAD
+        return Verdict.A_AHEAD
     if interval.high < 0:
-        return VERDICT_B_AHEAD
-    return VERDICT_WITHIN_NOISE
+        return Verdict.B_AHEAD
+    return Verdict.WITHIN_NOISE
 
 
 def paired_covariance(
@@ -174,7 +180,7 @@ def compare_composites(a: Mapping[str, CohortTask], b: Mapping[str, CohortTask])
     ``INTERVAL_MIN_TASKS`` shared tasks: no interval, the reason.
 
     >>> same = {f"t{i}": (4, 3, 4000, Fraction(8, 100)) for i in range(10)}
-    >>> compare_composites(same, dict(same)).verdict
+    >>> str(compare_composites(same, dict(same)).verdict)
     'within the noise'
     """
     shared_a, shared_b = _shared(a, b)
@@ -196,7 +202,7 @@ def compare_success_rates(a: Mapping[str, CohortTask], b: Mapping[str, CohortTas
     >>> a = {f"t{i}": (4, 4 if i < 8 else 0, 4000, 0) for i in range(10)}
     >>> b = {f"t{i}": (4, 2 if i < 8 else 0, 4000, 0) for i in range(10)}
     >>> c = compare_success_rates(a, b)
-    >>> c.difference, c.interval, c.verdict
+    >>> c.difference, c.interval, str(c.verdict)
     (Fraction(2, 5), Interval(low=Decimal('0.2491'), high=Decimal('0.5509')), 'A ahead')
     """
     shared_a, shared_b = _shared(a, b)

@@ -1,4 +1,4 @@
-"""Coverage of the 1.2.0 intervals (scoring.intervals_v12), a prototype on the decisions'
+"""Coverage of the 1.2.0 intervals (scoring.rates), a prototype on the decisions'
 grid: does the target (≥ 0.93; stress cells ≥ 0.91; ≤ 0.98 where the decisions say) look
 reachable?
 
@@ -8,7 +8,7 @@ decisions.md 1.2.0: the bimodal population (each task easy or hard: ``p_t`` = ``
 with probability ``w``, else ``BIMODAL_LOW``, ``w`` chosen so that the mean is ``μ``), and
 pairs of agents on shared tasks with correlated task difficulty (B's rate on a task is
 ``PAIR_SHRINK`` times A's, so the true success difference is ``(1 − PAIR_SHRINK)·μ``).
-The intervals are computed by the functions of ``scoring.intervals_v12`` themselves, from
+The intervals are computed by the functions of ``scoring.rates`` themselves, from
 per-task sums (not through the report, which does not run 1.2.0 yet).
 
     python contracts/coverage/simulate_v12.py [--replications N] [--cells published|stress|all]
@@ -44,8 +44,8 @@ from contracts.coverage.simulate import (  # noqa: E402
     RUNS_PER_TASK,
     Scenario,
 )
-from scoring import composite_v12, paired  # noqa: E402
-from scoring import intervals_v12 as v12  # noqa: E402
+from scoring import moves, paired  # noqa: E402
+from scoring import rates as v12  # noqa: E402
 from scoring.composite import composite_score, outcome_consistency  # noqa: E402
 from scoring.constants import PASS_K_LEVELS, RADAR_WINDOW_RUNS  # noqa: E402
 from scoring.curves import cost_score, latency_score  # noqa: E402
@@ -171,8 +171,8 @@ def intervals(
         "correctness": v12.correctness_interval([(p, k) for p, k in window.values()]),
         **{f"pass^{k}": v12.pass_hat_k_interval(counts, k) for k in PASS_K_LEVELS},
     }
-    moves = composite_v12.composite_moves(list(tasks.values()))
-    found["composite"] = None if moves is None else moves.interval
+    found_moves = moves.composite_moves(list(tasks.values()))
+    found["composite"] = None if found_moves is None else found_moves.interval
     estimates = {
         "success_rate": sum(c for _, c in counts) / sum(n for n, _ in counts),
         "correctness": sum(p for p, _ in window.values()) / sum(k for _, k in window.values()),

@@ -1,6 +1,6 @@
 """The headline composite's interval of methodology 1.2.0: asymmetric moves read off each
 part's own interval (decisions.md, "Uncertainty, revised", the headline composite, rules
-1 to 5); the rates' interval it reads is :mod:`scoring.intervals_v12`'s."""
+1 to 5); the rates' interval it reads is :mod:`scoring.rates`'s."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from scoring.constants import (
     SCORE_DECIMALS,
 )
 from scoring.curves import cost_score, latency_score
-from scoring.intervals_v12 import (
+from scoring.numeric import Number, exact
+from scoring.rates import (
     _SCALE,
     _W_C,
     _W_R,
@@ -26,7 +27,6 @@ from scoring.intervals_v12 import (
     rate_bounds,
     t_factor,
 )
-from scoring.numeric import Number, exact
 from scoring.registry import ScoringError
 from scoring.surd import Interval, Surd
 from scoring.uncertainty import (

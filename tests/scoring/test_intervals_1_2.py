@@ -1,4 +1,4 @@
-"""The 1.2.0 intervals and the paired comparison (scoring.intervals_v12): every check value
+"""The 1.2.0 intervals and the paired comparison (scoring.rates): every check value
 of decisions.md, section "Uncertainty, revised (from methodology version 1.2.0)", the
 reduction to 1.1.0, properties, and the domain errors."""
 
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import composite_v12, paired
-from scoring import intervals_v12 as v12
+from scoring import moves, paired
+from scoring import rates as v12
 from scoring.composite import composite_score, outcome_consistency
 from scoring.constants import INTERVAL_Z
 from scoring.curves import cost_score, latency_score
@@ -117,7 +117,7 @@ def test_composite_check_values() -> None:
     )
     assert round(sum(t[2] for t in COMPOSITE_CHECK_TASKS) / runs, 3) == 1689.244
     assert round(sum(t[3] for t in COMPOSITE_CHECK_TASKS) / runs, 7) == Decimal("0.0247370")
-    result = composite_v12.composite_moves(COMPOSITE_CHECK_TASKS)
+    result = moves.composite_moves(COMPOSITE_CHECK_TASKS)
     assert result is not None
     assert round(float(result.score_unfloored), 4) == 83.7603
     assert (round(result.success_low, 5), round(result.success_high, 5)) == (0.94000, 0.99855)
@@ -150,7 +150,7 @@ def test_symmetric_moves_reduce_to_the_delta_method(tasks: list) -> None:
     symmetric = [
         INTERVAL_Z * abs(float(g)) * math.sqrt(sigma[j][j]) for j, g in enumerate(gradient)
     ]
-    half = composite_v12.combined_move(symmetric, composite_v12.move_correlations(gradient, sigma))
+    half = moves.combined_move(symmetric, moves.move_correlations(gradient, sigma))
     quadratic = sum(gradient[j] * sigma[j][k] * gradient[k] for j in range(3) for k in range(3))
     assert half == pytest.approx(INTERVAL_Z * math.sqrt(quadratic), rel=1e-12)
     score = float(
@@ -242,7 +242,7 @@ def cohorts(draw: st.DrawFn) -> list[tuple[int, int, int, Fraction]]:
 @settings(max_examples=60, deadline=None)
 @given(cohorts())
 def test_composite_interval_holds_the_score(tasks: list[tuple[int, int, int, Fraction]]) -> None:
-    result = composite_v12.composite_moves(tasks)
+    result = moves.composite_moves(tasks)
     assert result is not None
     n = sum(t[0] for t in tasks)
     p = Fraction(sum(t[1] for t in tasks), n)
@@ -259,7 +259,7 @@ def test_zero_success_below_the_vertex_moves_down_as_well_as_up() -> None:
     # p̂ = 0 lies below the consistency term's vertex (about 0.30): S⁰ falls as p rises from
     # 0, so D_p⁻ > 0 (1.1.0's [0, S(p⁺)] assumed S rises); under the floor low is still 0.
     tasks = [(5, 0, 5 * 800, Fraction(5, 1000))] * 12
-    result = composite_v12.composite_moves(tasks)
+    result = moves.composite_moves(tasks)
     assert result is not None
     assert result.success_low == 0
     assert result.moves[0][0] > 0
@@ -325,15 +325,15 @@ def test_paired_interval_is_narrower_than_unpaired_on_correlated_shared_tasks() 
         unpaired_half = v12.t_factor(30) * comparison.unpaired_standard_error
         assert comparison.interval.high - comparison.interval.low < 2 * unpaired_half
         # Clear on the paired test, although the unpaired interval would contain 0.
-        assert comparison.verdict == v12.VERDICT_A_AHEAD
+        assert comparison.verdict == paired.Verdict.A_AHEAD
         assert comparison.difference is not None
         assert float(comparison.difference) < unpaired_half
-    assert paired.compare_success_rates(b, a).verdict == v12.VERDICT_B_AHEAD
+    assert paired.compare_success_rates(b, a).verdict == paired.Verdict.B_AHEAD
 
 
 def test_two_agents_with_the_same_composite_are_within_the_noise() -> None:
     a = _agent(DIFFICULTY)
-    assert paired.compare_composites(a, dict(a)).verdict == v12.VERDICT_WITHIN_NOISE
+    assert paired.compare_composites(a, dict(a)).verdict == paired.Verdict.WITHIN_NOISE
     # The same successes spread over other tasks: the same composite, different tasks.
     swapped = dict(zip(sorted(a), [a[t] for t in sorted(a, reverse=True)], strict=True))
     swapped = {t: (r, s, a[t][2], a[t][3]) for t, (r, s, _, _) in swapped.items()}
@@ -341,7 +341,7 @@ def test_two_agents_with_the_same_composite_are_within_the_noise() -> None:
     assert comparison.difference == 0
     assert comparison.standard_error is not None
     assert comparison.standard_error > 0
-    assert comparison.verdict == v12.VERDICT_WITHIN_NOISE
+    assert comparison.verdict == paired.Verdict.WITHIN_NOISE
 
 
 def test_comparison_needs_ten_shared_tasks() -> None:
@@ -425,7 +425,7 @@ def test_a_bound_within_the_margin_of_a_boundary_is_rounded_past_it() -> None:
         (lambda: v12.outwards_with_margin(math.nan, 0.4, 2, 0, 1), "low must be a finite bound"),
         (lambda: v12.success_rate_interval([(3, 4)] * 10), "successes between 0 and its runs"),
         (
-            lambda: composite_v12.mean_moves(Fraction(1), Fraction(1), 2.0, Fraction(1), "steps"),
+            lambda: moves.mean_moves(Fraction(1), Fraction(1), 2.0, Fraction(1), "steps"),
             "curve_of must be",
         ),
         (lambda: paired.compare_composites({"t": (2, 3, 0, 0)}, {}), "a: each task needs runs > 0"),
@@ -448,7 +448,7 @@ def test_below_the_minimum_there_is_no_interval() -> None:
     assert v12.success_rate_interval([(3, 2)] * 9) is None
     assert v12.correctness_interval([(2, 3)] * 9) is None
     assert v12.pass_hat_k_interval([(5, 4)] * 9 + [(2, 2)] * 5, 3) is None
-    assert composite_v12.composite_moves([(3, 2, 3000, Fraction(3, 100))] * 9) is None
+    assert moves.composite_moves([(3, 2, 3000, Fraction(3, 100))] * 9) is None
 
 
 @settings(max_examples=40, deadline=None)
@@ -470,8 +470,8 @@ def test_a_comparison_is_antisymmetric_and_holds_its_difference(
         assert (ab.interval.low, ab.interval.high) == (-ba.interval.high, -ba.interval.low)
         assert ab.interval.low <= ab.difference <= ab.interval.high
         flipped = {
-            v12.VERDICT_A_AHEAD: v12.VERDICT_B_AHEAD,
-            v12.VERDICT_B_AHEAD: v12.VERDICT_A_AHEAD,
+            paired.Verdict.A_AHEAD: paired.Verdict.B_AHEAD,
+            paired.Verdict.B_AHEAD: paired.Verdict.A_AHEAD,
         }
         assert ba.verdict == flipped.get(ab.verdict or "", ab.verdict)
         assert ab.interval.high.as_tuple().exponent == -places

@@ -33,6 +33,7 @@ from scoring.constants import (
     COMPOSITE_WEIGHT_RELIABILITY,
     COMPOSITE_WEIGHT_SUCCESS,
     FRACTION_DECIMALS,
+    INTERVAL_BOUND_MARGIN,
     INTERVAL_LEVEL,
     INTERVAL_MIN_TASKS,
     INTERVAL_Z,
@@ -51,19 +52,6 @@ from scoring.uncertainty import (
     outwards,
     wilson_bounds,
 )
-
-# --- New constants of 1.2.0 (for scoring/constants.py; the lead moves them) ----------------
-
-#: decisions.md 1.2.0, rates rule 4: a bound computed from a numerical quantile that lies
-#: within this distance of a rounding boundary is rounded outwards past it.
-INTERVAL_BOUND_MARGIN = Fraction(1, 10**10)
-
-#: The verdicts of a paired comparison (decisions.md 1.2.0, "Comparing two agents").
-VERDICT_A_AHEAD = "A ahead"
-VERDICT_B_AHEAD = "B ahead"
-VERDICT_WITHIN_NOISE = "within the noise"
-
-# -------------------------------------------------------------------------------------------
 
 _ONE = Fraction(1)
 _LEVEL = exact(INTERVAL_LEVEL)
@@ -110,7 +98,7 @@ def outwards_with_margin(
     if low > high:
         raise ScoringError(f"low must not exceed high ({low!r} > {high!r})")
     grid = Decimal(1).scaleb(-places)
-    margin = Decimal(INTERVAL_BOUND_MARGIN.numerator) / INTERVAL_BOUND_MARGIN.denominator
+    margin = INTERVAL_BOUND_MARGIN
     floor = (Decimal(low) - margin).quantize(grid, rounding=ROUND_FLOOR)
     ceil = (Decimal(high) + margin).quantize(grid, rounding=ROUND_CEILING)
     lowest, highest = (
