@@ -121,8 +121,8 @@ def t_quantile(probability: float, degrees_of_freedom: float) -> float:
     ``ν`` need not be whole. Relative error below 1e-12; a memo per argument pair (a report
     asks for the same ``T − 1`` for many agents).
 
-    Returns a real number, positive above ``probability`` ½; it tends to the normal
-    quantile as ``ν`` grows.
+    Returns a value between the lowest and the highest real number: positive above
+    ``probability`` ½, and it tends to the normal quantile as ``ν`` grows.
 
     >>> round(t_quantile(0.975, 29), 5), round(t_quantile(0.975, 1), 4)
     (2.04523, 12.7062)

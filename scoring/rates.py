@@ -140,7 +140,8 @@ _N_STAR_TEX = r"n^{*} = n_{\mathrm{eff}} \cdot \dfrac{z^2}{q^2}"
 def t_factor(tasks: int, level: Number = INTERVAL_LEVEL) -> float:
     """``q``: the Student t quantile at ``(1 + level)/2`` with ``T − 1`` degrees of freedom.
 
-    Returns a value above ``z`` (``INTERVAL_Z``), falling towards it as ``T`` grows.
+    Returns a value in [1.9599, 12.7063] at the default level (``T ≥ 2``): above ``z``
+    (``INTERVAL_Z``), falling towards it as ``T`` grows; ``12.7062…`` at ``T = 2``.
 
     >>> round(t_factor(30), 5)
     2.04523
@@ -185,7 +186,8 @@ def capped_effective_size(m: Number, variance: Number, tasks: int, runs: int, k:
     A task of ``n`` runs holds at least ``n/k`` independent trials' worth of information
     about ``p^k`` and no more is credited (for ``k = 1`` the cap of 1.1.0, the runs).
 
-    Returns a positive size, at most ``N/k``.
+    Returns a value between the lowest and the highest size it may credit: positive, at
+    most ``N/k``.
 
     >>> capped_effective_size(Fraction(1, 2), Fraction(1, 400), 10, 40, 1)
     Fraction(40, 1)
