@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import cli, jsonl
+from builders import cli, jsonl, scoring_subprocess
 
 from contracts.build import REPO_ROOT
 from scoring.comparing import compare_in, comparison_to_table, signed_text
@@ -207,6 +207,18 @@ def test_an_unknown_agent_exits_2_naming_it_the_log_and_its_agents(half_log: Pat
         "input: AGENT_A: no agent 'a' in the log (it has no agents)",
         "input: AGENT_B: no agent 'b' in the log (it has no agents)",
     ]
+
+
+def test_the_process_exits_with_the_same_statuses(tmp_path: Path) -> None:
+    done = scoring_subprocess(["compare", "-", "x", "y"], tmp_path, stdin=gzip.compress(HALF))
+    assert done.returncode == 0
+    assert done.stdout.decode() == cli(["compare", "-", "x", "y"], stdin=HALF)[1]
+    done = scoring_subprocess(["compare", "-", "x", "z"], tmp_path, stdin=HALF)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert b"no agent 'z' in the log" in done.stderr
+    done = scoring_subprocess(["compare", "-", "x"], tmp_path, stdin=HALF)
+    assert done.returncode == 2
+    assert b"AGENT_B" in done.stderr  # the usage names the missing argument
 
 
 def test_many_agents_are_counted_not_all_named() -> None:
