@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 from statistics import NormalDist
@@ -29,7 +29,6 @@ import scoring.constants as C  # noqa: N812 - the module of constants
 from scoring.constants import Anchor
 
 DIGITS = 50
-mp = mpmath.mp.clone() if hasattr(mpmath.mp, "clone") else mpmath.mp
 LEVEL = Fraction(str(C.INTERVAL_LEVEL))
 ALPHA = 1 - LEVEL
 #: The upper quantile of N(0, 1) at the level, derived here from the level itself (not read
@@ -92,12 +91,12 @@ def beta_quantile(p: Real, a: Real, b: Real) -> Real:
         else:
             lo = x
         density = mpmath.exp((a - 1) * mpmath.log(x) + (b - 1) * mpmath.log1p(-x) - log_beta)
-        step = value / density if density > 0 else None
-        new = x - step if step is not None else None
-        if new is None or not lo < new < hi:
+        step = value / density if density > 0 else mpmath.inf
+        if abs(step) < tolerance * x or hi - lo < tolerance * hi:
+            return x  # converged (checked before the bracket: a null step sits on its edge)
+        new = x - step
+        if not lo < new < hi:  # Newton would leave the bracket: bisect instead
             new = (lo + hi) / 2
-        if abs(new - x) < tolerance * max(x, tolerance) or hi - lo < tolerance * hi:
-            return new
         x = new
     raise AssertionError(f"beta quantile did not converge: p={p}, a={a}, b={b}")
 
@@ -210,7 +209,10 @@ def pass_part(outcomes: Sequence[tuple[int, int]]) -> tuple[dict[str, Bound], st
     found: dict[str, Bound] = {}
     with mpmath.workdps(DIGITS):
         for k in C.PASS_K_LEVELS:
-            u = [Fraction(math.comb(c, k), math.comb(n, k)) if c >= k else Fraction(0) for n, c in qualifying]
+            u = [
+                Fraction(math.comb(c, k), math.comb(n, k)) if c >= k else Fraction(0)
+                for n, c in qualifying
+            ]
             m = sum(u, Fraction(0)) / t
             variance = sum(((x - m) ** 2 for x in u), Fraction(0)) / (t * (t - 1))
             low, high = rate(m, variance, t, sum(n for n, _ in qualifying), k)
@@ -232,8 +234,10 @@ def curve(x: Any, anchors: Sequence[Anchor]) -> Any:
         return points[0][1]
     for (ax, ay), (bx, by) in itertools.pairwise(points):
         if x <= bx:
-            return ay + (by - ay) * (x - ax) / (bx - ax) if isinstance(x, Fraction) else (
-                real(ay) + real(by - ay) * (x - real(ax)) / real(bx - ax)
+            return (
+                ay + (by - ay) * (x - ax) / (bx - ax)
+                if isinstance(x, Fraction)
+                else (real(ay) + real(by - ay) * (x - real(ax)) / real(bx - ax))
             )
     return points[-1][1]
 
@@ -241,7 +245,9 @@ def curve(x: Any, anchors: Sequence[Anchor]) -> Any:
 def slope(x: Fraction, anchors: Sequence[Anchor]) -> Fraction:
     """The segment's slope; 0 beyond the ends; at an anchor, the steeper side."""
     points = _anchors(anchors)
-    segments = [((by - ay) / (bx - ax), ax, bx) for (ax, ay), (bx, by) in itertools.pairwise(points)]
+    segments = [
+        ((by - ay) / (bx - ax), ax, bx) for (ax, ay), (bx, by) in itertools.pairwise(points)
+    ]
     touching = [s for s, left, right in segments if left <= x <= right]
     return max(touching, key=abs) if touching else Fraction(0)
 
@@ -312,7 +318,9 @@ def composite_bounds(completed: Sequence[Run]) -> tuple[Real, Real]:
     )
 
     # rule 3: latency and cost moves
-    def mean_moves(mean: Fraction, var: Fraction, anchors: Sequence[Anchor], weight: Any) -> tuple[Real, Real]:
+    def mean_moves(
+        mean: Fraction, var: Fraction, anchors: Sequence[Anchor], weight: Any
+    ) -> tuple[Real, Real]:
         if mean == 0:
             return mpmath.mpf(0), mpmath.mpf(0)
         factor = mpmath.exp(q * mpmath.sqrt(real(var)) / real(mean))
@@ -397,7 +405,9 @@ def paired_parts(
 
 
 def _quadratic(g: Sequence[Fraction], sigma: Sequence[Sequence[Fraction]]) -> Fraction:
-    return sum((g[j] * sigma[j][k] * g[k] for j in range(len(g)) for k in range(len(g))), Fraction(0))
+    return sum(
+        (g[j] * sigma[j][k] * g[k] for j in range(len(g)) for k in range(len(g))), Fraction(0)
+    )
 
 
 def _comparison(
@@ -416,7 +426,11 @@ def _comparison(
         half = q_factor(t) * mpmath.sqrt(real(var))
         interval = outwards(real(d) - half, real(d) + half, places, -top, top)
     verdict = (
-        "A ahead" if interval["low"] > 0 else "B ahead" if interval["high"] < 0 else "within the noise"
+        "A ahead"
+        if interval["low"] > 0
+        else "B ahead"
+        if interval["high"] < 0
+        else "within the noise"
     )
     return {
         "shared_tasks": t,
@@ -440,7 +454,7 @@ def _none(t: int) -> dict[str, Any]:
 
 
 def compare_composites(a: Sequence[Run], b: Sequence[Run]) -> dict[str, Any]:
-    """"Comparing two agents": d = S_A − S_B on the shared tasks, d ± q·√(g_ABᵀ Σ_AB g_AB)."""
+    """ "Comparing two agents": d = S_A − S_B on the shared tasks, d ± q·√(g_ABᵀ Σ_AB g_AB)."""
     t, ma, mb, sigma, counts = paired_parts(a, b)
     if t < C.INTERVAL_MIN_TASKS:
         return _none(t)
@@ -486,7 +500,3 @@ def with_ranks(agents: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             {"agent_id": agent["agent_id"], "rank": rank, "rank_upper_bound": upper, **rest}
         )
     return ranked
-
-
-def unused(_: Callable[..., Any]) -> None:  # pragma: no cover - keeps Callable imported
-    return None
