@@ -453,15 +453,37 @@ def _none(t: int) -> dict[str, Any]:
     }
 
 
-def compare_composites(a: Sequence[Run], b: Sequence[Run]) -> dict[str, Any]:
-    """ "Comparing two agents": d = S_A − S_B on the shared tasks, d ± q·√(g_ABᵀ Σ_AB g_AB)."""
+def compare_composites(
+    a: Sequence[Run], b: Sequence[Run], *, floor_stops_gradient: bool = False
+) -> dict[str, Any]:
+    """ "Comparing two agents": d = S_A − S_B on the shared tasks, d ± q·√(g_ABᵀ Σ_AB g_AB).
+
+    The decisions give ``g_AB = (g_A, −g_B)`` with 1.1.0's gradient and say nothing of the
+    zero-success floor here, so by default an agent under the floor keeps its latency and
+    cost entries. ``floor_stops_gradient``: those entries are 0 instead (the floored score
+    is 0 whatever the latency and cost): scoring.paired's reading, not written in the
+    decisions.
+    """
     t, ma, mb, sigma, counts = paired_parts(a, b)
     if t < C.INTERVAL_MIN_TASKS:
         return _none(t)
     na, nb = int(counts[0][0]), int(counts[1][0])
     d = _floored_score(*ma, na) - _floored_score(*mb, nb)
-    g = gradient(*ma, na) + [-x for x in gradient(*mb, nb)]
+
+    def g_of(means: list[Fraction], n: int) -> list[Fraction]:
+        g = gradient(*means, n)
+        return [g[0], Fraction(0), Fraction(0)] if floor_stops_gradient and means[0] == 0 else g
+
+    g = g_of(ma, na) + [-x for x in g_of(mb, nb)]
     return _comparison(d, g, sigma, t, C.SCORE_DECIMALS, int(SCALE))
+
+
+def floored_on_shared(a: Sequence[Run], b: Sequence[Run]) -> bool:
+    """Whether A or B has no success on the tasks they share (the zero-success floor)."""
+    shared = {r["task_id"] for r in a} & {r["task_id"] for r in b}
+    return any(
+        not any(r["success"] is True for r in runs if r["task_id"] in shared) for runs in (a, b)
+    )
 
 
 def compare_success_rates(a: Sequence[Run], b: Sequence[Run]) -> dict[str, Any]:
