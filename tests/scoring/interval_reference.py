@@ -1,5 +1,6 @@
 """A second, naive implementation of the 1.2.0 intervals (decisions.md, "Uncertainty,
-revised (from methodology version 1.2.0)"), for tests.
+revised (from methodology version 1.2.0)"): the rates, the headline composite's moves and
+the paired comparison of two agents, for tests.
 
 It reads the runs as a list (never per-task sums), keeps every mean, variance and covariance
 an exact ``Fraction`` computed run by run, and does the irrational part (square roots, ``exp``,
@@ -18,7 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
@@ -118,8 +119,11 @@ def q_factor(tasks: int) -> Real:
 
 
 def decimal_of(x: Real | Fraction) -> Decimal:
+    """x as a Decimal of DIGITS − 5 significant digits (beyond the working precision's noise)."""
     if isinstance(x, Fraction):
-        return Decimal(x.numerator) / Decimal(x.denominator)
+        with localcontext() as context:
+            context.prec = DIGITS
+            return Decimal(x.numerator) / Decimal(x.denominator)
     return Decimal(mpmath.nstr(x, DIGITS - 5, min_fixed=-math.inf, max_fixed=math.inf))
 
 
@@ -382,14 +386,16 @@ def _floored_score(p: Fraction, lat: Fraction, cost: Fraction, n: int) -> Fracti
 
 def paired_parts(
     a: Sequence[Run], b: Sequence[Run]
-) -> tuple[int, list[Fraction], list[Fraction], list[list[Fraction]], list[list[Fraction]]]:
-    """On the shared tasks: T_AB, the six means, both gradients' inputs, Σ_AB (6 × 6)."""
+) -> tuple[int, list[Fraction], list[Fraction], list[list[Fraction]], tuple[int, int]]:
+    """On the shared tasks: T_AB, A's and B's (p̂, ℓ̄, ū), Σ_AB (6 × 6) and the run counts."""
     shared = {r["task_id"] for r in a} & {r["task_id"] for r in b}
     rows_a = [x for x in _rows(a) if x[0] in shared]
     rows_b = [x for x in _rows(b) if x[0] in shared]
     t = len(shared)
-    means_a, _ = means_and_covariance(rows_a) if t >= 2 else ([], [])
-    means_b, _ = means_and_covariance(rows_b) if t >= 2 else ([], [])
+    means_a, means_b = (
+        [sum((r[j] for r in rows), Fraction(0)) / max(len(rows), 1) for j in (1, 2, 3)]
+        for rows in (rows_a, rows_b)
+    )
     residual: dict[str, list[Fraction]] = {task: [Fraction(0)] * 6 for task in shared}
     for rows, means, offset in ((rows_a, means_a, 0), (rows_b, means_b, 3)):
         for task, *values in rows:
@@ -401,7 +407,7 @@ def paired_parts(
         [factor * sum((v[j] * v[k] for v in residual.values()), Fraction(0)) for k in range(6)]
         for j in range(6)
     ]
-    return t, means_a, means_b, sigma, [[Fraction(len(rows_a))], [Fraction(len(rows_b))]]
+    return t, means_a, means_b, sigma, (len(rows_a), len(rows_b))
 
 
 def _quadratic(g: Sequence[Fraction], sigma: Sequence[Sequence[Fraction]]) -> Fraction:
@@ -467,7 +473,7 @@ def compare_composites(
     t, ma, mb, sigma, counts = paired_parts(a, b)
     if t < C.INTERVAL_MIN_TASKS:
         return _none(t)
-    na, nb = int(counts[0][0]), int(counts[1][0])
+    na, nb = counts
     d = _floored_score(*ma, na) - _floored_score(*mb, nb)
 
     def g_of(means: list[Fraction], n: int) -> list[Fraction]:

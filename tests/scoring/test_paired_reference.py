@@ -190,13 +190,15 @@ def test_the_fixed_pairs_exercise_the_comparison() -> None:
         check_pair(a, b)
 
 
-def test_the_reference_needs_the_minimum_of_shared_tasks() -> None:
+@pytest.mark.parametrize("kept", [0, 1, INTERVAL_MIN_TASKS - 1])
+def test_the_reference_needs_the_minimum_of_shared_tasks(kept: int) -> None:
     a, b = FIXED_PAIRS[0]
     shared = sorted({r["task_id"] for r in a} & {r["task_id"] for r in b})
-    keep = set(shared[: INTERVAL_MIN_TASKS - 1])
-    a_few = [r for r in a if r["task_id"] in keep]
-    assert ref.compare_composites(a_few, b)["interval"] is None
-    assert ref.compare_composites(a_few, b)["shared_tasks"] == INTERVAL_MIN_TASKS - 1
+    keep = set(shared[:kept])
+    a_few = [r for r in a if r["task_id"] in keep or r["task_id"] not in shared]
+    found = ref.compare_composites(a_few, b)
+    assert (found["interval"], found["shared_tasks"]) == (None, kept)
+    assert found["reason"] == f"fewer than {INTERVAL_MIN_TASKS} shared tasks ({kept})"
     check_pair(a_few, b)
 
 
