@@ -153,6 +153,59 @@ def test_report_intervals_equal_the_naive_reference(seed: int, agents: int) -> N
         check_agent_properties(agent)
 
 
+def edge_agent(
+    name: str,
+    latencies: tuple[float, float],
+    costs: tuple[float, float],
+    success: Callable[[int, int], bool],
+    tasks: int = 12,
+    runs: int = 4,
+) -> list[dict[str, Any]]:
+    """Completed runs whose even tasks take the first latency and cost, odd tasks the second
+    (so the means sit exactly midway, with spread), successes as ``success(task, run)``."""
+    return [
+        {
+            "run_id": f"{name}-{t}-{j}",
+            "agent_id": name,
+            "task_id": f"task-{t}",
+            "status": "completed",
+            "success": success(t, j),
+            "latency_ms": latencies[t % 2],
+            "cost_usd": costs[t % 2],
+            "steps": None,
+            "finished_at": "2026-01-01T00:00:00Z",
+        }
+        for t in range(tasks)
+        for j in range(runs)
+    ]
+
+
+def _mixed(t: int, j: int) -> bool:
+    return j < (3 if t % 2 else 1)
+
+
+EDGE_AGENTS = {
+    # mean latency or cost exactly on an anchor: the gradient's side, the moves across it
+    "latency at the last anchor": edge_agent("a", (9000.0, 11000.0), (0.05, 0.07), _mixed),
+    "latency at a middle anchor": edge_agent("b", (1500.0, 2500.0), (0.09, 0.11), _mixed),
+    "latency and cost at the first": edge_agent("c", (400.0, 600.0), (0.0005, 0.0015), _mixed),
+    "cost at the last anchor": edge_agent("d", (3000.0, 4000.0), (0.15, 0.25), _mixed),
+    "every run succeeds": edge_agent("e", (3000.0, 4000.0), (0.02, 0.03), lambda t, j: True),
+    "no run succeeds": edge_agent("f", (3000.0, 4000.0), (0.02, 0.03), lambda t, j: False),
+    # every task alike: V = 0, n_eff = T, and for pass^k the cap Σn/k
+    "homogeneous tasks": edge_agent("g", (3000.0, 3000.0), (0.02, 0.02), lambda t, j: j < 2, 40),
+    # one success in 60 runs: below the vertex, a Beta quantile far in the tail
+    "one success": edge_agent("h", (1000.0, 1200.0), (0.002, 0.004), lambda t, j: t + j == 0, 15),
+}
+
+
+@pytest.mark.parametrize("records", EDGE_AGENTS.values(), ids=EDGE_AGENTS.keys())
+def test_report_intervals_equal_the_reference_at_the_edges(records: list[dict[str, Any]]) -> None:
+    document = check_report_against_reference(records)
+    assert document["agents"][0]["composite"]["interval"] is not None
+    check_agent_properties(document["agents"][0])
+
+
 def check_agent_properties(agent: dict[str, Any]) -> None:
     """low ≤ estimate ≤ high, on the scale, null exactly with a reason, UB ≤ rank."""
     c = agent["composite"]
