@@ -327,7 +327,7 @@ def width_plot(site: Site) -> str:
     """Width of the success-rate interval against the number of tasks: the worked
     example's cohort repeated (runs correlated within a task) beside as many independent
     runs with the same success rate (each run its own task)."""
-    from scoring.uncertainty import success_interval, success_rate_interval
+    from scoring.rates import success_interval, success_rate_interval
 
     example = site.snapshot.example(COHORT_EXAMPLE)
     tasks = [(int(runs), int(c)) for runs, c, _, _ in example.inputs["tasks"]]
