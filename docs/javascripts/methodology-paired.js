@@ -1,0 +1,316 @@
+/*
+ * Whether one agent is really ahead of another (methodology 1.2.0, scoring/paired.py): the
+ * difference of two agents' composites, and of their success rates, on the tasks both have,
+ * with the clustered covariance of both agents' means. A family of window.Methodology
+ * (methodology.js), which hands it the composite and the uncertainty family; loaded after
+ * methodology-uncertainty.js, before methodology.js.
+ */
+(function () {
+  "use strict";
+
+  var N = window.MethodologyParts.numbers;
+  var Rational = N.Rational;
+  var InputError = N.InputError;
+
+  /** The paired family on the methodology `ctx` (methodology.js). */
+  function pairedFamily(ctx) {
+    var constant = ctx.constant;
+    var exact = ctx.exact;
+    var requireInteger = ctx.requireInteger;
+    var U = ctx.uncertainty;
+    var compositeExact = ctx.compositeExact;
+    var latencyScore = ctx.latencyScore;
+
+    var SCALE = exact("scale.score_max");
+    var SCORE_PLACES = constant("rounding.score_decimals");
+    var FRACTION_PLACES = constant("rounding.fraction_decimals");
+    var W_SUCCESS = exact("composite.weight.success");
+    var W_RELIABILITY = exact("composite.weight.reliability");
+    var W_COST = exact("composite.weight.cost");
+    var GATE_RUNS = constant("composite.consistency_min_runs");
+    var NEUTRAL = exact("composite.neutral_consistency");
+    var MIN_TASKS = constant("interval.min_tasks");
+    var LATENCY_ANCHORS = ctx.latencyAnchors;
+    var COST_ANCHORS = ctx.costAnchors;
+
+    // The verdicts, as scoring.paired.Verdict spells them (the words of decisions.md).
+    var A_AHEAD = "A ahead";
+    var B_AHEAD = "B ahead";
+    var WITHIN_NOISE = "within the noise";
+
+    function bigInt(value) {
+      return new Rational(BigInt(value), 1n);
+    }
+
+    // --- the composite's gradient (scoring.uncertainty, from 1.1.0) --------------------------
+
+    /** The slope of a curve's segment at x; at an anchor the steeper side (on a tie the left). */
+    function curveSlope(x, anchors) {
+      var slopes = [Rational.ZERO];
+      for (var i = 1; i < anchors.length; i++) {
+        var left = anchors[i - 1];
+        var right = anchors[i];
+        slopes.push(right.score.sub(left.score).div(right.x.sub(left.x)));
+      }
+      slopes.push(Rational.ZERO);
+      for (var j = 0; j < anchors.length; j++) {
+        var side = x.cmp(anchors[j].x);
+        if (side < 0) return slopes[j];
+        if (side === 0) {
+          var before = slopes[j];
+          var after = slopes[j + 1];
+          return abs(after).cmp(abs(before)) > 0 ? after : before;
+        }
+      }
+      return slopes[slopes.length - 1];
+    }
+
+    function abs(r) {
+      return r.cmp(Rational.ZERO) < 0 ? r.mul(-1n) : r;
+    }
+
+    function consistencyOf(p, runs) {
+      return runs < GATE_RUNS ? NEUTRAL : Rational.ONE.sub(p.mul(4n).mul(Rational.ONE.sub(p)));
+    }
+
+    /** (∂S/∂p, ∂S/∂ℓ, ∂S/∂u) at the success rate, mean latency (ms) and mean cost (USD). */
+    function compositeGradient(p, latency, cost, runs) {
+      var gated = runs >= GATE_RUNS;
+      var byRate = SCALE.mul(W_SUCCESS);
+      if (gated) {
+        // the derivative of 1 − 4p(1 − p) is 4(2p − 1)
+        var slope = p.mul(2n).sub(Rational.ONE).mul(4n);
+        byRate = byRate.add(W_RELIABILITY.mul(latencyScore(latency)).mul(slope));
+      }
+      var byLatency = W_RELIABILITY.mul(consistencyOf(p, runs)).mul(
+        curveSlope(latency, LATENCY_ANCHORS)
+      );
+      var byCost = W_COST.mul(curveSlope(cost, COST_ANCHORS));
+      return [byRate, byLatency, byCost];
+    }
+
+    // --- the paired comparison ---------------------------------------------------------------
+
+    /** [runs, successes, latency sum, cost sum] of each task, checked; the sums exact. */
+    function cohort(tasks, agent) {
+      if (tasks === null || typeof tasks !== "object" || Array.isArray(tasks)) {
+        throw new InputError(agent, "must map each task to its runs, successes and sums");
+      }
+      var out = {};
+      Object.keys(tasks).forEach(function (name) {
+        var task = tasks[name];
+        var where = agent + "." + name;
+        if (!Array.isArray(task) || task.length !== 4) {
+          throw new InputError(where, "needs runs, successes, a latency sum and a cost sum");
+        }
+        var runs = requireInteger(task[0], where + ".runs", 1);
+        var successes = requireInteger(task[1], where + ".successes", 0);
+        if (successes > runs) {
+          throw new InputError(where + ".successes", "must lie between 0 and its runs");
+        }
+        var sums = [task[2], task[3]].map(function (value, i) {
+          var field = where + (i === 0 ? ".latency_sum_ms" : ".cost_sum_usd");
+          var r;
+          try {
+            r = Rational.of(value);
+          } catch (error) {
+            throw new InputError(field, "must be a finite number >= 0");
+          }
+          if (r.cmp(Rational.ZERO) < 0) throw new InputError(field, "must not be negative");
+          return r;
+        });
+        out[name] = [runs, successes, sums[0], sums[1]];
+      });
+      return out;
+    }
+
+    /** n and the means (p, latency, cost) of an agent's tasks, exact. */
+    function means(tasks) {
+      var n = 0n;
+      var successes = 0n;
+      var latency = Rational.ZERO;
+      var cost = Rational.ZERO;
+      tasks.forEach(function (task) {
+        n += BigInt(task[0]);
+        successes += BigInt(task[1]);
+        latency = latency.add(task[2]);
+        cost = cost.add(task[3]);
+      });
+      return {
+        n: n,
+        successes: successes,
+        p: new Rational(successes, n),
+        latency: latency.div(n),
+        cost: cost.div(n),
+      };
+    }
+
+    /**
+     * Σ_AB = T/(T − 1)·Σ_t e_t e_tᵀ with e_t = (r^A_t/n_A, r^B_t/n_B), each agent's residual
+     * vector (success, latency, cost) over its own runs: 1.1.0's Σ with both agents'
+     * residuals. The mean of the e_t is 0, so this is the clustered covariance of the e_t
+     * as one-run tasks times T².
+     */
+    function pairedCovariance(a, b) {
+      var rows = a.map(function () {
+        return [];
+      });
+      [a, b].forEach(function (agent) {
+        var m = means(agent);
+        var n = bigInt(m.n);
+        agent.forEach(function (task, t) {
+          var count = bigInt(task[0]);
+          rows[t].push(bigInt(task[1]).sub(count.mul(m.p)).div(n));
+          rows[t].push(task[2].sub(count.mul(m.latency)).div(n));
+          rows[t].push(task[3].sub(count.mul(m.cost)).div(n));
+        });
+      });
+      var T = BigInt(rows.length);
+      var square = new Rational(T * T, 1n);
+      return U.clusteredCovariance(
+        rows.map(function (row) {
+          return [1, row];
+        })
+      ).map(function (line) {
+        return line.map(function (entry) {
+          return entry.mul(square);
+        });
+      });
+    }
+
+    function quadratic(gradient, sigma, from, to) {
+      var total = Rational.ZERO;
+      for (var j = from; j < to; j++) {
+        for (var k = from; k < to; k++) {
+          total = total.add(gradient[j].mul(sigma[j][k]).mul(gradient[k]));
+        }
+      }
+      return total;
+    }
+
+    /** "A ahead" when the published interval of A − B lies above 0, "B ahead" below. */
+    function verdictOf(interval) {
+      if (interval.low > 0) return A_AHEAD;
+      if (interval.high < 0) return B_AHEAD;
+      return WITHIN_NOISE;
+    }
+
+    function shared(a, b) {
+      var left = cohort(a, "a");
+      var right = cohort(b, "b");
+      var names = Object.keys(left)
+        .filter(function (name) {
+          return Object.prototype.hasOwnProperty.call(right, name);
+        })
+        .sort();
+      return {
+        a: names.map(function (name) {
+          return left[name];
+        }),
+        b: names.map(function (name) {
+          return right[name];
+        }),
+      };
+    }
+
+    /** No comparison below the task minimum: the reason, as scoring.surd.interval_reason. */
+    function missing(count) {
+      if (count >= MIN_TASKS) return null;
+      return {
+        shared_tasks: count,
+        difference: null,
+        interval: null,
+        verdict: null,
+        reason: "fewer than " + MIN_TASKS + " shared tasks (" + count + ")",
+        standard_error: null,
+        unpaired_standard_error: null,
+      };
+    }
+
+    function compared(count, d, gradient, sigma, places, top) {
+      var half = gradient.length / 2;
+      var paired = quadratic(gradient, sigma, 0, gradient.length);
+      var unpaired = quadratic(gradient, sigma, 0, half).add(
+        quadratic(gradient, sigma, half, gradient.length)
+      );
+      var q = U.tFactor(count);
+      var se = Math.sqrt(paired.toDouble());
+      var centre = d.toDouble();
+      var interval = U.outwardsWithMargin(
+        centre - q * se,
+        centre + q * se,
+        places,
+        top.mul(-1n),
+        top
+      );
+      return {
+        shared_tasks: count,
+        difference: d.toString(),
+        interval: interval,
+        verdict: verdictOf(interval),
+        reason: null,
+        standard_error: se,
+        unpaired_standard_error: Math.sqrt(unpaired.toDouble()),
+      };
+    }
+
+    /** An agent's gradient on its shared tasks; under the zero-success floor (p = 0) the
+     * score is 0 whatever the latency and cost, so those entries are 0. */
+    function flooredGradient(m) {
+      var g = compositeGradient(m.p, m.latency, m.cost, Number(m.n));
+      return m.p.isZero() ? [g[0], Rational.ZERO, Rational.ZERO] : g;
+    }
+
+    function compositeOn(m) {
+      return compositeExact({
+        completed_runs: Number(m.n),
+        successes: Number(m.successes),
+        mean_latency_ms: m.latency,
+        mean_cost_usd: m.cost,
+      }).score;
+    }
+
+    /**
+     * The paired comparison of two agents' composites on their shared tasks: `a`, `b` map a
+     * task to [runs, successes, latency sum (ms), cost sum (USD)] (sums exact: strings or
+     * numbers as written). {shared_tasks, difference ("p/q", A − B), interval {low, high},
+     * verdict, reason, standard_error, unpaired_standard_error}, as scoring.paired.Comparison.
+     */
+    function compareComposites(a, b) {
+      var s = shared(a, b);
+      var none = missing(s.a.length);
+      if (none) return none;
+      var ma = means(s.a);
+      var mb = means(s.b);
+      var d = compositeOn(ma).sub(compositeOn(mb));
+      var gb = flooredGradient(mb).map(function (g) {
+        return g.mul(-1n);
+      });
+      var gradient = flooredGradient(ma).concat(gb);
+      var sigma = pairedCovariance(s.a, s.b);
+      return compared(s.a.length, d, gradient, sigma, SCORE_PLACES, SCALE);
+    }
+
+    /** The paired comparison of two agents' success rates on their shared tasks (as above). */
+    function compareSuccessRates(a, b) {
+      var s = shared(a, b);
+      var none = missing(s.a.length);
+      if (none) return none;
+      var d = means(s.a).p.sub(means(s.b).p);
+      var zero = Rational.ZERO;
+      var one = Rational.ONE;
+      var gradient = [one, zero, zero, one.mul(-1n), zero, zero];
+      var sigma = pairedCovariance(s.a, s.b);
+      return compared(s.a.length, d, gradient, sigma, FRACTION_PLACES, Rational.ONE);
+    }
+
+    return {
+      compositeGradient: compositeGradient,
+      compareComposites: compareComposites,
+      compareSuccessRates: compareSuccessRates,
+      verdicts: Object.freeze([A_AHEAD, B_AHEAD, WITHIN_NOISE]),
+    };
+  }
+
+  window.MethodologyParts.paired = pairedFamily;
+})();
