@@ -91,7 +91,10 @@
 
     // --- the paired comparison ---------------------------------------------------------------
 
-    /** [runs, successes, latency sum, cost sum] of each task, checked; the sums exact. */
+    // A task of a cohort as the callers give it: [runs, successes, latency sum, cost sum].
+    var TASK_FIELDS = ["runs", "successes", "latency_sum_ms", "cost_sum_usd"];
+
+    /** Each task as {runs, successes, latency, cost} (the sums exact), checked. */
     function cohort(tasks, agent) {
       if (tasks === null || typeof tasks !== "object" || Array.isArray(tasks)) {
         throw new InputError(agent, "must map each task to its runs, successes and sums");
@@ -99,17 +102,17 @@
       var out = {};
       Object.keys(tasks).forEach(function (name) {
         var task = tasks[name];
-        var where = agent + "." + name;
-        if (!Array.isArray(task) || task.length !== 4) {
-          throw new InputError(where, "needs runs, successes, a latency sum and a cost sum");
+        var where = agent + "." + name + ".";
+        if (!Array.isArray(task) || task.length !== TASK_FIELDS.length) {
+          throw new InputError(agent + "." + name, "needs " + TASK_FIELDS.join(", "));
         }
-        var runs = requireInteger(task[0], where + ".runs", 1);
-        var successes = requireInteger(task[1], where + ".successes", 0);
+        var runs = requireInteger(task[0], where + TASK_FIELDS[0], 1);
+        var successes = requireInteger(task[1], where + TASK_FIELDS[1], 0);
         if (successes > runs) {
-          throw new InputError(where + ".successes", "must lie between 0 and its runs");
+          throw new InputError(where + TASK_FIELDS[1], "must lie between 0 and its runs");
         }
-        var sums = [task[2], task[3]].map(function (value, i) {
-          var field = where + (i === 0 ? ".latency_sum_ms" : ".cost_sum_usd");
+        var sums = task.slice(2).map(function (value, i) {
+          var field = where + TASK_FIELDS[2 + i];
           var r;
           try {
             r = Rational.of(value);
@@ -119,7 +122,7 @@
           if (r.cmp(Rational.ZERO) < 0) throw new InputError(field, "must not be negative");
           return r;
         });
-        out[name] = [runs, successes, sums[0], sums[1]];
+        out[name] = { runs: runs, successes: successes, latency: sums[0], cost: sums[1] };
       });
       return out;
     }
@@ -131,10 +134,10 @@
       var latency = Rational.ZERO;
       var cost = Rational.ZERO;
       tasks.forEach(function (task) {
-        n += BigInt(task[0]);
-        successes += BigInt(task[1]);
-        latency = latency.add(task[2]);
-        cost = cost.add(task[3]);
+        n += BigInt(task.runs);
+        successes += BigInt(task.successes);
+        latency = latency.add(task.latency);
+        cost = cost.add(task.cost);
       });
       return {
         n: n,
@@ -159,10 +162,10 @@
         var m = means(agent);
         var n = bigInt(m.n);
         agent.forEach(function (task, t) {
-          var count = bigInt(task[0]);
-          rows[t].push(bigInt(task[1]).sub(count.mul(m.p)).div(n));
-          rows[t].push(task[2].sub(count.mul(m.latency)).div(n));
-          rows[t].push(task[3].sub(count.mul(m.cost)).div(n));
+          var count = bigInt(task.runs);
+          rows[t].push(bigInt(task.successes).sub(count.mul(m.p)).div(n));
+          rows[t].push(task.latency.sub(count.mul(m.latency)).div(n));
+          rows[t].push(task.cost.sub(count.mul(m.cost)).div(n));
         });
       });
       var T = BigInt(rows.length);

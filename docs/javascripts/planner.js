@@ -154,17 +154,20 @@
             );
           }
         });
-        var runs = F.cellWhole(input, line, labels[0], cells[0]);
-        var successes = F.cellWhole(input, line, labels[1], cells[1]);
-        if (runs === 0) F.failCell(input, line, labels[0], "must be at least 1");
+        // The cells and their labels in PER_AGENT's order.
+        var [runsText, successesText, latencyText, costText] = cells;
+        var [runsLabel, successesLabel, latencyLabel, costLabel] = labels;
+        var runs = F.cellWhole(input, line, runsLabel, runsText);
+        var successes = F.cellWhole(input, line, successesLabel, successesText);
+        if (runs === 0) F.failCell(input, line, runsLabel, "must be at least 1");
         if (successes > runs) {
-          F.failCell(input, line, labels[1], "must lie between 0 and the " + labels[0]);
+          F.failCell(input, line, successesLabel, "must lie between 0 and the " + runsLabel);
         }
         tasks[agent][name] = [
           runs,
           successes,
-          F.cellAmount(input, line, labels[2], cells[2]),
-          F.cellAmount(input, line, labels[3], cells[3]),
+          F.cellAmount(input, line, latencyLabel, latencyText),
+          F.cellAmount(input, line, costLabel, costText),
         ];
       });
     });
