@@ -10,7 +10,7 @@
  *
  * The library is in five files, loaded in this order (after quantiles.js, the Beta and
  * Student t quantiles): methodology-numbers.js (the exact arithmetic),
- * methodology-outcome.js, methodology-uncertainty.js and methodology-paired.js (three formula
+ * methodology-outcome.js, methodology-uncertainty.js and methodology-intervals.js (three formula
  * families), then this one, which reads the data and holds the composite, radar and
  * repeatability.
  */
@@ -228,12 +228,15 @@
     };
     var outcomeFamily = parts.outcome(ctx);
     var uncertaintyFamily = parts.uncertainty(ctx);
-    var pairedFamily = parts.paired(
+    var intervalsFamily = parts.intervals(
       Object.assign({}, ctx, {
         uncertainty: uncertaintyFamily,
         compositeExact: compositeExact,
         latencyScore: function (x) {
           return piecewiseLinear(x, LATENCY_ANCHORS);
+        },
+        costScore: function (x) {
+          return piecewiseLinear(x, COST_ANCHORS);
         },
         latencyAnchors: LATENCY_ANCHORS,
         costAnchors: COST_ANCHORS,
@@ -272,9 +275,10 @@
           Rational.of(top)
         );
       },
-      compareComposites: pairedFamily.compareComposites,
-      compareSuccessRates: pairedFamily.compareSuccessRates,
-      verdicts: pairedFamily.verdicts,
+      compositeInterval: intervalsFamily.compositeInterval,
+      compareComposites: intervalsFamily.compareComposites,
+      compareSuccessRates: intervalsFamily.compareSuccessRates,
+      verdicts: intervalsFamily.verdicts,
       // Exact forms for the widgets ("p/q" strings would do as well).
       exact: Object.freeze({
         composite: compositeExact,

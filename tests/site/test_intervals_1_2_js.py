@@ -1,5 +1,6 @@
 """The browser's 1.2.0 intervals equal Python's: ``window.Methodology`` (methodology-
-uncertainty.js, methodology-paired.js) against ``scoring.rates`` and ``scoring.paired``.
+uncertainty.js, methodology-intervals.js) against ``scoring.rates``, ``scoring.moves`` and
+``scoring.paired``.
 
 In headless Chromium, on the page "How sure is a score?" of a ``file://`` copy of the built
 site, loaded once for the module: every case runs in one call (seeded random cases by the
@@ -40,6 +41,7 @@ from chromium_driver import console_errors, wait_for
 from support import ROOT
 from test_quantiles_js import _cases as quantile_cases
 
+from scoring import moves
 from scoring.constants import COST_ANCHORS_USD, INTERVAL_MIN_TASKS, LATENCY_ANCHORS_MS
 from scoring.paired import Comparison, compare_composites, compare_success_rates
 from scoring.quantiles import beta_quantile, t_quantile
@@ -152,6 +154,22 @@ def python_result(case: Case) -> Any:
         return py_success_interval(args[0]["runs"], args[0]["successes"])
     if fn == "outwardsWithMargin":
         return _interval(outwards_with_margin(*args))
+    if fn == "compositeInterval":
+        tasks = [(t[0], t[1], Fraction(t[2]), Fraction(t[3])) for t in args[0]]
+        result = moves.composite_moves(tasks)
+        if result is None:
+            return None
+        return {
+            "interval": _interval(result.interval),
+            "score_unfloored": str(result.score_unfloored),
+            "success_low": result.success_low,
+            "success_high": result.success_high,
+            "q": result.q,
+            "moves": [list(pair) for pair in result.moves],
+            "correlations": list(result.correlations),
+            "low": result.low,
+            "high": result.high,
+        }
     if fn in ("compareComposites", "compareSuccessRates"):
         compare = compare_composites if fn == "compareComposites" else compare_success_rates
         return _comparison(compare(_exact_tasks(args[0]), _exact_tasks(args[1])))
@@ -180,6 +198,21 @@ def _close(got: Any, want: Any, relative: float = RELATIVE) -> bool:
 def agrees(case: Case, got: Any, want: Any) -> bool:
     if case["fn"] in APPROXIMATE:
         return _close(got, want)
+    if case["fn"] == "compositeInterval" and want is not None and got is not None:
+        # The published interval and the exact score digit for digit; the moves are floats
+        # through exp() and the quantiles (libm and the browser may differ in a last bit).
+        floats = [got["success_low"], got["success_high"], got["q"], got["low"], got["high"]]
+        wanted = [want["success_low"], want["success_high"], want["q"], want["low"], want["high"]]
+        floats += [d for pair in got["moves"] for d in pair] + got["correlations"]
+        wanted += [d for pair in want["moves"] for d in pair] + want["correlations"]
+        return (
+            same(got["interval"], want["interval"])
+            and got["score_unfloored"] == want["score_unfloored"]
+            and all(
+                abs(g - w) <= BOUND_ABSOLUTE * max(1, abs(w))
+                for g, w in zip(floats, wanted, strict=True)
+            )
+        )
     if case["fn"] == "rateBounds":
         return (
             got["n_eff"] == want["n_eff"]
@@ -309,13 +342,40 @@ def paired_cases(rng: random.Random) -> list[Case]:
     return cases
 
 
+def composite_cases(rng: random.Random) -> list[Case]:
+    """Cohorts of every kind for the 1.2.0 composite interval: below the task minimum, no
+    success (the floor), every success, rates below the consistency term's vertex, latency
+    and cost at and beyond the curves' anchors, zero cost."""
+    cases: list[Case] = []
+    for _ in range(120):
+        count = rng.choice([rng.randint(5, 12), rng.randint(10, 60), 200])
+        level = rng.choice([0.0, 1.0, 0.05, 0.3, rng.random()])
+        anchored = rng.random() < 0.15
+        tasks = []
+        for _ in range(count):
+            runs = rng.randint(1, 8)
+            p = min(max(level + rng.uniform(-0.2, 0.2), 0.0), 1.0) if 0 < level < 1 else level
+            successes = sum(rng.random() < p for _ in range(runs))
+            if anchored:
+                latency, cost = int(LATENCY_ANCHORS_MS[1].x), COST_ANCHORS_USD[2].x
+            else:
+                latency = rng.choice([rng.randint(100, 20000), 0])
+                cost = Decimal(rng.randint(0, 300000)).scaleb(-6)
+            tasks.append([runs, successes, str(runs * latency), str(cost * runs)])
+        cases.append({"fn": "compositeInterval", "args": [tasks]})
+    check = [[t[0], t[1], str(t[2]), str(t[3])] for t in CHECKS.COMPOSITE_CHECK_TASKS]
+    cases += [{"fn": "compositeInterval", "args": [tasks]} for tasks in (check,)]
+    return cases
+
+
 def all_cases() -> list[Case]:
     rng = random.Random(SEED)
     betas, ts = quantile_cases(SEED)
     cases: list[Case] = [{"fn": "Quantiles.betaQuantile", "args": c} for c in betas]
     cases += [{"fn": "Quantiles.tQuantile", "args": c} for c in ts]
     cases += [{"fn": "tFactor", "args": [t]} for t in (2, 3, 10, 30, 100, 1000, 10**5)]
-    return cases + rate_cases(rng) + success_cases(rng) + margin_cases(rng) + paired_cases(rng)
+    cases += rate_cases(rng) + success_cases(rng) + margin_cases(rng)
+    return cases + paired_cases(rng) + composite_cases(rng)
 
 
 RUN = """
@@ -384,6 +444,7 @@ def test_enough_cases_of_every_kind(cases: list[Case], expected: list[Any]) -> N
     assert count["rateInterval"] >= 300, count
     assert count["successInterval"] >= 300, count
     assert count["compareComposites"] >= 150, count
+    assert count["compositeInterval"] >= 100, count
     assert count["outwardsWithMargin"] >= 200, count
     rates = [
         (c["args"][0], r) for c, r in zip(cases, expected, strict=True) if c["fn"] == "rateInterval"
@@ -444,6 +505,17 @@ def test_the_decisions_check_values(page: Any) -> None:
     assert round(bounds["n_star"], 2) == 36.66
     pass5 = _call(page, "rateBounds", given["m"], given["variance"], tasks, runs, 5)
     assert pass5["n_eff"] == "667/5"
+
+
+def test_the_decisions_composite_check_values(page: Any) -> None:
+    """The composite check agent of decisions.md (T = 30, 193 runs, 190 successes)."""
+    tasks = [[t[0], t[1], str(t[2]), str(t[3])] for t in CHECKS.COMPOSITE_CHECK_TASKS]
+    result = _call(page, "compositeInterval", tasks)
+    assert result["interval"] == {"low": 77.75, "high": 86.17}
+    assert round(float(Fraction(result["score_unfloored"])), 4) == 83.7603
+    assert (round(result["success_low"], 5), round(result["success_high"], 5)) == (0.94, 0.99855)
+    rounded = [[round(d, 4) for d in pair] for pair in result["moves"]]
+    assert rounded == [[5.9281, 1.9626], [1.1078, 0.9431], [1.4234, 1.1335]]
 
 
 def test_equal_agents_are_within_the_noise_and_pairing_narrows(page: Any) -> None:
@@ -629,6 +701,20 @@ MUTATIONS = [
         "return entry.mul(square);",
         "return entry;",
         "compareComposites(",
+    ),
+    Mutation(
+        "the consistency term's vertex left out of the success moves",
+        PAIRED_SCRIPT,
+        "values.push(weightedFloat(clipped, runs, latency, cost));",
+        "",
+        "compositeInterval(",
+    ),
+    Mutation(
+        "the latency and cost moves symmetric",
+        PAIRED_SCRIPT,
+        "weight.mul(curve(Rational.ofDouble(down)).sub(centre)).toDouble(),",
+        "weight.mul(centre.sub(curve(Rational.ofDouble(up)))).toDouble(),",
+        "compositeInterval(",
     ),
     Mutation(
         "B's gradient not negated",
