@@ -26,8 +26,10 @@
     amount: "must be a finite number >= 0",
     empty: "is empty: write one line per task",
   });
-  // The cells of a pasted line: separated by commas or tabs (a spreadsheet's copy).
-  var CELL_SEPARATOR = /\s*[,\t]\s*/;
+  // The cells of a pasted line: separated by commas or tabs (a spreadsheet's copy), spaces
+  // around them ignored. Only spaces: two tabs in a row are an empty cell between them.
+  var CELL_SEPARATOR = / *[,\t] */;
+  var EDGE_SPACES = /^[ \r]+|[ \r]+$/g;
 
   function fail(field, rule) {
     throw new M.InputError(field, rule);
@@ -63,7 +65,9 @@
   function lines(input) {
     var rows = [];
     input.value.split(/\r?\n/).forEach(function (text, i) {
-      if (text.trim() !== "") rows.push({ line: i + 1, cells: text.trim().split(CELL_SEPARATOR) });
+      // A line's trailing tabs are its last empty cells, so only spaces are trimmed.
+      var cells = text.replace(EDGE_SPACES, "").split(CELL_SEPARATOR);
+      if (text.trim() !== "") rows.push({ line: i + 1, cells: cells });
     });
     if (!rows.length) fail(input.name, RULES.empty);
     return rows;

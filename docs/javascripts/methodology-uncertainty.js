@@ -314,7 +314,8 @@
      * (Clopper–Pearson at n*, k = 1): {low, high}; null below the task minimum.
      */
     function successRateInterval(tasks) {
-      checkedCounts(tasks || [], "tasks");
+      tasks = tasks || [];
+      checkedCounts(tasks, "tasks");
       if (tasks.length < MIN_TASKS) return null;
       var sigma = clusteredCovariance(
         tasks.map(function (task) {

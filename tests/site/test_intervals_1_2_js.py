@@ -598,6 +598,20 @@ def test_the_calculator_shows_pythons_comparison(page: Any) -> None:
         )
 
 
+def test_lines_pasted_from_a_spreadsheet_read_the_same(page: Any) -> None:
+    """Tab-separated cells (a spreadsheet's copy), an agent's trailing cells empty, spaces
+    and blank lines around: the same results as the comma-separated lines."""
+    tasks = _good()
+    tasks["only A"] = (3, 1, 100, "0", "", "", "", "")
+    commas = _lines(tasks)
+    tabs = "\n\n".join("\t".join([name, *map(str, row)]) + "  " for name, row in tasks.items())
+    assert tabs.endswith("0\t\t\t\t  ")  # B's four empty cells of the last line
+    by_commas, by_tabs = page.execute_script(_SET, [commas, tabs])
+    assert by_commas["error"] is None, by_commas
+    assert by_tabs == by_commas
+    assert by_tabs["outs"]["shared"] == "12"
+
+
 def test_too_few_shared_tasks_is_a_sentence_not_an_error(page: Any) -> None:
     few = _good(INTERVAL_MIN_TASKS - 1)
     (got,) = page.execute_script(_SET, [_lines(few)])
