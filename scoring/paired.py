@@ -178,7 +178,7 @@ _GOLDEN_A = _agent(*(_EASY, _HARD) * 5)
 _GOLDEN_B = _agent(*((4, 3, 4400, Fraction(8, 100)), (4, 0, 6400, Fraction(12, 100))) * 5)
 _MIN = tex_number(INTERVAL_MIN_TASKS)
 _PAIRED_TEX = (
-    r"\quad \mathrm{Var}(d) = g_{AB}^{\top} \Sigma_{AB} g_{AB},"
+    r"\quad \mathrm{Var}(d) = g_{AB}^{\mathrm{T}} \Sigma_{AB} g_{AB},"
     r"\quad g_{AB} = (g_A, -g_B),"
     r"\quad q = t^{-1}\!\left(\dfrac{1 + \gamma}{2},\ T_{AB} - 1\right),"
     r"\quad T_{AB} \ge " + _MIN

@@ -442,11 +442,11 @@
       };
     }
 
-    /** An agent's gradient on its shared tasks; under the zero-success floor (p = 0) the
-     * score is 0 whatever the latency and cost, so those entries are 0. */
-    function flooredGradient(m) {
-      var g = compositeGradient(m.p, m.latency, m.cost, Number(m.n));
-      return m.p.isZero() ? [g[0], Rational.ZERO, Rational.ZERO] : g;
+    /** An agent's gradient on its shared tasks: 1.1.0's g, as the decisions write
+     * g_AB = (g_A, −g_B), with no rule of its own under the zero-success floor
+     * (scoring.paired._gradient). */
+    function sharedGradient(m) {
+      return compositeGradient(m.p, m.latency, m.cost, Number(m.n));
     }
 
     function compositeOn(m) {
@@ -471,10 +471,10 @@
       var ma = means(s.a);
       var mb = means(s.b);
       var d = compositeOn(ma).sub(compositeOn(mb));
-      var gb = flooredGradient(mb).map(function (g) {
+      var gb = sharedGradient(mb).map(function (g) {
         return g.mul(-1n);
       });
-      var gradient = flooredGradient(ma).concat(gb);
+      var gradient = sharedGradient(ma).concat(gb);
       var sigma = pairedCovariance(s.a, s.b);
       return compared(s.a.length, d, gradient, sigma, SCORE_PLACES, SCALE);
     }

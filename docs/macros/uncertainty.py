@@ -68,7 +68,7 @@ def runs_needed_table(site: Site) -> str:
     caption = (
         f"Runs per agent to detect p<sub>A</sub> − p<sub>B</sub> = δ, two-sided at "
         f"{esc(percent(level))} with {esc(percent(power))} power, K = {per_task} runs per "
-        "task; computed now by <code>scoring.uncertainty.runs_needed</code>"
+        "task; computed now by <code>scoring.planning.runs_needed</code>"
     )
     numeric = tuple(range(len(heads)))
     return table(

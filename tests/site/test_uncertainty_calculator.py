@@ -1,5 +1,5 @@
 """The uncertainty calculators: ``window.Methodology.runsNeeded`` and ``successInterval``
-equal ``scoring.uncertainty.runs_needed`` and methodology 1.2.0's success interval of
+equal ``scoring.planning.runs_needed`` and methodology 1.2.0's success interval of
 independent runs (``scoring.rates.success_rate_interval`` of one-run tasks), input for input.
 
 In headless Chromium, from a ``file://`` copy of the built site, both functions are called
@@ -51,7 +51,7 @@ from scoring.errors import InputError
 from scoring.examples import EXAMPLES_BY_NAME
 from scoring.rates import rate_interval, success_rate_interval
 from scoring.registry import ScoringError
-from scoring.uncertainty import runs_needed
+from scoring.planning import runs_needed
 
 pytestmark = pytest.mark.slow
 
