@@ -15,6 +15,8 @@ from macros.markup import block, esc, markdown_block, table, value
 #: one click away; in the summary, to this many.
 FULL_DIFF_CHARS = 40
 SUMMARY_CHARS = 48
+#: A worked example with more changed results than this gets one summary line, not one each.
+EXAMPLE_LINES = 3
 ELLIPSIS = "…"
 #: What a difference's path says it is about: a constant (or its value), a formula (or
 #: one of its fields), a worked example, a golden point, a scoreboard entry.
@@ -77,6 +79,7 @@ def summary_lines(differences: list[Any]) -> list[str]:
     lines: dict[str, list[str]] = {"headline": [], "constant": [], "formula": [], "example": []}
     grouped: dict[tuple[str, str], list[str]] = {}
     counted: Counter[str] = Counter()
+    changed_examples: dict[str, list[str]] = {}
     for d in differences:
         constant, formula = _CONSTANT.match(d.path), _FORMULA.match(d.path)
         example = _EXAMPLE.match(d.path)
@@ -106,9 +109,20 @@ def summary_lines(differences: list[Any]) -> list[str]:
         elif formula:
             counted[f"formula {formula['field']}"] += 1
         elif example:
-            lines["example"].append(_line("Worked example", example["name"] + example["rest"], d))
+            changed_examples.setdefault(example["name"], []).append(
+                _line("Worked example", _short(example["name"] + example["rest"], SUMMARY_CHARS), d)
+            )
         else:
             counted[d.path.split("[")[0].split(".")[0]] += 1
+    for name, changed in changed_examples.items():
+        # A few results of a worked example, line by line; many (a method changed), one line.
+        if len(changed) <= EXAMPLE_LINES:
+            lines["example"].extend(changed)
+        else:
+            lines["example"].append(
+                f"<li>Worked example <code>{esc(name)}</code>: {len(changed)} results changed "
+                "(in the full list)</li>"
+            )
     if not lines["headline"]:
         lines["headline"].append("<li>Weights and anchors: none changed</li>")
     groups = [_grouped(f"{what} {kind}", items) for (what, kind), items in grouped.items()]

@@ -43,7 +43,9 @@ def add_entry(changelog: Path, version: str) -> None:
     """Put a changelog entry for ``version`` above the one of ``VERSION``."""
     text = changelog.read_text(encoding="utf-8")
     head, rest = text.split(f"\n## {VERSION} (", 1)
-    entry = f"\n## {version} (2026-12-01)\n\nCost weighs less.\n"
+    # Dated as the entry below it: no date of the history runs backwards.
+    dated = rest.split(")", 1)[0]
+    entry = f"\n## {version} ({dated})\n\nCost weighs less.\n"
     changelog.write_text(f"{head}{entry}\n## {VERSION} ({rest}", encoding="utf-8")
 
 

@@ -504,6 +504,31 @@ def compare_success_rates(a: Sequence[Run], b: Sequence[Run]) -> dict[str, Any]:
 # --- ranks (unchanged from 1.1.0) -----------------------------------------------------------
 
 
+def with_intervals(
+    agent: dict[str, Any],
+    completed: Sequence[Run],
+    window: Sequence[Run],
+    outcomes: Sequence[tuple[int, int]],
+) -> dict[str, Any]:
+    """A reference agent (the scores of the report, in order) with its intervals added."""
+    correctness, correctness_reason = correctness_part(window)
+    passes, pass_reason = pass_part(outcomes)
+    return {
+        **agent,
+        "composite": {**agent["composite"], **composite_part(completed)},
+        "radar": {
+            **agent["radar"],
+            "intervals": {"correctness": correctness},
+            "interval_reasons": {"correctness": correctness_reason},
+        },
+        "repeatability": {
+            **agent["repeatability"],
+            "intervals": passes,
+            "interval_reasons": dict.fromkeys(passes, pass_reason),
+        },
+    }
+
+
 def with_ranks(agents: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The agents (already in report order) with ``rank`` and ``rank_upper_bound`` after
     ``agent_id``: competition rank by composite; 1 + the intervals entirely above."""
