@@ -39,11 +39,16 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
 
 
+def _tex_class(path: str) -> str:
+    """The class of a code element holding TeX on purpose (a formula's field or symbol)."""
+    return ' class="formula-tex"' if path.startswith("formulas[") else ""
+
+
 def _value(data: Any, path: str = "") -> str:
     """A value of a difference; a formula's (its LaTeX, its symbols) is TeX shown on purpose.
     A long one shows its start, and the whole of it in a fold (no script needed)."""
     text = _rendered(data)
-    tex = ' class="formula-tex"' if path.startswith("formulas[") else ""
+    tex = _tex_class(path)
     if len(text) <= FULL_DIFF_CHARS:
         return f"<code{tex}>{esc(text)}</code>"
     return (
@@ -145,7 +150,8 @@ def differences_table(key: str, differences: list[Any], *, before: str, after: s
     """A table of :class:`contracts.check.Difference` rows."""
     rows = [
         [
-            f"<code>{esc(d.path)}</code>",
+            # A formula's path names its symbols as TeX (symbols.\mathrm{Wilson}): shown so.
+            f'<code{_tex_class(d.path)}>{esc(d.path)}</code>',
             "—" if d.kind == "added" else _value(d.committed, d.path),
             "—" if d.kind == "removed" else _value(d.live, d.path),
             esc(d.location or ""),
