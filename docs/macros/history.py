@@ -151,7 +151,7 @@ def differences_table(key: str, differences: list[Any], *, before: str, after: s
     rows = [
         [
             # A formula's path names its symbols as TeX (symbols.\mathrm{Wilson}): shown so.
-            f'<code{_tex_class(d.path)}>{esc(d.path)}</code>',
+            f"<code{_tex_class(d.path)}>{esc(d.path)}</code>",
             "—" if d.kind == "added" else _value(d.committed, d.path),
             "—" if d.kind == "removed" else _value(d.live, d.path),
             esc(d.location or ""),

@@ -30,9 +30,9 @@ from scoring.curves import piecewise_linear
 from scoring.errors import json_visible
 from scoring.models import RunRecord
 from scoring.numeric import as_written, decimal_half_up, half_up_units, round_half_up
+from scoring.ranks import competition_ranks, rank_upper_bounds
 from scoring.reading import chunk_rows, row_of
 from scoring.serialize import to_json_text
-from scoring.ranks import competition_ranks, rank_upper_bounds
 from scoring.uncertainty import Interval
 
 # --- rounding -------------------------------------------------------------------------------

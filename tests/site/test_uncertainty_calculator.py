@@ -49,9 +49,9 @@ from support import ROOT
 from scoring.constants import INTERVAL_MIN_TASKS
 from scoring.errors import InputError
 from scoring.examples import EXAMPLES_BY_NAME
+from scoring.planning import runs_needed
 from scoring.rates import rate_interval, success_rate_interval
 from scoring.registry import ScoringError
-from scoring.planning import runs_needed
 
 pytestmark = pytest.mark.slow
 
