@@ -2,7 +2,10 @@
 Lines (plain and gzip), hostile logs, a log full of ties, Parquet and a table.
 
 One Spark session for the module (a JVM is slow to start): the command line finds it
-active and uses it. CI installs the spark extra (``.ci/run``), so there the tests run;
+active and uses it. Slow: the JVM and its jobs take about a minute of both cores, so the
+fast lane leaves this file to the whole suite; the SQL the engines share
+(``scoring/engines/statistics.sql``) stays in the fast lane through DuckDB
+(``test_duckdb_engine.py``) and Spark's translation of it through ``test_sql.py``. CI installs the spark extra (``.ci/run``), so there the tests run;
 elsewhere they are skipped, saying so, where pyspark is not installed.
 """
 
@@ -23,6 +26,8 @@ if os.environ.get("CI") != "true":
     pytest.importorskip("pyspark", reason="the spark extra is not installed (CI installs it)")
 
 from scoring.engines.spark_engine import session  # (after the skip)
+
+pytestmark = pytest.mark.slow
 
 CORPUS_LOG = Path(__file__).parents[2] / "contracts" / "corpus" / "synthetic-runs.jsonl"
 
