@@ -5,8 +5,9 @@ One Spark session for the module (a JVM is slow to start): the command line find
 active and uses it. Slow: the JVM and its jobs take about a minute of both cores, so the
 fast lane leaves this file to the whole suite; the SQL the engines share
 (``scoring/engines/statistics.sql``) stays in the fast lane through DuckDB
-(``test_duckdb_engine.py``) and Spark's translation of it through ``test_sql.py``. CI installs the spark extra (``.ci/run``), so there the tests run;
-elsewhere they are skipped, saying so, where pyspark is not installed.
+(``test_duckdb_engine.py``), and Spark's translation of it through ``test_sql.py``. CI
+installs the spark extra (``.ci/run``), so there the tests run; elsewhere they are skipped,
+saying so, where pyspark is not installed.
 """
 
 from __future__ import annotations
