@@ -47,7 +47,10 @@ BROWSER_GROUP = "browser"
 #: The fixture behind ``chromium`` (tests/site/conftest.py): a test that reaches it drives
 #: the session's browser.
 _BROWSER_FIXTURE = "_chromium_session"
-_SHARED_SCOPES = frozenset({"module", "package", "class"})
+#: A session-scoped fixture defined in a test module is that module's own too: in two
+#: workers, the second would wait on the first's lock (tests/session_folders.py) doing
+#: nothing, where one group lets it run other tests meanwhile.
+_SHARED_SCOPES = frozenset({"session", "module", "package", "class"})
 #: Fixtures that build or serve the whole site, or drive the browser (tests/site/conftest.py):
 #: a test that uses one is slow whether or not it says so, and leaves the fast lane.
 SLOW_FIXTURES = frozenset({"site", "all_pages", "base_url", _BROWSER_FIXTURE})
