@@ -2,11 +2,15 @@
 whole suite, each a fresh ``python -m pytest`` from the project root, as a writer runs it.
 
 Prints the median wall time of ``--runs`` runs (and each run), with the load average before
-each run: the machine may be shared, and a figure means little without it. ``--update``
-writes the figures into CONTRIBUTING.md (between its ``suite figures`` markers), so that the
-figure the documentation quotes is the one this script measured, never typed by hand.
+each run and the CPU time of the run's processes (user + system, pytest and every process
+it started): the machine may be shared, and a wall time means little without them; on a
+busy machine the CPU time is the steadier figure. ``--top N`` also prints the N slowest
+items (setup or call) of the last run of each lane, from pytest's ``--durations``.
+``--update`` writes the figures into CONTRIBUTING.md (between its ``suite figures``
+markers), so that the figure the documentation quotes is the one this script measured,
+never typed by hand.
 
-    .venv/bin/python benchmarks/bench_suite.py --runs 3           # the fast lane
+    .venv/bin/python benchmarks/bench_suite.py --runs 3 --top 15  # the fast lane
     .venv/bin/python benchmarks/bench_suite.py --full --update    # both, into CONTRIBUTING.md
 """
 
@@ -15,12 +19,13 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from measuring import REPO
 
@@ -32,12 +37,20 @@ FAST_LANE = ("-m", "not slow")
 LANES = {"fast lane": FAST_LANE, "full suite": ()}
 
 
+#: A line of pytest's ``--durations`` report: "12.34s call     tests/x.py::test_y".
+DURATION = re.compile(r"^\d+\.\d+s (?:setup|call|teardown) +\S")
+
+
 @dataclass(frozen=True)
 class Lane:
     name: str
     seconds: list[float]
     loads: list[float]
     passed: bool
+    #: CPU seconds (user + system) of each run's processes; empty where not measured.
+    cpu: list[float] = field(default_factory=list)
+    #: The slowest items of the last run, as pytest's --durations prints them.
+    top: list[str] = field(default_factory=list)
 
     @property
     def median(self) -> float:
@@ -46,26 +59,42 @@ class Lane:
     def line(self) -> str:
         runs = ", ".join(f"{s:.0f} s" for s in self.seconds)
         loads = ", ".join(f"{load:.1f}" for load in self.loads)
+        cpu = f"; CPU time median {statistics.median(self.cpu):.0f} s" if self.cpu else ""
         verdict = "" if self.passed else " (a run FAILED)"
         return (
             f"- {self.name}: median {self.median:.0f} s of {len(self.seconds)} run(s) ({runs}); "
-            f"load average before each run {loads} on {os.cpu_count()} cores{verdict}"
+            f"load average before each run {loads} on {os.cpu_count()} cores{cpu}{verdict}"
         )
 
 
-def time_lane(name: str, arguments: Sequence[str], runs: int) -> Lane:
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def slowest(output: str, count: int) -> list[str]:
+    """The first ``count`` lines of pytest's ``--durations`` report in ``output``."""
+    return [line for line in output.splitlines() if DURATION.match(line)][:count]
+
+
+def time_lane(name: str, arguments: Sequence[str], runs: int, top: int = 0) -> Lane:
     """``runs`` fresh runs of ``python -m pytest <arguments>`` from the project root."""
     command = [sys.executable, "-m", "pytest", *arguments, "-q", "-p", "no:cacheprovider"]
-    seconds, loads, passed = [], [], True
+    if top:
+        command.append(f"--durations={top}")
+    seconds, loads, cpu, passed, shown = [], [], [], True, []
     for _ in range(runs):
         loads.append(os.getloadavg()[0])
+        used = _children_cpu()  # of every finished, waited-for descendant: pytest's included
         start = time.perf_counter()
         done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
         seconds.append(time.perf_counter() - start)
+        cpu.append(_children_cpu() - used)
         passed = passed and done.returncode == 0
+        shown = slowest(done.stdout, top)
         if done.returncode != 0:
             print(done.stdout[-3000:], file=sys.stderr)
-    return Lane(name, seconds, loads, passed)
+    return Lane(name, seconds, loads, passed, cpu, shown)
 
 
 def figures_text(lanes: Sequence[Lane]) -> str:
@@ -86,10 +115,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=1, help="runs of each lane (median)")
     parser.add_argument("--full", action="store_true", help="also time the whole suite")
     parser.add_argument("--update", action="store_true", help="write into CONTRIBUTING.md")
+    parser.add_argument("--top", type=int, default=0, help="print the N slowest items too")
     args = parser.parse_args(argv)
     names = ["fast lane", "full suite"] if args.full else ["fast lane"]
-    lanes = [time_lane(name, LANES[name], args.runs) for name in names]
+    lanes = [time_lane(name, LANES[name], args.runs, args.top) for name in names]
     print(figures_text(lanes), end="")
+    for lane in lanes:
+        if lane.top:
+            print(f"slowest items of the {lane.name} (last run):")
+            print("".join(f"  {line}\n" for line in lane.top), end="")
     if args.update:
         update(lanes)
         print(f"wrote {CONTRIBUTING.relative_to(REPO)}")

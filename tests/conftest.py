@@ -9,27 +9,17 @@ fixtures, not doctests, so they are left out of collection (pytest still loads t
 collect_ignore_glob = ["*conftest.py"]
 
 
+import fast_lane  # noqa: E402
 import pytest  # noqa: E402 - below the note on collection it belongs to
-from hypothesis import settings  # noqa: E402
-
-#: The fast lane (``-m "not slow"``, the pre-commit hook) draws at most this many examples
-#: per property, where a test asks for more: every property still runs, on a smaller
-#: sample; the whole suite (CI) draws what each test asks for.
-FAST_LANE = "not slow"
-FAST_LANE_EXAMPLES = 20
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("markexpr", "") != FAST_LANE:
-        return
-    for item in items:
-        test = getattr(item, "obj", None)
-        # Where @given keeps a test's settings; Hypothesis reads it at each call.
-        chosen = getattr(test, "_hypothesis_internal_use_settings", None)
-        if isinstance(chosen, settings) and chosen.max_examples > FAST_LANE_EXAMPLES:
-            test._hypothesis_internal_use_settings = settings(  # type: ignore[union-attr]
-                chosen, max_examples=FAST_LANE_EXAMPLES
-            )
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("markexpr", "") == fast_lane.FAST_LANE:
+        fast_lane.cap_examples()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    fast_lane.uncap_examples()
 
 
 @pytest.fixture(autouse=True)
@@ -47,7 +37,10 @@ BROWSER_GROUP = "browser"
 #: The fixture behind ``chromium`` (tests/site/conftest.py): a test that reaches it drives
 #: the session's browser.
 _BROWSER_FIXTURE = "_chromium_session"
-_SHARED_SCOPES = frozenset({"module", "package", "class"})
+#: A session-scoped fixture defined in a test module is that module's own too: in two
+#: workers, the second would wait on the first's lock (tests/session_folders.py) doing
+#: nothing, where one group lets it run other tests meanwhile.
+_SHARED_SCOPES = frozenset({"session", "module", "package", "class"})
 #: Fixtures that build or serve the whole site, or drive the browser (tests/site/conftest.py):
 #: a test that uses one is slow whether or not it says so, and leaves the fast lane.
 SLOW_FIXTURES = frozenset({"site", "all_pages", "base_url", _BROWSER_FIXTURE})

@@ -107,7 +107,11 @@ def test_the_first_differing_lines_are_shown() -> None:
     ]
 
 
-def _harness(capsys: pytest.CaptureFixture[str], candidate: Path, keep: Path) -> tuple[int, str]:
+def _harness(
+    capsys: pytest.CaptureFixture[str], candidate: Path, keep: Path, logs: int = 2, seed: int = 4
+) -> tuple[int, str]:
+    """The harness on ``logs`` quick logs from ``seed``: two from seed 4 are a hostile one
+    and a good one; one from any seed is a good one. Each log is six processes' starts."""
     code = harness.main(
         [
             "--baseline",
@@ -120,9 +124,9 @@ def _harness(capsys: pytest.CaptureFixture[str], candidate: Path, keep: Path) ->
             sys.executable,
             "--quick",
             "--logs",
-            "2",
+            str(logs),
             "--seed",
-            "4",
+            str(seed),
             "--keep",
             str(keep),
         ]
@@ -153,8 +157,10 @@ def test_a_changed_constant_is_a_difference(
     written = f'] = "{METHODOLOGY_VERSION}"'
     assert written in text  # the methodology version, printed by every JSON report
     constants.write_text(text.replace(written, '] = "0.0.9"', 1))
-    code, out = _harness(capsys, copy, tmp_path / "kept")
+    # One good log is enough to show the difference (every JSON report prints the version).
+    code, out = _harness(capsys, copy, tmp_path / "kept", logs=1, seed=3)
     assert code == harness.EXIT_DIFFERENT, out
+    assert "1 logs" in out
     assert " DIFF " in out
     assert f'-  "methodology_version": "{METHODOLOGY_VERSION}",' in out
     assert '+  "methodology_version": "0.0.9",' in out

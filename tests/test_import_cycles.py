@@ -11,6 +11,7 @@ are named as they are imported: ``scoring.*`` and ``contracts.*`` from the repos
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -40,7 +41,9 @@ def project_modules(root: Path) -> dict[str, Path]:
     return modules
 
 
-def _imported(node: ast.AST, module: str, is_package: bool, modules: set[str]) -> Iterator[str]:
+def _imported(
+    node: ast.AST, module: str, is_package: bool, modules: frozenset[str]
+) -> Iterator[str]:
     """The project modules an import statement imports: for ``from a import b``, ``a.b``
     when it is a module, else ``a`` (the package's own ``__init__`` that the import runs
     first is not counted: a package importing its submodules is not a cycle)."""
@@ -61,18 +64,29 @@ def import_graph(root: Path, edited: Mapping[Path, str] | None = None) -> dict[s
     """Module → the project modules it imports, anywhere in its source; ``edited`` gives
     the text of some files instead of what is on disk (a spoiled copy without copying)."""
     modules = project_modules(root)
+    names = frozenset(modules)
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         text = (edited or {}).get(path)
         source = path.read_text(encoding="utf-8") if text is None else text
-        tree = ast.parse(source, filename=str(path))
-        graph[name] = {
-            imported
-            for node in ast.walk(tree)
-            for imported in _imported(node, name, path.name == "__init__.py", set(modules))
-            if imported in modules and imported != name
-        }
+        graph[name] = set(_module_imports(name, path.name == "__init__.py", source, names))
     return graph
+
+
+@functools.cache
+def _module_imports(
+    name: str, is_package: bool, source: str, modules: frozenset[str]
+) -> frozenset[str]:
+    """The project modules ``source`` (module ``name``) imports. Cached by the text: every
+    test here reads the same hundred files, and parsing them is the file's whole cost; a
+    spoiled file is new text, parsed afresh."""
+    tree = ast.parse(source, filename=name)
+    return frozenset(
+        imported
+        for node in ast.walk(tree)
+        for imported in _imported(node, name, is_package, modules)
+        if imported in modules and imported != name
+    )
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:

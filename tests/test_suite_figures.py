@@ -40,3 +40,31 @@ def test_the_writer_replaces_the_region_only(
     assert "median 30 s of 3 run(s)" in lane.line()
     outside = bench_suite.REGION.sub("", text)
     assert outside == bench_suite.REGION.sub("", bench_suite.CONTRIBUTING.read_text("utf-8"))
+
+
+def test_a_line_with_its_cpu_time_is_still_a_figure_line() -> None:
+    lane = bench_suite.Lane("full suite", [250.0], [3.0], True, cpu=[400.4], top=[])
+    assert LINE.match(lane.line())
+    assert lane.line().endswith("; CPU time median 400 s")
+    failed = bench_suite.Lane("fast lane", [40.0], [1.0], False, cpu=[70.0])
+    assert failed.line().endswith("CPU time median 70 s (a run FAILED)")
+
+
+def test_the_slowest_items_are_read_from_the_durations_report() -> None:
+    output = "\n".join(
+        [
+            "..F.  [100%]",
+            "============ slowest 3 durations ============",
+            "12.34s call     tests/a.py::test_x",
+            "3.10s setup    tests/b.py::test_y[1]",
+            "0.50s teardown tests/c.py::test_z",
+            "(2 durations < 0.005s hidden.)",
+            "FAILED tests/a.py::test_w - 1.00s call is not a duration line",
+        ]
+    )
+    assert bench_suite.slowest(output, 2) == [
+        "12.34s call     tests/a.py::test_x",
+        "3.10s setup    tests/b.py::test_y[1]",
+    ]
+    assert len(bench_suite.slowest(output, 10)) == 3
+    assert bench_suite.slowest(output, 0) == []

@@ -9,7 +9,9 @@ drift check.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 import json
 import shutil
 import subprocess
@@ -23,6 +25,7 @@ from processes import run_captured
 
 from contracts.build import build_snapshot
 from contracts.check import run_check
+from contracts.cli import main as contracts_main
 from contracts.output import OUTPUT_MODELS, output_schema_text, stale_output_schemas
 from contracts.source import REPO_ROOT
 from contracts.store import (
@@ -41,7 +44,13 @@ RELEASED = list(read_lock())
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return run_captured([sys.executable, "-m", "contracts", "verify", *args], cwd=REPO_ROOT)
+    """``python -m contracts verify`` in this process (its exit status and streams): the
+    command's own code, without a Python start per case; one test below runs it as a
+    process, end to end."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = contracts_main(["verify", *args])
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 @pytest.mark.parametrize("version", RELEASED)
@@ -49,6 +58,23 @@ def test_a_released_snapshot_verifies(version: str) -> None:
     result = _cli(str(snapshot_path(version)))
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"OK {version} sha256 {read_lock()[version]}\n"
+
+
+def test_verify_as_a_process_prints_and_exits_as_in_process(tmp_path: Path) -> None:
+    """The command line end to end (``python -m contracts verify``): the same lines and exit
+    statuses as the in-process runs above, on a released snapshot and on an unreadable file."""
+    for path in (snapshot_path(RELEASED[-1]), tmp_path / "missing.json"):
+        process = run_captured(
+            [sys.executable, "-m", "contracts", "verify", str(path)], cwd=REPO_ROOT
+        )
+        inside = _cli(str(path))
+        assert (process.returncode, process.stdout, process.stderr) == (
+            inside.returncode,
+            inside.stdout,
+            inside.stderr,
+        )
+    assert process.returncode == 2
+    assert "Traceback" not in process.stderr
 
 
 def test_the_live_snapshot_as_the_site_publishes_it_verifies(tmp_path: Path) -> None:

@@ -2,12 +2,17 @@
 Lines (plain and gzip), hostile logs, a log full of ties, Parquet and a table.
 
 One Spark session for the module (a JVM is slow to start): the command line finds it
-active and uses it. CI installs the spark extra (``.ci/run``), so there the tests run;
-elsewhere they are skipped, saying so, where pyspark is not installed.
+active and uses it. Slow: the JVM and its jobs take about a minute of both cores, so the
+fast lane leaves this file to the whole suite; the SQL the engines share
+(``scoring/engines/statistics.sql``) stays in the fast lane through DuckDB
+(``test_duckdb_engine.py``), and Spark's translation of it through ``test_sql.py``. CI
+installs the spark extra (``.ci/run``), so there the tests run; elsewhere they are skipped,
+saying so, where pyspark is not installed.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,16 +24,20 @@ from engine_logs import TIES_RUNS, clean_log, cli, hostile_log, write
 from scoring.engines import SPARK_LOCAL_MASTER, Engine, engine_stats
 from scoring.reading import read_stats
 
-if os.environ.get("CI") != "true":
-    pytest.importorskip("pyspark", reason="the spark extra is not installed (CI installs it)")
+# Looked up, not imported: the fast lane collects this file without running it, and
+# pyspark takes a second to import in every worker.
+if os.environ.get("CI") != "true" and importlib.util.find_spec("pyspark") is None:
+    pytest.skip("the spark extra is not installed (CI installs it)", allow_module_level=True)
 
-from scoring.engines.spark_engine import session  # (after the skip)
+pytestmark = pytest.mark.slow
 
 CORPUS_LOG = Path(__file__).parents[2] / "contracts" / "corpus" / "synthetic-runs.jsonl"
 
 
 @pytest.fixture(scope="module")
 def spark() -> Iterator[Any]:
+    from scoring.engines.spark_engine import session
+
     with session(SPARK_LOCAL_MASTER) as active:
         yield active
 

@@ -126,10 +126,12 @@ def test_a_huge_duplicate_run_id_is_cut() -> None:
 
 
 def test_stderr_stays_small_whatever_the_input() -> None:
-    # Many lines, each with many long unknown keys full of escapes.
+    # More bad lines than are listed, each with many long unknown keys full of escapes (a
+    # few lines beyond the list are enough to be cut; each line costs the check ~50 ms).
     key = "\x1b[2J\u202e" * 500
     hostile = {f"{key}{i}": "\x00" * 1000 for i in range(200)}
-    lines = [json.dumps(run_line(run_id=f"r{i}") | hostile).encode() for i in range(50)]
+    count = MAX_LISTED_PROBLEMS + 5
+    lines = [json.dumps(run_line(run_id=f"r{i}") | hostile).encode() for i in range(count)]
     for command in ("report", "outcome"):
         code, out, err = cli(command, "-", stdin=b"\n".join(lines))
         assert (code, out) == (EXIT_BAD_INPUT, "")
