@@ -389,7 +389,11 @@ def _lower_priority() -> None:
 
 
 def run(
-    replications: int, *, processes: int = PROCESSES, chosen: Sequence[int] | None = None
+    replications: int,
+    *,
+    processes: int = PROCESSES,
+    chosen: Sequence[int] | None = None,
+    progress: bool = False,
 ) -> dict[int, list[Replication]]:
     """The first ``replications`` replications of each cell (all, or the indices
     ``chosen``), in chunks over ``processes`` processes; in replication order per cell."""
@@ -411,8 +415,12 @@ def run(
     else:
         context = multiprocessing.get_context("fork")
         with context.Pool(processes, initializer=_lower_priority) as pool:
-            for index, start, found in pool.imap_unordered(_run_chunk, jobs):
+            for done_jobs, (index, start, found) in enumerate(
+                pool.imap_unordered(_run_chunk, jobs), 1
+            ):
                 parts[index][start] = found
+                if progress and done_jobs % 20 == 0:
+                    print(f"{done_jobs}/{len(jobs)} chunks", file=sys.stderr, flush=True)
     return {i: [r for start in sorted(parts[i]) for r in parts[i][start]] for i in indices}
 
 
@@ -741,7 +749,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _check()
     replications = REPLICATIONS if args.update else args.replications
     started = time.perf_counter()
-    found = run(replications)
+    found = run(replications, progress=True)
     document = build(found)
     print(table(document))
     missed = misses(document)
