@@ -384,8 +384,13 @@ def _run_chunk(job: tuple[int, int, int]) -> tuple[int, int, list[Replication]]:
     return index, start, [replicate(cell, r) for r in range(start, stop)]
 
 
+#: The workers' niceness: the machine is shared, so the simulation yields to other work.
+NICENESS = 10
+
+
 def _lower_priority() -> None:
-    os.nice(10)  # the machine is shared: the simulation yields to interactive work
+    # Up to NICENESS, not past it: a run already started under `nice -n 10` stays at 10.
+    os.nice(max(0, NICENESS - os.nice(0)))
 
 
 def run(
