@@ -15,6 +15,7 @@ Usage::
     python contracts/coverage/simulate.py            # print the table (writes nothing)
     python contracts/coverage/simulate.py --update   # rewrite coverage.json and inputs.json
     python contracts/coverage/simulate.py --check    # exit 1 if the committed file is stale
+    python contracts/coverage/simulate.py --update --cache DIR   # resumable: chunks saved in DIR
 
 The whole run (:data:`REPLICATIONS` a cell, 40 cells) takes tens of minutes on
 :data:`PROCESSES` processes, so ``--check`` never re-runs it. It proves the committed figures
@@ -102,7 +103,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -393,39 +394,84 @@ def _lower_priority() -> None:
     os.nice(max(0, NICENESS - os.nice(0)))
 
 
+def _to_json(found: Sequence[Replication]) -> str:
+    return json.dumps(
+        [[r.bounds, r.estimates, r.pair_bounds, r.pair_errors] for r in found], ensure_ascii=False
+    )
+
+
+def _from_json(text: str) -> list[Replication]:
+    def pair(value: list[Any] | None) -> Any:
+        return None if value is None else (value[0], value[1])
+
+    return [
+        Replication(
+            {k: pair(v) for k, v in bounds.items()},
+            estimates,
+            {k: pair(v) for k, v in pair_bounds.items()},
+            {k: pair(v) for k, v in pair_errors.items()},
+        )
+        for bounds, estimates, pair_bounds, pair_errors in json.loads(text)
+    ]
+
+
 def run(
     replications: int,
     *,
     processes: int = PROCESSES,
     chosen: Sequence[int] | None = None,
     progress: bool = False,
+    cache: Path | None = None,
 ) -> dict[int, list[Replication]]:
     """The first ``replications`` replications of each cell (all, or the indices
-    ``chosen``), in chunks over ``processes`` processes; in replication order per cell."""
-    indices = range(len(cells())) if chosen is None else chosen
-    # Longest first (100 tasks), so the last chunks to finish are short ones.
+    ``chosen``), in chunks of :data:`CHUNK` over ``processes`` processes; in replication
+    order per cell.
+
+    With ``cache`` (a folder), each chunk is saved there as it finishes and a saved chunk
+    is reused, so an interrupted run resumes. A chunk is keyed by its cell's prefix digest
+    as the code gives it now: the same proof as ``--check``, so a change to the model or to
+    the interval code never reuses a chunk computed before it."""
+    every = cells()
+    indices = list(range(len(every)) if chosen is None else chosen)
+    # Round by round (every cell advances together), the long cells (100 tasks) first.
     jobs = sorted(
         (
             (i, start, min(start + CHUNK, replications))
             for i in indices
             for start in range(0, replications, CHUNK)
         ),
-        key=lambda job: (-cells()[job[0]].tasks, job[0], job[1]),
+        key=lambda job: (job[1], -every[job[0]].tasks, job[0]),
     )
     parts: dict[int, dict[int, list[Replication]]] = {i: {} for i in indices}
-    if processes <= 1 or len(jobs) == 1:
-        done: Iterable[tuple[int, int, list[Replication]]] = map(_run_chunk, jobs)
-        for index, start, found in done:
-            parts[index][start] = found
+    paths: dict[tuple[int, int], Path] = {}
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        keys = prefix(chosen=indices)
+        for index, start, stop in jobs:
+            paths[(index, start)] = cache / f"{keys[every[index].label]}-{start}-{stop}.json"
+        for index, start, _ in jobs:
+            path = paths[(index, start)]
+            if path.exists():
+                parts[index][start] = _from_json(path.read_text(encoding="utf-8"))
+        jobs = [job for job in jobs if job[1] not in parts[job[0]]]
+    started = time.perf_counter()
+
+    def record(done_jobs: int, index: int, start: int, found: list[Replication]) -> None:
+        parts[index][start] = found
+        if cache is not None:
+            write_atomic(paths[(index, start)], _to_json(found))
+        if progress:
+            elapsed = time.perf_counter() - started
+            print(f"{done_jobs}/{len(jobs)} chunks, {elapsed:.0f} s", file=sys.stderr, flush=True)
+
+    if processes <= 1 or len(jobs) <= 1:
+        for done_jobs, job in enumerate(jobs, 1):
+            record(done_jobs, *_run_chunk(job))
     else:
         context = multiprocessing.get_context("fork")
         with context.Pool(processes, initializer=_lower_priority) as pool:
-            for done_jobs, (index, start, found) in enumerate(
-                pool.imap_unordered(_run_chunk, jobs), 1
-            ):
-                parts[index][start] = found
-                if progress and done_jobs % 20 == 0:
-                    print(f"{done_jobs}/{len(jobs)} chunks", file=sys.stderr, flush=True)
+            for done_jobs, found in enumerate(pool.imap_unordered(_run_chunk, jobs), 1):
+                record(done_jobs, *found)
     return {i: [r for start in sorted(parts[i]) for r in parts[i][start]] for i in indices}
 
 
@@ -744,6 +790,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode.add_argument("--update", action="store_true", help=f"rewrite {OUTPUT.name}")
     mode.add_argument("--check", action="store_true", help=f"exit 1 if {OUTPUT.name} is stale")
     parser.add_argument(
+        "--cache",
+        type=Path,
+        help="a folder to save each chunk in and resume from (an interrupted run resumes)",
+    )
+    parser.add_argument(
         "--replications",
         type=int,
         default=REPLICATIONS,
@@ -754,7 +805,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _check()
     replications = REPLICATIONS if args.update else args.replications
     started = time.perf_counter()
-    found = run(replications, progress=True)
+    found = run(replications, progress=True, cache=args.cache)
     document = build(found)
     print(table(document))
     missed = misses(document)

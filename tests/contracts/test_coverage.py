@@ -366,3 +366,35 @@ def test_a_changed_value_in_scoring_makes_the_figures_stale(tmp_path: Path) -> N
     assert done.returncode == 1, done.stdout + done.stderr
     assert "the prefix's interval bounds differ" in done.stdout
     assert simulate.COMMAND in done.stdout
+
+
+def test_a_cached_chunk_is_reused_only_while_the_code_gives_its_prefix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--cache``: a saved chunk is read back as it was computed; once the interval code
+    gives another value, the cell's key changes and the chunk is computed again."""
+    index = 1
+    calls: list[int] = []
+    replicate = simulate.replicate
+
+    def counted(cell, replication):
+        calls.append(replication)
+        return replicate(cell, replication)
+
+    monkeypatch.setattr(simulate, "replicate", counted)
+    first = simulate.run(3, chosen=[index], cache=tmp_path)
+    assert len(list(tmp_path.iterdir())) == 1
+    assert len(calls) == simulate.PREFIX_REPLICATIONS + 3  # the key (the prefix), the chunk
+    calls.clear()
+    assert simulate.run(3, chosen=[index], cache=tmp_path) == first
+    assert len(calls) == simulate.PREFIX_REPLICATIONS  # the key only: the chunk is read back
+    success = simulate.rates.success_rate_interval
+
+    def wider(tasks):
+        found = success(tasks)
+        return Interval(found.low - Decimal("0.0001"), found.high)
+
+    monkeypatch.setattr(simulate.rates, "success_rate_interval", wider)
+    again = simulate.run(3, chosen=[index], cache=tmp_path)
+    assert len(list(tmp_path.iterdir())) == 2
+    assert again[index][0].bounds["success_rate"] != first[index][0].bounds["success_rate"]
