@@ -1,23 +1,28 @@
 """Two scoreboards of the reference corpus compared, agent by agent, and Kendall's τ-b.
 
 :func:`compare` sets two scoreboards (:mod:`contracts.scoreboard`) side by side: each
-agent's composite and rank on both sides (:class:`AgentImpact`), and per corpus file
-Kendall's τ-b between the two rankings (:func:`kendall_tau_b`). How the comparison is
-printed, and the ``impact`` command, are :mod:`contracts.impact`.
+agent's composite and rank on both sides (:class:`AgentImpact`), each rank change judged
+by the paired comparison of the agents that swapped (:mod:`contracts.noise`, on the corpus
+file the newer side scored, :func:`corpus_cohorts`), and per corpus file Kendall's τ-b
+between the two rankings (:func:`kendall_tau_b`). How the comparison is printed, and the
+``impact`` command, are :mod:`contracts.impact`.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
 
 from contracts.model import CorpusScoreboard, Methodology
-from contracts.noise import within_noise
+from contracts.noise import Cohorts, Swap, swaps, within_noise
+from contracts.source import REPO_ROOT
 from contracts.store import (
     LOCK_PATH,
     SNAPSHOT_DIR,
@@ -114,9 +119,12 @@ class AgentImpact:
     agent_id: str
     committed: Standing | None
     live: Standing | None
-    #: Whether the rank change is within the noise (``contracts.noise``); ``None`` when the
-    #: rank did not change or an interval is unknown.
+    #: Whether the rank change is within the noise (``contracts.noise``): from the paired
+    #: verdicts of :attr:`swaps`; ``None`` when the rank did not change or a verdict is
+    #: unknown.
     within_noise: bool | None = None
+    #: The paired comparison with each agent it changed order with (this agent is A).
+    swaps: tuple[Swap, ...] = ()
 
     @property
     def delta(self) -> Decimal | None:
@@ -184,17 +192,47 @@ def _tau(agents: list[AgentImpact]) -> float | None:
     return kendall_tau_b([c for c, _ in both], [v for _, v in both])
 
 
+#: The cohorts of a corpus file given its path (as a scoreboard records it) and the SHA-256
+#: of the bytes scored; ``None`` when those bytes are not at hand.
+CohortSource = Callable[[str, str], Cohorts | None]
+
+
+def corpus_cohorts(path: str, sha256: str, root: Path = REPO_ROOT) -> Cohorts | None:
+    """The composite cohorts of the corpus file ``path`` (under ``root``), read by the
+    report's own reader, if its bytes are still those of SHA-256 ``sha256``; ``None`` when
+    the file is missing, changed since, or not a valid run log (the scoreboard's own
+    reading names that)."""
+    from scoring.comparing import cohort_tasks
+    from scoring.errors import InputError
+    from scoring.reading import read_stats
+
+    try:
+        data = (root / path).read_bytes()
+    except OSError:
+        return None
+    if hashlib.sha256(data).hexdigest() != sha256:
+        return None
+    try:
+        stats = read_stats(data.splitlines(keepends=True))
+    except (InputError, UnicodeDecodeError):
+        return None
+    return {agent.agent_id: cohort_tasks(agent) for agent in stats}
+
+
 def compare(
     committed: Sequence[CorpusScoreboard],
     live: Sequence[CorpusScoreboard],
     *,
     committed_version: str,
     live_version: str,
+    cohorts: CohortSource = corpus_cohorts,
 ) -> Impact:
     """Every agent of every corpus file on either side, committed against live.
 
     Corpus files in the committed order, then any new ones; agents in the live report's
-    order, then those only the committed side has.
+    order, then those only the committed side has. A rank change is judged by the paired
+    comparisons on the live side's corpus file (``cohorts``, read only when some agent of
+    that file changed order with another).
     """
     old = {board.path: board for board in committed}
     new = {board.path: board for board in live}
@@ -204,7 +242,11 @@ def compare(
     for path in paths:
         before, after = _standings(old.get(path)), _standings(new.get(path))
         order = [*after, *(a for a in before if a not in after)]
-        mine = with_noise([AgentImpact(path, a, before.get(a), after.get(a)) for a in order])
+        board = new.get(path)
+        source = _lazy(cohorts, path, board.sha256) if board is not None else lambda: None
+        mine = with_noise(
+            [AgentImpact(path, a, before.get(a), after.get(a)) for a in order], source
+        )
         agents += mine
         taus[path] = _tau(mine)
     changed = [
@@ -243,7 +285,19 @@ def impact_since_release(live: Methodology, directory: Path | None = None) -> Im
     return compare_snapshots(committed, live)
 
 
-def with_noise(agents: Sequence[AgentImpact]) -> list[AgentImpact]:
-    """``agents`` (one corpus file) with :attr:`AgentImpact.within_noise` filled in
-    (:func:`contracts.noise.within_noise`)."""
-    return [replace(agent, within_noise=within_noise(agent, agents)) for agent in agents]
+def _lazy(cohorts: CohortSource, path: str, sha256: str) -> Callable[[], Cohorts | None]:
+    # One corpus file is read at most once per comparison, and only if a swap needs it.
+    return functools.cache(lambda: cohorts(path, sha256))
+
+
+def with_noise(
+    agents: Sequence[AgentImpact], cohorts: Callable[[], Cohorts | None]
+) -> list[AgentImpact]:
+    """``agents`` (one corpus file) with :attr:`AgentImpact.swaps` and
+    :attr:`AgentImpact.within_noise` filled in (:mod:`contracts.noise`); ``cohorts`` gives
+    that file's cohorts."""
+    judged = []
+    for agent in agents:
+        found = swaps(agent, agents, cohorts)
+        judged.append(replace(agent, swaps=found, within_noise=within_noise(agent, found)))
+    return judged

@@ -24,6 +24,7 @@ import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -216,9 +217,18 @@ class _Bindings:
             if len(values) != len(binding.parameters):
                 raise LatexError(f"{binding.formula} takes {len(binding.parameters)} values here")
             inputs = {**fixed, **dict(zip(binding.parameters, values, strict=True))}
+            if other.descriptive is not None:
+                # A descriptive formula has no LaTeX to evaluate (a numerical quantile): it
+                # is applied by its code, which its golden points hold to published tables.
+                return other.function(**{k: _plain(v) for k, v in inputs.items()})
             return latex_value(other, inputs)
 
         return apply
+
+
+def _plain(value: Any) -> Any:
+    """A value of the evaluator as code takes it: a float for an irrational decimal."""
+    return float(value) if isinstance(value, Decimal) else value
 
 
 def latex_value(formula: Formula, inputs: Mapping[str, Any]) -> Number | Span:

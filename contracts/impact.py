@@ -27,7 +27,7 @@ from contracts.comparison import (
     rank_of,
 )
 from contracts.model import CorpusScoreboard, Methodology
-from contracts.noise import noise_text
+from contracts.noise import Swap, noise_text
 from contracts.result import ImpactResult
 from contracts.source import display_path
 from contracts.store import (
@@ -40,6 +40,9 @@ from contracts.store import (
     snapshot_path,
     version_key,
 )
+from scoring.errors import visible
+from scoring.numeric import round_half_up
+from scoring.paired import Verdict
 from scoring.serialize import OutputFormat
 
 IMPACT_COMMAND = "python -m contracts impact"
@@ -67,10 +70,15 @@ def impact_to_json(impact: Impact) -> dict[str, Any]:
 
     ``committed``/``live`` are ``null`` for an agent absent from that scoreboard; a rank is
     ``null`` for an agent without a composite; ``kendall_tau`` is ``null`` where τ-b is
-    undefined (fewer than two agents ranked on both sides). ``within_noise`` says whether
-    an agent's rank change is within the noise (its composite interval overlaps that of
-    every agent it changed order with, under the live side; see :mod:`contracts.noise`):
-    ``null`` when the rank did not change, an interval is unknown or no agent it changed
+    undefined (fewer than two agents ranked on both sides). ``swaps`` lists, for an agent
+    whose rank changed, each agent it changed order with (``partner``) and the paired
+    comparison of their composites on their shared tasks (decisions 1.2.0, computed by the
+    live code on the corpus file the live side scored; see :mod:`contracts.noise`): the
+    ``verdict`` ("A ahead", "B ahead", "within the noise"; A is the agent, B the partner),
+    the id of the agent ``ahead``, ``difference`` ``d = A − B``, its ``interval`` and the
+    ``shared_tasks``, or ``null`` with the ``reason``. ``within_noise`` is ``true`` when
+    every swap's verdict is "within the noise", ``false`` when one names an agent ahead,
+    ``null`` when the rank did not change, a verdict is unknown or no agent it changed
     order with is ranked on both sides.
     """
     return {
@@ -88,12 +96,82 @@ def impact_to_json(impact: Impact) -> dict[str, Any]:
                 "delta": _number(a.delta),
                 "rank_change": a.rank_change,
                 "within_noise": a.within_noise,
+                "swaps": [swap_to_json(a.agent_id, swap) for swap in a.swaps],
             }
             for a in impact.agents
         ],
         "kendall_tau": impact.kendall_tau,
         "summary": {corpus: _corpus_json(impact.of(corpus)) for corpus in impact.corpus},
     }
+
+
+def swap_to_json(agent_id: str, swap: Swap) -> dict[str, Any]:
+    """One swap of ``impact --format json``: the paired comparison of ``agent_id`` (A)
+    against its partner (B)."""
+    c = swap.comparison
+    interval = None if c is None else c.interval
+    return {
+        "partner": swap.partner,
+        "verdict": None if c is None or c.verdict is None else str(c.verdict),
+        "ahead": None if c is None else _ahead(agent_id, swap.partner, c.verdict),
+        "difference": None
+        if c is None or c.difference is None
+        else round_half_up(c.difference, _score_places()),
+        "interval": None
+        if interval is None
+        else {"low": float(interval.low), "high": float(interval.high)},
+        "shared_tasks": None if c is None else c.shared_tasks,
+        "reason": swap.reason,
+    }
+
+
+def _ahead(a: str, b: str, verdict: Verdict | None) -> str | None:
+    if verdict is Verdict.A_AHEAD:
+        return a
+    if verdict is Verdict.B_AHEAD:
+        return b
+    return None
+
+
+def swapped_pairs(agents: list[AgentImpact]) -> list[tuple[str, Swap]]:
+    """Each pair of agents of one corpus file whose order changed, once, as (agent, swap):
+    the agent ranked higher under the newer scoreboard first (``agents`` are in its
+    order)."""
+    seen: set[frozenset[str]] = set()
+    pairs = []
+    for agent in agents:
+        for swap in agent.swaps:
+            key = frozenset((agent.agent_id, swap.partner))
+            if key not in seen:
+                seen.add(key)
+                pairs.append((agent.agent_id, swap))
+    return pairs
+
+
+def pair_text(agent_id: str, swap: Swap) -> str:
+    """One swapped pair in words: ``a − b = +1.50 [-0.80, 3.80] on 24 shared tasks: within
+    the noise`` (or ``a ahead``), the difference of their composites; or why there is no
+    comparison."""
+    from scoring.comparing import interval_text, signed_text
+
+    names = f"{agent_id} − {swap.partner}"
+    c = swap.comparison
+    if c is None or c.difference is None or c.interval is None or c.verdict is None:
+        return f"{names}: no paired comparison ({swap.reason})"
+    places = _score_places()
+    leader = _ahead(agent_id, swap.partner, c.verdict)
+    said = str(c.verdict) if leader is None else f"{leader} ahead"
+    return (
+        f"{names} = {signed_text(c.difference, places)} {interval_text(c.interval, places)} "
+        f"on {c.shared_tasks} shared tasks: {said}"
+    )
+
+
+#: What the impact's list of swapped pairs is, in words.
+PAIRS_TITLE = (
+    "swapped pairs: the paired comparison of their composites on the tasks both have "
+    "(methodology 1.2.0)"
+)
 
 
 def _corpus_json(agents: list[AgentImpact]) -> dict[str, Any]:
@@ -232,6 +310,9 @@ def impact_table(impact: Impact) -> str:
             )
         headers = ["agent", "committed", "live", "Δ", "rank was", "rank now", "places", "noise"]
         out += ["", corpus_summary(impact, corpus), render_table(headers, rows)]
+        pairs = swapped_pairs(impact.of(corpus))
+        if pairs:
+            out += [f"{PAIRS_TITLE}:", *(f"  {visible(pair_text(*pair))}" for pair in pairs)]
     return "\n".join(out)
 
 

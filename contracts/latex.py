@@ -313,6 +313,11 @@ class Evaluator:
             centre, half = _number(self.eval(parts[0], env)), _number(self.eval(parts[1], env))
             low, high = _arith("sub", centre, half), _arith("add", centre, half)
             return Span(low, high) if _compare("<=", low, high) else Span(high, low)
+        if kind == "span":
+            low, high = (_number(self.eval(part, env)) for part in parts)
+            if not _compare("<=", low, high):
+                raise Undefined("an interval whose low bound exceeds its high bound")
+            return Span(low, high)
         if kind == "ceil":
             inner = _number(self.eval(parts[0], env))
             return Fraction(math.ceil(inner))

@@ -265,6 +265,14 @@ class _Parser:
             inner = self.expression()
             self.expect(r"\rceil")
             return _node("ceil", inner)
+        if text == "[":
+            # An interval written by its bounds, [low, high] (Clopper–Pearson's).
+            self.take()
+            low = self.expression()
+            self.expect(",")
+            high = self.expression()
+            self.expect("]")
+            return _node("span", low, high)
         if text == r"\{":
             # A set written in place: {b : S_b > S_a}, the rows of b for which it holds.
             self.take()

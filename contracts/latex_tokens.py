@@ -51,7 +51,7 @@ _JOINS = {r"\text{ or }": "or", r"\text{ and }": "and"}
 #: Accents written ``\hat p`` or ``\hat{p}``: one name each, spelled with braces.
 _ACCENTS = (r"\hat", r"\bar")
 _TOKEN = re.compile(
-    r"\s+|\\\\|\\[a-zA-Z]+|\\[,!;: {}]|[0-9]+(?:\.[0-9]+)?|[a-zA-Z]'*|[-+=<>^_{}()\[\]|,:&]"
+    r"\s+|\\\\|\\[a-zA-Z]+|\\[,!;: {}]|[0-9]+(?:\.[0-9]+)?|[a-zA-Z]'*|[-+=<>^_{}()\[\]|,:&*]"
 )
 
 

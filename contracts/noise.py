@@ -1,39 +1,45 @@
-"""Rank changes within the noise: two agents whose composite intervals overlap.
+"""Rank changes within the noise: the paired comparison of the two agents that swapped.
 
-From methodology 1.1.0 each composite carries a 95% interval (``scoring.uncertainty``), and
-a reader should not take every swap of two ranks as real. When two agents swap their order
-between two scoreboards, the swap is *within the noise* if their composite intervals under
-the newer scoreboard overlap: with other runs of the same agents, the newer order could well
-be the older one. ``python -m contracts impact`` (table and JSON), the drift check's summary
-and the versions page mark each rank change with :func:`within_noise`.
+From methodology 1.2.0 (decisions.md, "Comparing two agents") whether one agent is really
+ahead of another is the paired comparison of their composites on the tasks both have
+(:func:`scoring.paired.compare_composites`): the interval of ``d = S_A − S_B`` with the
+covariance of both agents' means over the shared tasks. It replaces 1.1.0's rule that two
+overlapping composite intervals mean a swap is within the noise: two intervals can overlap
+while the difference is clear, because the runs of two agents on the same tasks are
+correlated. ``python -m contracts impact`` (table and JSON), the drift check's summary and
+the versions page mark each rank change with it.
 
 The rule, per agent whose rank changed and who is ranked on both sides:
 
 - its *partners* are the agents, ranked on both sides, whose order with it changed (above
   it before and level or below it after, or the reverse; a tie that splits counts);
-- for each partner: ``True`` when the two newer intervals overlap (a shared bound counts),
-  ``False`` when they are disjoint, ``None`` when either interval is ``None``;
+- for each partner, a :class:`Swap`: the paired comparison of the agent (A) against the
+  partner (B), computed by the live code on the corpus file the newer scoreboard scored
+  (``None`` when that file is not at hand, or no longer the one scored); its answer is
+  ``True`` when the verdict is "within the noise", ``False`` when one agent is ahead, and
+  ``None`` when there is no verdict (fewer shared tasks than the interval minimum);
 - the change is within the noise when every partner's answer is ``True``, not within it
   when one is ``False`` (that swap at least is beyond the noise), and ``None`` otherwise:
-  an unknown interval, or no partner at all (the rank moved because an agent came or went).
+  an unknown verdict, or no partner at all (the rank moved because an agent came or went).
 
 An agent whose rank did not change has ``None``: there is no rank change to judge.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-#: A published interval (low, high); ``None`` where the agent has none.
-Bounds = tuple[float, float]
+from scoring.paired import Comparison, Verdict, compare_composites
+from scoring.uncertainty import CohortTask
 
+#: A corpus file's composite cohorts: agent id → task id → (runs, successes, latency sum,
+#: cost sum), as :func:`scoring.comparing.cohort_tasks` gives them.
+Cohorts = Mapping[str, Mapping[str, CohortTask]]
 
-class _Side(Protocol):
-    """One side of an agent's impact (``contracts.comparison.Standing``)."""
-
-    @property
-    def interval(self) -> Bounds | None: ...
+#: Why a swap has no comparison when the corpus file is not at hand.
+NO_CORPUS = "the corpus file the newer scoreboard scored is not at hand"
 
 
 class _Agent(Protocol):
@@ -41,29 +47,39 @@ class _Agent(Protocol):
     this module: typed by shape, so that the two do not import each other)."""
 
     @property
+    def agent_id(self) -> str: ...
+
+    @property
     def ranks(self) -> tuple[int, int] | None: ...
 
     @property
     def moved(self) -> bool: ...
 
-    @property
-    def live(self) -> _Side | None: ...
-
 
 A = TypeVar("A", bound=_Agent)
 
 
-def overlaps(a: Bounds | None, b: Bounds | None) -> bool | None:
-    """Whether two closed intervals share a point; ``None`` when either is unknown.
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """An agent and a ``partner`` whose order changed: the paired comparison of the agent
+    (A) against the partner (B) on their shared tasks, ``None`` without the corpus file."""
 
-    >>> overlaps((60.0, 70.0), (69.5, 80.0)), overlaps((60.0, 70.0), (70.0, 75.0))
-    (True, True)
-    >>> overlaps((60.0, 70.0), (70.01, 75.0)), overlaps(None, (1.0, 2.0))
-    (False, None)
-    """
-    if a is None or b is None:
-        return None
-    return a[0] <= b[1] and b[0] <= a[1]
+    partner: str
+    comparison: Comparison | None
+
+    @property
+    def within_noise(self) -> bool | None:
+        """``True`` within the noise, ``False`` when one is ahead, ``None`` without a
+        verdict."""
+        verdict = None if self.comparison is None else self.comparison.verdict
+        return None if verdict is None else verdict is Verdict.WITHIN_NOISE
+
+    @property
+    def reason(self) -> str | None:
+        """Why there is no verdict (``None`` when there is one)."""
+        if self.comparison is None:
+            return NO_CORPUS
+        return self.comparison.reason
 
 
 def all_of(answers: Iterable[bool | None]) -> bool | None:
@@ -102,15 +118,35 @@ def partners(agent: A, agents: Sequence[A]) -> list[A]:
     return found
 
 
-def within_noise(agent: A, agents: Sequence[A]) -> bool | None:
-    """Whether ``agent``'s rank change is within the noise (see the module's rule)."""
+def swaps(agent: A, agents: Sequence[A], cohorts: Callable[[], Cohorts | None]) -> tuple[Swap, ...]:
+    """The :class:`Swap` of ``agent`` with each of its :func:`partners` (none when its rank
+    did not change). ``cohorts`` gives the corpus file's cohorts, ``None`` when the file is
+    not at hand; it is called only when there is a swap to judge."""
+    if not agent.moved:
+        return ()
+    found = partners(agent, agents)
+    if not found:
+        return ()
+    tasks = cohorts()
+    return tuple(
+        Swap(other.agent_id, None if tasks is None else _compared(tasks, agent, other))
+        for other in found
+    )
+
+
+def _compared(tasks: Cohorts, agent: _Agent, other: _Agent) -> Comparison | None:
+    mine, theirs = tasks.get(agent.agent_id), tasks.get(other.agent_id)
+    if mine is None or theirs is None:
+        return None
+    return compare_composites(mine, theirs)
+
+
+def within_noise(agent: A, found: Sequence[Swap]) -> bool | None:
+    """Whether ``agent``'s rank change is within the noise, from its swaps (the module's
+    rule)."""
     if not agent.moved or agent.ranks is None:
         return None
-    mine = agent.live.interval if agent.live is not None else None
-    return all_of(
-        overlaps(mine, other.live.interval if other.live is not None else None)
-        for other in partners(agent, agents)
-    )
+    return all_of(swap.within_noise for swap in found)
 
 
 def noise_text(value: bool | None) -> str:

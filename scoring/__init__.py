@@ -34,6 +34,7 @@ from scoring.curves import cost_score, latency_score, piecewise_linear
 from scoring.errors import InputError, MethodologyError, Problem
 from scoring.invariants import check_methodology
 from scoring.models import OutcomeRecord, RunRecord, RunStatus, VerificationEntry
+from scoring.moves import composite_interval
 from scoring.outcome import (
     OutcomeScore,
     catastrophic_gate,
@@ -44,6 +45,9 @@ from scoring.outcome import (
     score_outcome,
     score_outcome_lines,
 )
+from scoring.paired import Comparison, Verdict, compare_composites, compare_success_rates
+from scoring.planning import runs_needed
+from scoring.quantiles import beta_quantile, t_quantile
 from scoring.radar import (
     RadarResult,
     correctness_axis,
@@ -53,6 +57,15 @@ from scoring.radar import (
     profile,
     robustness_axis,
     tool_efficiency_axis,
+)
+from scoring.ranks import competition_ranks, rank_upper_bounds
+from scoring.rates import (
+    clopper_pearson_interval,
+    correctness_interval,
+    pass_hat_k_interval,
+    success_interval,
+    success_rate_interval,
+    wilson_interval,
 )
 from scoring.registry import FORMULAS, Formula, ScoringError
 from scoring.repeatability import (
@@ -65,20 +78,7 @@ from scoring.report import AgentReport, Report, build_report, report_of
 from scoring.scorer import score
 from scoring.serialize import outcome_to_json, report_to_json
 from scoring.stats import AgentStats
-from scoring.uncertainty import (
-    Interval,
-    cluster_wilson_interval,
-    clustered_covariance,
-    clustered_variance,
-    competition_ranks,
-    composite_interval,
-    correctness_interval,
-    pass_hat_k_interval,
-    rank_upper_bounds,
-    runs_needed,
-    success_interval,
-    success_rate_interval,
-)
+from scoring.uncertainty import Interval, clustered_covariance, clustered_variance
 
 __all__ = [
     "FORMULAS",
@@ -87,6 +87,7 @@ __all__ = [
     "AgentStats",
     "Anchor",
     "Axis",
+    "Comparison",
     "CompositeResult",
     "ConstantInfo",
     "Formula",
@@ -103,15 +104,19 @@ __all__ = [
     "RunRecord",
     "RunStatus",
     "ScoringError",
+    "Verdict",
     "VerificationEntry",
     "aggregate_pass_hat_k",
+    "beta_quantile",
     "build_report",
     "catastrophic_gate",
     "check_methodology",
-    "cluster_wilson_interval",
+    "clopper_pearson_interval",
     "clustered_covariance",
     "clustered_variance",
     "combine",
+    "compare_composites",
+    "compare_success_rates",
     "competition_ranks",
     "composite_interval",
     "composite_score",
@@ -144,5 +149,7 @@ __all__ = [
     "success_interval",
     "success_rate",
     "success_rate_interval",
+    "t_quantile",
     "tool_efficiency_axis",
+    "wilson_interval",
 ]

@@ -15,12 +15,13 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from decimal import Decimal
 from enum import StrEnum
-from typing import BinaryIO, NoReturn, TextIO
+from typing import BinaryIO, NoReturn, TextIO, TypeVar
 
+from scoring.comparing import compare_in, comparison_to_json, comparison_to_table
 from scoring.constants import Axis
 from scoring.engines import (
     SPARK_LOCAL_MASTER,
@@ -55,6 +56,7 @@ from scoring.jsonlines import file_bytes
 from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.progress import Progress
 from scoring.progress import wanted as progress_wanted
+from scoring.reading import read_stats
 from scoring.report import Report, build_report, report_of
 from scoring.serialize import (
     NO_RECORDS,
@@ -84,6 +86,7 @@ class Command(StrEnum):
     REPORT = "report"
     OUTCOME = "outcome"
     SQL = "sql"
+    COMPARE = "compare"
 
 
 def _weights_argument(text: str) -> dict[Axis, Decimal]:
@@ -127,7 +130,15 @@ def _parser() -> argparse.ArgumentParser:
         Command.OUTCOME.value, help="run-level outcome score v1, from outcome records"
     )
     outcome.add_argument("path", metavar="RECORDS.jsonl", help="outcome records; '-' reads stdin")
-    for sub in (report, outcome):
+    compare = commands.add_parser(
+        Command.COMPARE.value,
+        help="whether one agent is really ahead of another: the paired comparison of their "
+        "composites and success rates on the tasks both have",
+    )
+    compare.add_argument("path", metavar="RUNS.jsonl", help="run records; '-' reads stdin")
+    compare.add_argument("agent_a", metavar="AGENT_A", help="the agent_id of agent A")
+    compare.add_argument("agent_b", metavar="AGENT_B", help="the agent_id of agent B")
+    for sub in (report, outcome, compare):
         sub.add_argument(
             "--format",
             choices=[f.value for f in OutputFormat],
@@ -196,6 +207,35 @@ def _lines(source: BinaryIO, path: str) -> Iterator[bytes]:
         yield line
 
 
+_Read = TypeVar("_Read")
+# Told the bytes of each block read, then the lines of each chunk accounted for.
+_Progressed = Callable[
+    [BinaryIO, Callable[[int], None] | None, Callable[[int], None] | None], _Read
+]
+
+
+def _read_log(
+    args: argparse.Namespace, stdin: BinaryIO | None, err: TextIO | None, read: _Progressed[_Read]
+) -> _Read:
+    """``read`` the run log at ``args.path`` ('-': stdin; gzip or not), with the progress
+    line on ``err`` when it is wanted; a failed read is a :class:`_ReadError`."""
+    with _open(args.path, stdin) as source:
+        progress = None
+        if err is not None and progress_wanted(err):
+            progress = Progress(err, f"scoring {args.command}", file_bytes(source))
+        try:
+            return read(
+                source,
+                None if progress is None else progress.read,
+                None if progress is None else progress.rows,
+            )
+        except OSError as error:  # reading is the only I/O of the readers
+            raise _ReadError(args.path, _reason(error)) from None
+        finally:
+            if progress is not None:
+                progress.close()
+
+
 def _report(
     args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO, err: TextIO | None
 ) -> bool:
@@ -203,23 +243,34 @@ def _report(
     stats = engine_stats(Engine(args.engine), args.path, args.spark_master)
     if stats is not None:
         return _write_report(args, out, report_of(stats, args.weights))
-    with _open(args.path, stdin) as source:
-        progress = None
-        if err is not None and progress_wanted(err):
-            progress = Progress(err, f"scoring {Command.REPORT.value}", file_bytes(source))
-        try:
-            report = build_report(
-                source,
-                args.weights,
-                on_read=None if progress is None else progress.read,
-                on_rows=None if progress is None else progress.rows,
-            )
-        except OSError as error:  # reading is the only I/O of build_report
-            raise _ReadError(args.path, _reason(error)) from None
-        finally:
-            if progress is not None:
-                progress.close()
+    report = _read_log(
+        args,
+        stdin,
+        err,
+        lambda source, on_read, on_rows: build_report(
+            source, args.weights, on_read=on_read, on_rows=on_rows
+        ),
+    )
     return _write_report(args, out, report)
+
+
+def _compare(
+    args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO, err: TextIO | None
+) -> bool:
+    """Compare the two agents of the run log (an unknown one is bad input); always true:
+    a log without agents has no agent to compare, which :func:`compare_in` says."""
+    stats = _read_log(
+        args,
+        stdin,
+        err,
+        lambda source, on_read, on_rows: read_stats(source, on_read=on_read, on_rows=on_rows),
+    )
+    comparison = compare_in(stats, args.agent_a, args.agent_b)
+    if args.format == OutputFormat.JSON:
+        _write(out, to_json_text(comparison_to_json(comparison)) + "\n")
+    else:
+        _write(out, comparison_to_table(comparison) + "\n")
+    return True
 
 
 def _write_report(args: argparse.Namespace, out: TextIO, report: Report) -> bool:
@@ -353,6 +404,8 @@ def run(
         check_methodology()  # constants that break an invariant score nothing
         if args.command == Command.REPORT:
             scored = _report(args, stdin, stdout, stderr)
+        elif args.command == Command.COMPARE:
+            scored = _compare(args, stdin, stdout, stderr)
         else:
             scored = _outcome(args, stdin, stdout)
         _flush(stdout)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -29,16 +29,10 @@ from scoring.constants import (
 )
 from scoring.numeric import Number, exact
 from scoring.registry import (
-    Binding,
     Point,
-    Rows,
     ScoringError,
-    column,
-    count,
     point,
     tex_number,
-    total,
-    uses,
 )
 from scoring.surd import Surd, Z, rational
 
@@ -186,30 +180,6 @@ def clustered_variance_tex(estimate: str) -> str:
         rf"V({estimate}) = \dfrac{{T}}{{T - 1}} \cdot \dfrac{{1}}{{n^2}} \sum_{{t=1}}^{{T}}"
         rf" (c_t - n_t {estimate})^2,\quad T \ge " + _MIN_TASKS
     )
-
-
-def clustered_wilson_symbols(
-    tasks: Rows, runs: str, successes: str, estimate: Mapping[str, Binding]
-) -> dict[str, Binding]:
-    """The symbols of a Wilson interval of a pooled rate with its clustered variance
-    (:func:`clustered_variance_tex`): ``t`` ranges over ``tasks``, ``n_t`` and ``c_t`` are
-    its columns ``runs`` and ``successes``; ``estimate`` binds the rate and its parts."""
-    n = total(tasks, runs)
-    return {
-        r"\mathrm{Wilson}": uses(
-            "uncertainty.cluster_wilson",
-            "m",
-            "variance",
-            tasks=count(tasks.name),
-            observations=n,
-        ),
-        **estimate,
-        "T": count(tasks.name),
-        "t": tasks,
-        "n_t": column(runs),
-        "c_t": column(successes),
-        "n": n,
-    }
 
 
 def clustered_wilson_golden(

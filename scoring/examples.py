@@ -13,11 +13,12 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from scoring import radar, uncertainty
+from scoring import moves, paired, planning, radar, rates, uncertainty
 from scoring.composite import score_composite
 from scoring.constants import PASS_K_LEVELS, Axis
 from scoring.models import OutcomeRecord
 from scoring.outcome import score_outcome
+from scoring.registry import ScoringError
 from scoring.repeatability import pass_hat_k, score_repeatability
 from scoring.serialize import outcome_to_json
 
@@ -122,9 +123,9 @@ def _cohort(inputs: Mapping[str, Any]) -> list[tuple[int, int, Fraction, Fractio
 
 
 def _composite_interval(inputs: Mapping[str, Any]) -> dict[str, Any]:
-    """The composite and its interval from per-task sums, with every step a reader needs to
-    redo it by hand: the means, V(p̂) and n_eff, the gradient and gᵀΣg (the squared
-    standard error, exact: its square root is the one irrational step)."""
+    """The composite and its 1.2.0 interval from per-task sums, with every step a reader
+    needs to redo it by hand: the means, V(p̂), n_eff, q and n*, the success rate's own
+    interval, the gradient and Σ, each part's moves and their correlations."""
     tasks = _cohort(inputs)
     n = sum(task[0] for task in tasks)
     successes = sum(task[1] for task in tasks)
@@ -134,13 +135,13 @@ def _composite_interval(inputs: Mapping[str, Any]) -> dict[str, Any]:
     variance = uncertainty.clustered_variance([(runs, c) for runs, c, _, _ in tasks])
     gradient = uncertainty.composite_gradient(p, latency, cost, n)
     sigma = uncertainty.clustered_covariance([(task[0], task[1:]) for task in tasks])
-    se_squared = sum(
-        (gradient[j] * sigma[j][k] * gradient[k] for j in range(3) for k in range(3)),
-        Fraction(0),
-    )
     composite = score_composite(n, successes, latency, cost)
-    rate = uncertainty.success_rate_interval([(runs, c) for runs, c, _, _ in tasks])
-    interval = uncertainty.composite_interval(tasks)
+    bounds = rates.rate_bounds(p, variance, len(tasks), n)
+    rate = rates.success_rate_interval([(runs, c) for runs, c, _, _ in tasks])
+    found = moves.composite_moves(tasks)
+    if found is None:
+        raise ScoringError("the worked example needs at least INTERVAL_MIN_TASKS tasks")
+    (dp_low, dp_high), (dl_low, dl_high), (dc_low, dc_high) = found.moves
     return {
         "completed_runs": n,
         "tasks": len(tasks),
@@ -148,21 +149,58 @@ def _composite_interval(inputs: Mapping[str, Any]) -> dict[str, Any]:
         "mean_latency_ms": latency,
         "mean_cost_usd": cost,
         "variance_success_rate": variance,
-        "n_eff": uncertainty.effective_sample_size(p, variance, len(tasks), n),
+        "n_eff": bounds.n_eff,
+        "q": bounds.q,
+        "n_star": bounds.n_star,
         "success_rate_interval.low": None if rate is None else rate.low,
         "success_rate_interval.high": None if rate is None else rate.high,
         "score": composite.score,
+        "score_unfloored": found.score_unfloored,
         "gradient.p": gradient[0],
         "gradient.latency_ms": gradient[1],
         "gradient.cost_usd": gradient[2],
-        "se_squared": se_squared,
-        "interval.low": None if interval is None else interval.low,
-        "interval.high": None if interval is None else interval.high,
+        "sigma.pp": sigma[0][0],
+        "sigma.latency": sigma[1][1],
+        "sigma.cost": sigma[2][2],
+        "move.p.low": dp_low,
+        "move.p.high": dp_high,
+        "move.latency.low": dl_low,
+        "move.latency.high": dl_high,
+        "move.cost.low": dc_low,
+        "move.cost.high": dc_high,
+        "r.p_latency": found.correlations[0],
+        "r.p_cost": found.correlations[1],
+        "r.latency_cost": found.correlations[2],
+        "interval.low": found.interval.low,
+        "interval.high": found.interval.high,
     }
 
 
+def _paired(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """Two agents on the same tasks: the paired differences of their composites and success
+    rates, with the standard errors a reader compares (paired against unpaired)."""
+    a = {f"t{i}": task for i, task in enumerate(_cohort({"tasks": inputs["a"]}))}
+    b = {f"t{i}": task for i, task in enumerate(_cohort({"tasks": inputs["b"]}))}
+    found: dict[str, Any] = {}
+    for name, compared in (
+        ("composite", paired.compare_composites(a, b)),
+        ("success_rate", paired.compare_success_rates(a, b)),
+    ):
+        interval = compared.interval
+        found |= {
+            f"{name}.shared_tasks": compared.shared_tasks,
+            f"{name}.difference": compared.difference,
+            f"{name}.low": None if interval is None else interval.low,
+            f"{name}.high": None if interval is None else interval.high,
+            f"{name}.verdict": None if compared.verdict is None else str(compared.verdict),
+            f"{name}.standard_error": compared.standard_error,
+            f"{name}.unpaired_standard_error": compared.unpaired_standard_error,
+        }
+    return found
+
+
 def _success_interval(inputs: Mapping[str, Any]) -> dict[str, Any]:
-    interval = uncertainty.success_interval(inputs["runs"], inputs["successes"])
+    interval = rates.success_interval(inputs["runs"], inputs["successes"])
     return {
         "success_rate": Fraction(inputs["successes"], inputs["runs"]),
         "low": None if interval is None else interval.low,
@@ -182,7 +220,7 @@ def runs_needed_key(p_a: str, delta: str, rho: str) -> str:
 def _runs_needed(inputs: Mapping[str, Any]) -> dict[str, Any]:
     """Runs per agent for every cell of the grid (inputs as written, read as decimals)."""
     return {
-        runs_needed_key(p_a, delta, rho): uncertainty.runs_needed(
+        runs_needed_key(p_a, delta, rho): planning.runs_needed(
             Decimal(p_a), Decimal(delta), inputs["runs_per_task"], Decimal(rho)
         )
         for p_a in inputs["p_a"]
@@ -324,9 +362,10 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     ),
 )
 
-#: The uncertainty examples (methodology 1.1.0): a cohort whose composite interval the site
-#: works through by hand, the reader's calculator's independent runs, and the grid of the
-#: runs-needed table (issue 17: p_A 0.5, 0.7, 0.9; δ 0.05, 0.10; ρ 0, 0.3; K = 5).
+#: The uncertainty examples (intervals of methodology 1.2.0): a cohort whose composite
+#: interval the site works through by hand, two agents compared on shared tasks, the
+#: reader's calculator's independent runs, and the grid of the runs-needed table (issue 17:
+#: p_A 0.5, 0.7, 0.9; δ 0.05, 0.10; ρ 0, 0.3; K = 5).
 UNCERTAINTY_EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         "uncertainty.composite",
@@ -349,6 +388,42 @@ UNCERTAINTY_EXAMPLES: tuple[WorkedExample, ...] = (
             ]
         },
         _composite_interval,
+    ),
+    WorkedExample(
+        "uncertainty.paired",
+        "Two agents on the same 12 tasks: B one success behind A on half of them",
+        {
+            # Per task and agent: completed runs, successes, Σ latency_ms, Σ cost_usd.
+            "a": [
+                [4, 4, "4800", "0.08"],
+                [4, 4, "5200", "0.09"],
+                [4, 4, "5600", "0.10"],
+                [4, 4, "6000", "0.10"],
+                [4, 3, "5400", "0.12"],
+                [4, 3, "5800", "0.12"],
+                [4, 3, "6400", "0.13"],
+                [4, 2, "6800", "0.14"],
+                [4, 2, "7200", "0.15"],
+                [4, 1, "7600", "0.16"],
+                [4, 0, "8400", "0.18"],
+                [4, 0, "9000", "0.20"],
+            ],
+            "b": [
+                [4, 4, "5000", "0.08"],
+                [4, 3, "5600", "0.09"],
+                [4, 4, "5800", "0.10"],
+                [4, 3, "6400", "0.11"],
+                [4, 3, "5600", "0.12"],
+                [4, 2, "6200", "0.12"],
+                [4, 3, "6600", "0.13"],
+                [4, 1, "7400", "0.14"],
+                [4, 2, "7400", "0.15"],
+                [4, 0, "8000", "0.16"],
+                [4, 0, "8600", "0.18"],
+                [4, 0, "9400", "0.20"],
+            ],
+        },
+        _paired,
     ),
     WorkedExample(
         "uncertainty.success_interval",

@@ -38,6 +38,8 @@ Rule = Callable[[ModuleType], Iterator[Finding]]
 _ZERO = Fraction(0)
 _TWO = Fraction(2)
 _ONE = Fraction(1)
+# A rounding margin must stay far below the finest published step (10^-4).
+_MILLIONTH = Fraction(1, 10**6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,6 +382,14 @@ INVARIANTS: tuple[Invariant, ...] = (
         "variance divides by T - 1.",
         ("INTERVAL_MIN_TASKS",),
         within("INTERVAL_MIN_TASKS", low=_TWO, integer=True),
+    ),
+    Invariant(
+        "intervals.bound_margin",
+        "The margin past which a numerically computed bound is rounded outwards is positive "
+        "and below a millionth: above the quantiles' own error (1e-12), far below the finest "
+        "rounding step of an interval (four decimals).",
+        ("INTERVAL_BOUND_MARGIN",),
+        within("INTERVAL_BOUND_MARGIN", low=_ZERO, high=_MILLIONTH, open_low=True),
     ),
     Invariant(
         "constants.unique_names",

@@ -7,9 +7,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
-from scoring.clustered import Columns, weighted_at
+from scoring import rates, uncertainty
+from scoring.clustered import CohortTask, Columns, weighted_at
 from scoring.composite import outcome_consistency
 from scoring.constants import (
     CONSISTENCY_MIN_RUNS,
@@ -24,15 +26,9 @@ from scoring.rates import (
     _W_R,
     _W_S,
     outwards_with_margin,
-    rate_bounds,
-    t_factor,
 )
-from scoring.registry import ScoringError
+from scoring.registry import ScoringError, formula, point, tex_number
 from scoring.surd import Interval, Surd
-from scoring.uncertainty import (
-    CohortTask,
-    composite_gradient,
-)
 
 # --- Headline composite -------------------------------------------------------------------
 
@@ -62,6 +58,52 @@ def _weighted(p: float | Fraction, runs: int, latency: Fraction, cost: Fraction)
     return float(weighted_at(Surd(exact(p)), runs, latency, cost))
 
 
+@formula(
+    "uncertainty.success_moves",
+    title="Composite interval: the success rate's moves",
+    latex=(
+        r"D_p^- = \max\!\left(S^0 - f_{\min},\ q\,|g_p|\sqrt{\Sigma_{pp}}\right),\quad"
+        r" D_p^+ = f_{\max} - S^0,\quad"
+        r" f(p) = 100\,w_s\,p + w_r\,\hat L\,\mathrm{cons}(p) + w_c\,\hat C,\quad"
+        r" f_{\min} = \min\!\left(f(p^-),\ f(p^+),"
+        r"\ f(\operatorname{clamp}_{[p^-, p^+]}(p_v))\right),"
+        r"\quad f_{\max} = \max\!\left(f(p^-),\ f(p^+)\right),"
+        r"\quad p_v = \dfrac{1}{2} - \dfrac{100\,w_s}{8\,w_r\,\hat L}"
+    ),
+    descriptive=(
+        "the least and largest value of a quadratic over an interval, with a floor read off "
+        "the delta method's move; its parts are the weighted formula and the rate interval"
+    ),
+    golden=(
+        point(
+            "rising",
+            score=Fraction(44),
+            bounds=(0.4, 0.6),
+            runs=20,
+            latency=Fraction(80),
+            cost=Fraction(80),
+            floor_move=0.0,
+        ),
+        point(
+            "below the vertex",
+            score=Fraction(30),
+            bounds=(0.05, 0.35),
+            runs=20,
+            latency=Fraction(90),
+            cost=Fraction(50),
+            floor_move=0.5,
+        ),
+        point(
+            "floor move wins",
+            score=Fraction(60),
+            bounds=(0.59, 0.61),
+            runs=20,
+            latency=Fraction(50),
+            cost=Fraction(50),
+            floor_move=4.0,
+        ),
+    ),
+)
 def success_moves(
     score: Fraction,
     bounds: tuple[float, float],
@@ -96,6 +138,44 @@ def success_moves(
     return max(s0 - min(values), floor_move), f_max - s0
 
 
+@formula(
+    "uncertainty.mean_moves",
+    title="Composite interval: the moves of a mean latency or cost",
+    latex=(
+        r"D^- = w\,\bigl(F(\bar x) - F(x^+)\bigr),\quad D^+ = w\,\bigl(F(x^-) - F(\bar x)\bigr),"
+        r"\quad x^{\pm} = \bar x \cdot \exp\!\left(\pm \dfrac{q \sqrt{\Sigma_{xx}}}{\bar x}\right)"
+    ),
+    descriptive=(
+        "an exponential move of a mean, read through the piecewise-linear curve of its "
+        "score (uncertainty.curve_slope's curves); w is w_r·cons(p̂) for latency, w_c for cost"
+    ),
+    golden=(
+        point(
+            "latency",
+            mean=Fraction(3000),
+            variance=Fraction(90000),
+            q=2.0,
+            weight=Fraction(3, 10),
+            curve_of="latency",
+        ),
+        point(
+            "cost",
+            mean=Fraction(1, 40),
+            variance=Fraction(1, 40000),
+            q=2.04523,
+            weight=Fraction(2, 10),
+            curve_of="cost",
+        ),
+        point(
+            "mean 0",
+            mean=Fraction(0),
+            variance=Fraction(0),
+            q=2.0,
+            weight=Fraction(1),
+            curve_of="cost",
+        ),
+    ),
+)
 def mean_moves(
     mean: Fraction, variance: Fraction, q: float, weight: Fraction, curve_of: str
 ) -> tuple[float, float]:
@@ -203,15 +283,16 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     _checked(tasks, "tasks")
     if len(tasks) < INTERVAL_MIN_TASKS:
         return None
-    # The means and Σ from one pass over the sums, as 1.1.0's composite interval takes them.
-    columns = Columns.of([(task[0], task[1:]) for task in tasks])
-    n, sigma = sum(columns.counts), columns.covariance()
+    # The means from the integer columns; Σ and g by their registered formulas.
+    sums = [(task[0], task[1:]) for task in tasks]
+    columns = Columns.of(sums)
+    n, sigma = sum(columns.counts), uncertainty.clustered_covariance(sums)
     p, mean_latency, mean_cost = columns.mean(0), columns.mean(1), columns.mean(2)
-    gradient = composite_gradient(p, mean_latency, mean_cost, n)
+    gradient = uncertainty.composite_gradient(p, mean_latency, mean_cost, n)
     latency, cost = latency_score(mean_latency), cost_score(mean_cost)
     s0 = weighted_at(Surd(p), n, latency, cost).a  # rational at a rational p
-    q = t_factor(len(tasks))
-    rate = rate_bounds(p, sigma[0][0], len(tasks), n)
+    q = rates.t_factor(len(tasks))
+    rate = rates.rate_bounds(p, sigma[0][0], len(tasks), n)
     bounds = (float(rate.low), float(rate.high))
     floor_move = q * abs(float(gradient[0])) * math.sqrt(sigma[0][0])
     success = success_moves(s0, bounds, n, latency, cost, floor_move)
@@ -228,3 +309,78 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     low, high = min(max(low, 0.0), float(_SCALE)), min(max(high, 0.0), float(_SCALE))
     interval = outwards_with_margin(low, high, SCORE_DECIMALS, 0, _SCALE)
     return CompositeMoves(s0, bounds[0], bounds[1], q, moves, r, low, high, interval)
+
+
+# decisions.md 1.2.0, the composite check agent (../shared/spec/composite-check-agent.jsonl):
+# per task (runs, successes, Σ latency_ms, Σ cost_usd); 193 runs over 30 tasks, 190 successes.
+_COMPOSITE_CHECK = (
+    (6, 6, 12102, Decimal("0.137680")),
+    (7, 7, 15873, Decimal("0.193710")),
+    (7, 7, 8062, Decimal("0.071794")),
+    (7, 7, 5508, Decimal("0.295128")),
+    (8, 8, 5739, Decimal("0.029813")),
+    (6, 6, 6369, Decimal("0.330505")),
+    (7, 7, 9877, Decimal("0.046926")),
+    (5, 5, 6199, Decimal("0.145732")),
+    (7, 6, 10194, Decimal("0.100480")),
+    (7, 7, 20873, Decimal("0.257096")),
+    (7, 7, 7997, Decimal("0.053698")),
+    (6, 6, 5552, Decimal("0.097213")),
+    (7, 7, 17689, Decimal("0.190133")),
+    (6, 6, 5238, Decimal("0.053911")),
+    (5, 5, 10613, Decimal("0.171018")),
+    (8, 8, 10435, Decimal("0.322539")),
+    (6, 6, 8839, Decimal("0.296873")),
+    (5, 5, 9041, Decimal("0.139432")),
+    (5, 5, 11295, Decimal("0.259292")),
+    (5, 5, 13205, Decimal("0.101373")),
+    (7, 7, 14017, Decimal("0.046222")),
+    (8, 8, 15257, Decimal("0.340060")),
+    (5, 5, 12885, Decimal("0.057700")),
+    (8, 6, 15824, Decimal("0.101572")),
+    (5, 5, 5021, Decimal("0.094162")),
+    (6, 6, 7193, Decimal("0.160155")),
+    (8, 8, 17154, Decimal("0.129626")),
+    (5, 5, 9802, Decimal("0.115753")),
+    (7, 7, 23425, Decimal("0.296876")),
+    (7, 7, 4746, Decimal("0.137771")),
+)
+
+
+@formula(
+    "uncertainty.composite_interval",
+    title="Composite interval",
+    latex=(
+        r"S \in \left[S^0 - \sqrt{\sum_j (D_j^-)^2 + 2 \sum_{j<k} r_{jk} D_j^- D_k^-},\ "
+        r"S^0 + \sqrt{\sum_j (D_j^+)^2 + 2 \sum_{j<k} r_{jk} D_j^+ D_k^+}\right],\quad"
+        r" r_{jk} = \operatorname{sign}(g_j g_k)"
+        r" \dfrac{\Sigma_{jk}}{\sqrt{\Sigma_{jj} \Sigma_{kk}}},"
+        r"\quad j, k \in \{p, L, C\},\quad T \ge " + tex_number(INTERVAL_MIN_TASKS)
+    ),
+    descriptive=(
+        "a combination of asymmetric moves over a 3×3 covariance, with the zero-success "
+        "floor (low = 0 when p̂ = 0); its moves are uncertainty.success_moves and "
+        "uncertainty.mean_moves, its rate interval uncertainty.success_rate_interval, Σ and g "
+        "uncertainty.clustered_covariance and uncertainty.composite_gradient"
+    ),
+    golden=(
+        point("decisions check", tasks=_COMPOSITE_CHECK),
+        point("mixed", tasks=((2, 2, 2000, Fraction(2, 100)), (2, 0, 4000, Fraction(6, 100))) * 5),
+        point("zero-success", tasks=((2, 0, 2000, Fraction(2, 100)),) * 10),
+        point(
+            "all-success", tasks=tuple((2, 2, 2 * ms, Fraction(2, 100)) for ms in (1000, 3000) * 5)
+        ),
+        point("below the minimum", tasks=((2, 1, 2000, Fraction(2, 100)),) * 9),
+    ),
+)
+def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
+    """The 1.2.0 interval of the headline composite (:func:`composite_moves`), two decimals,
+    outwards; ``None`` below ``INTERVAL_MIN_TASKS`` tasks.
+
+    Returns an interval within [0, 100].
+
+    >>> composite_interval([(2, 2, 2000, Fraction(2, 100)), (2, 0, 4000, Fraction(6, 100))] * 5)
+    Interval(low=Decimal('24.60'), high=Decimal('71.73'))
+    """
+    found = composite_moves(tasks)
+    return None if found is None else found.interval

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from scoring import rates, uncertainty
 from scoring.composite import composite_score, outcome_consistency
 from scoring.constants import (
     FRACTION_DECIMALS,
+    INTERVAL_MIN_TASKS,
     SCORE_DECIMALS,
 )
 from scoring.curves import cost_score, latency_score
@@ -25,14 +27,11 @@ from scoring.rates import (
     _ONE,
     _SCALE,
     outwards_with_margin,
-    t_factor,
 )
-from scoring.registry import ScoringError
+from scoring.registry import ScoringError, formula, point, tex_number
 from scoring.surd import Interval
 from scoring.uncertainty import (
     CohortTask,
-    clustered_covariance,
-    composite_gradient,
     interval_reason,
 )
 
@@ -111,7 +110,7 @@ def paired_covariance(
                 for value, mean in zip(task[1:], means, strict=True)
             )
     tasks = len(a)
-    one_run = clustered_covariance([(1, row) for row in scaled])
+    one_run = uncertainty.clustered_covariance([(1, row) for row in scaled])
     return tuple(tuple(entry * tasks * tasks for entry in line) for line in one_run)
 
 
@@ -142,7 +141,7 @@ def _compared(
     unpaired = _quadratic(gradient[:half], [row[:half] for row in sigma[:half]]) + _quadratic(
         gradient[half:], [row[half:] for row in sigma[half:]]
     )
-    q = t_factor(shared)
+    q = rates.t_factor(shared)
     se = math.sqrt(paired)
     interval = outwards_with_margin(float(d) - q * se, float(d) + q * se, places, -top, top)
     return Comparison(shared, d, interval, verdict(interval), None, se, math.sqrt(unpaired))
@@ -160,7 +159,7 @@ def _floored_gradient(tasks: Sequence[CohortTask]) -> tuple[Fraction, Fraction, 
     floor the score is 0 whatever the latency and cost, so those entries are 0 (its
     success residuals are all 0, so the success entry multiplies nothing)."""
     n, p, latency, cost = _means(tasks)
-    by_p, by_latency, by_cost = composite_gradient(p, latency, cost, n)
+    by_p, by_latency, by_cost = uncertainty.composite_gradient(p, latency, cost, n)
     return (by_p, Fraction(0), Fraction(0)) if p == 0 else (by_p, by_latency, by_cost)
 
 
@@ -169,6 +168,40 @@ def _composite_on(tasks: Sequence[CohortTask]) -> Fraction:
     return composite_score(p, outcome_consistency(p, n), latency_score(latency), cost_score(cost))
 
 
+def _agent(*tasks: CohortTask) -> dict[str, CohortTask]:
+    """Golden inputs: ``tasks`` under the ids ``t0``, ``t1``, …"""
+    return {f"t{i}": task for i, task in enumerate(tasks)}
+
+
+# Two agents on ten shared tasks whose difficulty moves both: B a run behind A on each.
+_EASY, _HARD = (4, 4, 4000, Fraction(8, 100)), (4, 1, 6000, Fraction(12, 100))
+_GOLDEN_A = _agent(*(_EASY, _HARD) * 5)
+_GOLDEN_B = _agent(*((4, 3, 4400, Fraction(8, 100)), (4, 0, 6400, Fraction(12, 100))) * 5)
+_MIN = tex_number(INTERVAL_MIN_TASKS)
+_PAIRED_TEX = (
+    r"\quad \mathrm{Var}(d) = g_{AB}^{\top} \Sigma_{AB} g_{AB},"
+    r"\quad g_{AB} = (g_A, -g_B),"
+    r"\quad q = t^{-1}\!\left(\dfrac{1 + \gamma}{2},\ T_{AB} - 1\right),"
+    r"\quad T_{AB} \ge " + _MIN
+)
+_PAIRED_WHY = (
+    "a quadratic form over the 6×6 clustered covariance of both agents' means on their shared "
+    "tasks (uncertainty.clustered_covariance with each task's residuals of both agents)"
+)
+
+
+@formula(
+    "uncertainty.paired_composite",
+    title="Paired difference of two composites",
+    latex=r"S_A - S_B \in d \pm q \sqrt{\mathrm{Var}(d)},\quad d = \hat S_A - \hat S_B"
+    + _PAIRED_TEX,
+    descriptive=_PAIRED_WHY,
+    golden=(
+        point("B behind on every task", a=_GOLDEN_A, b=_GOLDEN_B),
+        point("the same agent", a=_GOLDEN_A, b=dict(_GOLDEN_A)),
+        point("too few shared", a=_GOLDEN_A, b=_agent(*(_EASY,) * 9)),
+    ),
+)
 def compare_composites(a: Mapping[str, CohortTask], b: Mapping[str, CohortTask]) -> Comparison:
     """The paired comparison of two agents' composites on their shared tasks.
 
@@ -193,6 +226,20 @@ def compare_composites(a: Mapping[str, CohortTask], b: Mapping[str, CohortTask])
     return _compared(len(shared_a), d, gradient, sigma, SCORE_DECIMALS, _SCALE)
 
 
+@formula(
+    "uncertainty.paired_success_rate",
+    title="Paired difference of two success rates",
+    latex=r"p_A - p_B \in d \pm q"
+    r" \sqrt{\Sigma_{p_A p_A} + \Sigma_{p_B p_B} - 2 \Sigma_{p_A p_B}},"
+    r"\quad d = \hat p_A - \hat p_B,"
+    r"\quad q = t^{-1}\!\left(\dfrac{1 + \gamma}{2},\ T_{AB} - 1\right),\quad T_{AB} \ge " + _MIN,
+    descriptive=_PAIRED_WHY,
+    golden=(
+        point("B behind on every task", a=_GOLDEN_A, b=_GOLDEN_B),
+        point("the same agent", a=_GOLDEN_A, b=dict(_GOLDEN_A)),
+        point("too few shared", a=_GOLDEN_A, b=_agent(*(_EASY,) * 9)),
+    ),
+)
 def compare_success_rates(a: Mapping[str, CohortTask], b: Mapping[str, CohortTask]) -> Comparison:
     """The paired comparison of two agents' success rates on their shared tasks: ``d =
     p_A − p_B``, ``Var(d) = Σ_{p_A p_A} + Σ_{p_B p_B} − 2·Σ_{p_A p_B}`` (the gradient

@@ -21,7 +21,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from scoring.registry import ScoringError
+from scoring.registry import ScoringError, formula, point
 
 # scipy.special is imported on first use: it takes about a quarter of a second, which a
 # command that computes no interval (or fails on its input) need not pay.
@@ -44,6 +44,22 @@ def _finite(name: str, value: float) -> float:
     return number
 
 
+@formula(
+    "quantiles.beta_quantile",
+    title="Beta quantile",
+    latex=r"B^{-1}(P,\ a,\ b) = x \ \text{such that}\ I_x(a, b) = P",
+    descriptive=(
+        "a numerical inverse of the regularized incomplete beta function (scipy.special."
+        "betaincinv); its golden points are values of published tables (BETA.INV)"
+    ),
+    golden=(
+        point("0.975; 1, 10", probability=0.975, a=1, b=10),
+        point("0.025; 5, 6", probability=0.025, a=5, b=6),
+        point("0.975; 6, 5", probability=0.975, a=6, b=5),
+        point("0.025; 32.8, 4.8", probability=0.025, a=32.8, b=4.8),
+        point("0.5; 0.5, 0.5", probability=0.5, a=0.5, b=0.5),
+    ),
+)
 def beta_quantile(probability: float, a: float, b: float) -> float:
     """The ``probability`` quantile of the Beta(``a``, ``b``) distribution: the ``x`` in
     [0, 1] with ``I_x(a, b) = probability``, a spreadsheet's ``BETA.INV(probability, a, b)``.
@@ -81,6 +97,22 @@ def _t_quantile(p: float, df: float) -> float:
     return float(_special().stdtrit(df, p))
 
 
+@formula(
+    "quantiles.t_quantile",
+    title="Student t quantile",
+    latex=r"t^{-1}(P,\ \nu) = x \ \text{such that}\ \Pr(T_{\nu} \le x) = P",
+    descriptive=(
+        "a numerical inverse of Student's t distribution function (scipy.special.stdtrit); "
+        "its golden points are values of published t tables"
+    ),
+    golden=(
+        point("0.975, 1", probability=0.975, degrees_of_freedom=1),
+        point("0.975, 9", probability=0.975, degrees_of_freedom=9),
+        point("0.975, 29", probability=0.975, degrees_of_freedom=29),
+        point("0.975, 99", probability=0.975, degrees_of_freedom=99),
+        point("0.995, 5", probability=0.995, degrees_of_freedom=5),
+    ),
+)
 def t_quantile(probability: float, degrees_of_freedom: float) -> float:
     """The ``probability`` quantile of Student's t distribution with ``ν`` =
     ``degrees_of_freedom``: the ``t`` with ``P(T_ν ≤ t) = probability``, where
@@ -89,8 +121,8 @@ def t_quantile(probability: float, degrees_of_freedom: float) -> float:
     ``ν`` need not be whole. Relative error below 1e-12; a memo per argument pair (a report
     asks for the same ``T − 1`` for many agents).
 
-    Returns a real number, positive above ``probability`` ½; it tends to the normal
-    quantile as ``ν`` grows.
+    Returns a value between the lowest and the highest real number: positive above
+    ``probability`` ½, and it tends to the normal quantile as ``ν`` grows.
 
     >>> round(t_quantile(0.975, 29), 5), round(t_quantile(0.975, 1), 4)
     (2.04523, 12.7062)

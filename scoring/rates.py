@@ -27,7 +27,14 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 from statistics import NormalDist
 
-from scoring.clustered import Columns
+from scoring import quantiles, repeatability, uncertainty
+from scoring.clustered import (
+    Columns,
+    clustered_variance_tex,
+    clustered_wilson_golden,
+    effective_sample_size,
+    wilson_bounds,
+)
 from scoring.constants import (
     COMPOSITE_WEIGHT_COST,
     COMPOSITE_WEIGHT_RELIABILITY,
@@ -42,16 +49,23 @@ from scoring.constants import (
     SCORE_SCALE,
 )
 from scoring.numeric import Number, exact
-from scoring.quantiles import beta_quantile, t_quantile
-from scoring.registry import ScoringError
-from scoring.repeatability import pass_hat_k
-from scoring.surd import Interval, Surd
-from scoring.uncertainty import (
-    clustered_variance,
-    effective_sample_size,
-    outwards,
-    wilson_bounds,
+from scoring.registry import (
+    Binding,
+    Rows,
+    ScoringError,
+    arg,
+    at_least,
+    column,
+    const,
+    count,
+    formula,
+    point,
+    rows,
+    tex_number,
+    total,
+    uses,
 )
+from scoring.surd import Interval, Surd, outwards
 
 _ONE = Fraction(1)
 _LEVEL = exact(INTERVAL_LEVEL)
@@ -62,16 +76,6 @@ _W_S, _W_R, _W_C = (
     exact(COMPOSITE_WEIGHT_RELIABILITY),
     exact(COMPOSITE_WEIGHT_COST),
 )
-
-
-def _tails(level: Number) -> tuple[float, float, float]:
-    """``α/2``, ``1 − α/2`` (``α = 1 − level``: the Clopper–Pearson tails, the t quantile's
-    probability) and the normal quantile at ``1 − α/2``."""
-    share = exact(level)
-    if not 0 < share < 1:
-        raise ScoringError(f"level must lie in (0, 1), not {level!r}")
-    high = float((1 + share) / 2)
-    return float((1 - share) / 2), high, NormalDist(0, 1).inv_cdf(high)
 
 
 # --- Rounding -----------------------------------------------------------------------------
@@ -110,27 +114,80 @@ def outwards_with_margin(
 
 # --- Rates --------------------------------------------------------------------------------
 
+# The numbers a formula shows are the constants', so a changed constant changes the formula.
+_MIN_TASKS = tex_number(INTERVAL_MIN_TASKS)
+_SCALE_TEX = tex_number(SCORE_SCALE)
+_LEVEL_BINDING = arg("level", default=const("INTERVAL_LEVEL"))
+_T_QUANTILE = uses("quantiles.t_quantile", "probability", "degrees_of_freedom")
+_CP = uses("uncertainty.clopper_pearson", "m", "n_star")
+_Q_TEX = r"q = t^{-1}\!\left(\dfrac{1 + \gamma}{2},\ T - 1\right)"
+_N_STAR_TEX = r"n^{*} = n_{\mathrm{eff}} \cdot \dfrac{z^2}{q^2}"
 
+
+@formula(
+    "uncertainty.t_factor",
+    title="Student t factor",
+    latex=_Q_TEX,
+    symbols={r"t^{-1}": _T_QUANTILE, r"\gamma": _LEVEL_BINDING, "T": arg("tasks")},
+    golden=(
+        point("T=30", tasks=30),
+        point("T=10", tasks=INTERVAL_MIN_TASKS),
+        point("T=100", tasks=100),
+        point("T=2", tasks=2),
+        point("T=30, 80%", tasks=30, level=Decimal("0.8")),
+    ),
+)
 def t_factor(tasks: int, level: Number = INTERVAL_LEVEL) -> float:
     """``q``: the Student t quantile at ``(1 + level)/2`` with ``T − 1`` degrees of freedom.
 
-    Returns a value above ``z`` (``INTERVAL_Z``), falling towards it as ``T`` grows.
+    Returns a value in [1.9599, 12.7063] at the default level (``T ≥ 2``): above ``z``
+    (``INTERVAL_Z``), falling towards it as ``T`` grows; ``12.7062…`` at ``T = 2``.
 
     >>> round(t_factor(30), 5)
     2.04523
     """
     if tasks < 2:
         raise ScoringError(f"tasks must be at least 2 for a t quantile (T − 1 ≥ 1), not {tasks}")
-    return t_quantile(_tails(level)[1], tasks - 1)
+    return quantiles.t_quantile((1 + _share(level)) / 2, tasks - 1)
 
 
+def _share(level: Number) -> Fraction:
+    share = exact(level)
+    if not 0 < share < 1:
+        raise ScoringError(f"level must lie in (0, 1), not {level!r}")
+    return share
+
+
+@formula(
+    "uncertainty.capped_effective_size",
+    title="Effective size, capped by the order of the score",
+    latex=(
+        r"n_{\mathrm{eff}} = \min\!\left(\begin{cases} \dfrac{m(1 - m)}{V} & V > 0 \\"
+        r" T & V = 0 \end{cases},\ \dfrac{N}{k}\right)"
+    ),
+    symbols={
+        "m": arg("m"),
+        "V": arg("variance"),
+        "T": arg("tasks"),
+        "N": arg("runs"),
+        "k": arg("k"),
+    },
+    golden=(
+        point("capped at N/k", m=Fraction(1, 2), variance=Fraction(1, 400), tasks=10, runs=40, k=5),
+        point("uncapped", m=Fraction(1, 2), variance=Fraction(1, 40), tasks=10, runs=40, k=1),
+        point("capped at N", m=Fraction(1, 2), variance=Fraction(1, 400), tasks=10, runs=40, k=1),
+        point("V=0", m=Fraction(0), variance=Fraction(0), tasks=10, runs=40, k=3),
+        point("V=0, capped", m=Fraction(1), variance=Fraction(0), tasks=10, runs=40, k=5),
+    ),
+)
 def capped_effective_size(m: Number, variance: Number, tasks: int, runs: int, k: int) -> Fraction:
-    """``n_eff = m(1 − m)/V`` when ``V > 0``, else ``T``; capped at ``Σ_t n_t / k``.
+    """``n_eff = m(1 − m)/V`` when ``V > 0``, else ``T``; capped at ``N/k``, ``N = Σ_t n_t``.
 
     A task of ``n`` runs holds at least ``n/k`` independent trials' worth of information
     about ``p^k`` and no more is credited (for ``k = 1`` the cap of 1.1.0, the runs).
-    1.1.0's :func:`~scoring.uncertainty.effective_sample_size` caps at the runs, which is
-    never below ``Σ n_t / k``, so the smaller of the two is the 1.2.0 rule.
+
+    Returns a value between the lowest and the highest size it may credit: positive, at
+    most ``N/k``.
 
     >>> capped_effective_size(Fraction(1, 2), Fraction(1, 400), 10, 40, 1)
     Fraction(40, 1)
@@ -142,6 +199,40 @@ def capped_effective_size(m: Number, variance: Number, tasks: int, runs: int, k:
     if runs < 1:
         raise ScoringError(f"runs must be at least 1, not {runs}")
     return min(effective_sample_size(exact(m), exact(variance), tasks, runs), Fraction(runs, k))
+
+
+@formula(
+    "uncertainty.wilson",
+    title="Wilson interval at an effective size",
+    latex=(
+        r"\mathrm{Wilson}(m, n_{\mathrm{eff}}) ="
+        r" \dfrac{m + \dfrac{z^2}{2 n_{\mathrm{eff}}}}{1 + \dfrac{z^2}{n_{\mathrm{eff}}}}"
+        r" \pm \dfrac{z}{1 + \dfrac{z^2}{n_{\mathrm{eff}}}}"
+        r" \sqrt{\dfrac{m(1 - m)}{n_{\mathrm{eff}}} + \dfrac{z^2}{4 n_{\mathrm{eff}}^2}}"
+    ),
+    symbols={"m": arg("m"), r"n_{\mathrm{eff}}": arg("n_eff"), "z": const("INTERVAL_Z")},
+    golden=(
+        point("m=1/2, n=10", m=Fraction(1, 2), n_eff=Fraction(10)),
+        point("m=3/4, n=40", m=Fraction(3, 4), n_eff=Fraction(40)),
+        point("m=0", m=Fraction(0), n_eff=Fraction(10)),
+        point("m=1", m=Fraction(1), n_eff=Fraction(8)),
+        point("small m, n=667/5", m=Fraction(1, 68), n_eff=Fraction(667, 5)),
+    ),
+)
+def wilson_interval(m: Number, n_eff: Number) -> Interval:
+    """The Wilson score interval of a proportion ``m`` at size ``n_eff``; four decimals,
+    outwards. 1.2.0 reads it for pass^k of order ``k ≥ 2``, at the capped size.
+
+    Returns an interval within [0, 1] that contains ``m``.
+
+    >>> wilson_interval(Fraction(1, 2), 10)
+    Interval(low=Decimal('0.2365'), high=Decimal('0.7635'))
+    """
+    share, size = exact(m), exact(n_eff)
+    if not 0 <= share <= 1:
+        raise ScoringError(f"m must lie in [0, 1], not {m!r}")
+    low, high = wilson_bounds(share, size)
+    return outwards(low, high, FRACTION_DECIMALS, _ONE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +255,8 @@ def clopper_pearson_bounds(
 ) -> tuple[float, float]:
     """The Clopper–Pearson bounds of a rate ``m`` at a (non-integer) size ``n*``, with
     ``x = m·n*``: low = ``B⁻¹(α/2; x, n* − x + 1)`` (0 when ``x = 0``), high =
-    ``B⁻¹(1 − α/2; x + 1, n* − x)`` (1 when ``x = n*``); ``α = 1 − level``.
+    ``B⁻¹(1 − α/2; x + 1, n* − x)`` (1 when ``x = n*``); ``α = 1 − level``. The shape
+    parameters are computed exactly from the float ``n*`` and rounded once each.
 
     Returns two values in [0, 1], low ≤ m ≤ high.
 
@@ -178,11 +270,54 @@ def clopper_pearson_bounds(
         raise ScoringError(f"m must lie in [0, 1], not {m!r}")
     if not (math.isfinite(n_star) and n_star > 0):
         raise ScoringError(f"n_star must be a positive size, not {n_star!r}")
-    low_tail, high_tail, _ = _tails(level)
-    x = float(share) * n_star
-    low = 0.0 if share == 0 else beta_quantile(low_tail, x, n_star - x + 1)
-    high = 1.0 if share == 1 else beta_quantile(high_tail, x + 1, n_star - x)
+    alpha = 1 - _share(level)
+    size = Fraction(n_star)
+    x = share * size
+    low = 0.0 if share == 0 else quantiles.beta_quantile(alpha / 2, x, size - x + 1)
+    high = 1.0 if share == 1 else quantiles.beta_quantile(1 - alpha / 2, x + 1, size - x)
     return low, high
+
+
+@formula(
+    "uncertainty.clopper_pearson",
+    title="Clopper–Pearson interval at a non-integer size",
+    latex=(
+        r"\mathrm{CP}(m, n^{*}) = \left[\begin{cases} 0 & m = 0 \\"
+        r" B^{-1}\!\left(\dfrac{\alpha}{2},\ x,\ n^{*} - x + 1\right) & m > 0 \end{cases},\ "
+        r"\begin{cases} 1 & m = 1 \\"
+        r" B^{-1}\!\left(1 - \dfrac{\alpha}{2},\ x + 1,\ n^{*} - x\right) & m < 1"
+        r" \end{cases}\right],\quad x = m \cdot n^{*},\quad \alpha = 1 - \gamma"
+    ),
+    symbols={
+        "m": arg("m"),
+        "n^{*}": arg("n_star"),
+        r"B^{-1}": uses("quantiles.beta_quantile", "probability", "a", "b"),
+        r"\gamma": const("INTERVAL_LEVEL"),
+    },
+    golden=(
+        point("m=1/2, n*=10", m=Fraction(1, 2), n_star=10.0),
+        point("m=0", m=Fraction(0), n_star=10.0),
+        point("m=1", m=Fraction(1), n_star=12.5),
+        point("success check", m=Fraction(163, 182), n_star=36.66),
+        point("small n*", m=Fraction(1, 3), n_star=1.5),
+        point("large n*", m=Fraction(9, 10), n_star=5000.25),
+    ),
+)
+def clopper_pearson_interval(
+    m: Number, n_star: float, *, places: int = FRACTION_DECIMALS, scale: Number = 1
+) -> Interval:
+    """The Clopper–Pearson interval of a rate ``m`` at size ``n*`` (:func:`clopper_pearson_bounds`),
+    four decimals, rounded outwards past any boundary within ``INTERVAL_BOUND_MARGIN``
+    (``places`` decimals on ``[0, scale]`` for a score on another scale: radar correctness).
+
+    Returns an interval within [0, 1] that contains ``m``.
+
+    >>> clopper_pearson_interval(Fraction(1, 2), 10.0)
+    Interval(low=Decimal('0.1870'), high=Decimal('0.8130'))
+    """
+    low, high = clopper_pearson_bounds(m, float(n_star))
+    top = exact(scale)
+    return outwards_with_margin(low * float(top), high * float(top), places, 0, top)
 
 
 def rate_bounds(
@@ -192,24 +327,26 @@ def rate_bounds(
     ``tasks`` tasks holding ``runs`` runs (outcomes) in all, before rounding.
 
     ``n_eff`` from :func:`capped_effective_size`. ``k = 1``: Clopper–Pearson
-    (:func:`clopper_pearson_bounds`) at ``n* = n_eff·(z/q)²``, ``q`` = :func:`t_factor`.
-    ``k ≥ 2``: 1.1.0's Wilson bounds at the capped ``n_eff`` (at ``INTERVAL_LEVEL`` only,
-    the level of 1.1.0's ``z``). ``level`` other than ``INTERVAL_LEVEL``: for a reader's
-    calculator and the tests; ``z`` is then the normal quantile at that level.
+    (:func:`clopper_pearson_bounds`) at ``n* = n_eff·z²/q²``, ``q`` = :func:`t_factor`
+    (``n*`` computed exactly, then rounded once to a float). ``k ≥ 2``: the Wilson bounds
+    at the capped ``n_eff`` (at ``INTERVAL_LEVEL`` only, the level of ``z``). ``level``
+    other than ``INTERVAL_LEVEL``: for a reader's calculator and the tests; ``z`` is then
+    the normal quantile at that level.
 
     >>> b = rate_bounds(Fraction(1, 2), Fraction(1, 40), 10, 40)
     >>> float(b.n_eff), round(b.n_star, 4), round(b.low, 4), round(b.high, 4)
     (10.0, 7.5067, 0.1484, 0.8516)
     """
     n_eff = capped_effective_size(m, variance, tasks, runs, k)
+    share = _share(level)
     if k >= 2:
-        if exact(level) != _LEVEL:
+        if share != _LEVEL:
             raise ScoringError(f"level must be INTERVAL_LEVEL for k ≥ 2 (Wilson), not {level!r}")
         low, high = wilson_bounds(exact(m), n_eff)
         return RateBounds(low, high, n_eff, None, None)
     q = t_factor(tasks, level)
-    z = INTERVAL_Z if exact(level) == _LEVEL else _tails(level)[2]
-    n_star = float(n_eff) * (z / q) ** 2
+    z = INTERVAL_Z if share == _LEVEL else NormalDist(0, 1).inv_cdf(float((1 + share) / 2))
+    n_star = float(n_eff * Fraction(z) ** 2 / Fraction(q) ** 2)
     low_cp, high_cp = clopper_pearson_bounds(m, n_star, level)
     return RateBounds(low_cp, high_cp, n_eff, q, n_star)
 
@@ -224,57 +361,186 @@ def rate_interval(
     places: int = FRACTION_DECIMALS,
     scale: Number = 1,
 ) -> Interval:
-    """The published 1.2.0 interval of a rate: :func:`rate_bounds` times ``scale``, rounded
-    outwards at ``places`` decimals and clipped to ``[0, scale]`` (with the margin of
-    :func:`outwards_with_margin` for ``k = 1``, exactly for the Wilson bounds of ``k ≥ 2``).
+    """The published 1.2.0 interval of a rate, by the registered formulas: for ``k = 1``
+    :func:`clopper_pearson_interval` at the ``n*`` of :func:`rate_bounds` (``places``
+    decimals on ``[0, scale]``), for ``k ≥ 2`` :func:`wilson_interval` at the capped
+    ``n_eff`` (four decimals on [0, 1]: pass^k is a fraction).
 
     >>> rate_interval(Fraction(1, 2), Fraction(1, 40), 10, 40)
     Interval(low=Decimal('0.1483'), high=Decimal('0.8517'))
     """
+    if k >= 2:
+        if (places, exact(scale)) != (FRACTION_DECIMALS, _ONE):
+            raise ScoringError("a rate of order k ≥ 2 is a fraction: four decimals on [0, 1]")
+        return wilson_interval(m, capped_effective_size(m, variance, tasks, runs, k))
     bounds = rate_bounds(m, variance, tasks, runs, k)
-    top = exact(scale)
-    if isinstance(bounds.low, Surd) and isinstance(bounds.high, Surd):
-        return outwards(bounds.low * top, bounds.high * top, places, top)
-    return outwards_with_margin(
-        float(bounds.low) * float(top), float(bounds.high) * float(top), places, 0, top
-    )
+    if bounds.n_star is None:  # pragma: no cover - k = 1 always has n*
+        raise ScoringError("a rate of order 1 needs n*")
+    return clopper_pearson_interval(m, bounds.n_star, places=places, scale=scale)
 
 
 def _pooled(tasks: Sequence[tuple[int, int]]) -> tuple[Fraction, Fraction, int]:
     """``p̂ = Σc/Σn``, its clustered variance and ``Σn`` of ``(runs, successes)`` tasks."""
+    _counts_checked(tasks)
+    n = sum(runs for runs, _ in tasks)
+    return Fraction(sum(c for _, c in tasks), n), uncertainty.clustered_variance(tasks), n
+
+
+def _counts_checked(tasks: Sequence[tuple[int, int]]) -> None:
     for runs, successes in tasks:
         if runs <= 0 or not 0 <= successes <= runs:
             raise ScoringError(
                 "each task needs runs > 0 and successes between 0 and its runs "
                 f"(got {runs} runs, {successes} successes)"
             )
-    n = sum(runs for runs, _ in tasks)
-    return Fraction(sum(c for _, c in tasks), n), clustered_variance(tasks), n
 
 
+def _pooled_tex(rate: str, result: str, scale: str = "") -> str:
+    """The LaTeX of a pooled rate's 1.2.0 interval: Clopper–Pearson at ``n*``, with the
+    effective size, ``q`` and the clustered variance it reads."""
+    return (
+        rf"{result} \in {scale}\mathrm{{CP}}({rate},\ n^{{*}}),\quad " + _N_STAR_TEX + r",\quad"
+        rf" n_{{\mathrm{{eff}}}} = \min\!\left(\begin{{cases}} \dfrac{{{rate}(1 - {rate})}}"
+        rf"{{V({rate})}} & V({rate}) > 0 \\ T & V({rate}) = 0 \end{{cases}},\ n\right),\quad "
+        + _Q_TEX
+        + r",\quad "
+        + clustered_variance_tex(rate)
+    )
+
+
+def _pooled_symbols(tasks: Rows, runs: str, successes: str, rate: str) -> dict[str, Binding]:
+    n = total(tasks, runs)
+    return {
+        r"\mathrm{CP}": _CP,
+        rate: total(tasks, successes, per=runs),
+        r"t^{-1}": _T_QUANTILE,
+        r"\gamma": const("INTERVAL_LEVEL"),
+        "z": const("INTERVAL_Z"),
+        "T": count(tasks.name),
+        "t": tasks,
+        "n_t": column(runs),
+        "c_t": column(successes),
+        "n": n,
+    }
+
+
+#: The cohort's tasks of the success rate: completed runs and successes.
+_COHORT_TASKS = rows("tasks", "n", "c")
+
+# decisions.md 1.2.0, the success-rate check: 24 tasks 6/6, 3 tasks 5/6, 1/7, 0/5, 3/8.
+_SUCCESS_CHECK = ((6, 6),) * 24 + ((6, 5),) * 3 + ((7, 1), (5, 0), (8, 3))
+
+
+@formula(
+    "uncertainty.success_rate_interval",
+    title="Success-rate interval",
+    latex=_pooled_tex(r"\hat p", "p"),
+    symbols=_pooled_symbols(_COHORT_TASKS, "n", "c", r"\hat p"),
+    golden=(
+        point("decisions check", tasks=_SUCCESS_CHECK),
+        *clustered_wilson_golden(
+            lambda successes, runs: (runs, successes), "zero successes", "all successes", runs=3
+        ),
+    ),
+)
 def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
-    """The 1.2.0 success-rate interval of a cohort of ``(runs, successes)`` tasks
-    (Clopper–Pearson at ``n*``, k = 1); ``None`` below ``INTERVAL_MIN_TASKS`` tasks.
+    """The 1.2.0 interval of the composite's success rate: Clopper–Pearson at
+    ``n* = n_eff·z²/q²`` (k = 1), ``n_eff = p̂(1 − p̂)/V(p̂)`` capped at the runs.
+
+    ``tasks`` holds ``(runs n_t, successes c_t)`` per task of the cohort; ``None`` below
+    ``INTERVAL_MIN_TASKS`` tasks. By hand: ``p̂``, ``V(p̂)``, ``n_eff``, ``q`` (the t
+    quantile with ``T − 1`` degrees of freedom), ``n*``, then the two Beta quantiles
+    (a spreadsheet's ``BETA.INV``); four decimals, outwards.
 
     >>> success_rate_interval([(4, 3), (4, 1)] * 5)
     Interval(low=Decimal('0.3030'), high=Decimal('0.6970'))
+    >>> success_rate_interval([(4, 3)] * 9) is None
+    True
     """
     if len(tasks) < INTERVAL_MIN_TASKS:
+        _counts_checked(tasks)  # impossible counts are refused even below the minimum
         return None
     p, variance, n = _pooled(tasks)
     return rate_interval(p, variance, len(tasks), n)
 
 
+@formula(
+    "uncertainty.success_interval",
+    title="Success-rate interval of independent runs",
+    latex=(
+        r"p \in \mathrm{CP}(\hat p,\ n^{*}),\quad \hat p = \dfrac{s}{n},\quad "
+        + _N_STAR_TEX
+        + r",\quad n_{\mathrm{eff}} = \begin{cases} n - 1 & 0 < s < n \\ n & s = 0 \text{ or }"
+        r" s = n \end{cases},\quad q = t^{-1}\!\left(\dfrac{1 + \gamma}{2},\ n - 1\right),"
+        r"\quad n \ge " + _MIN_TASKS
+    ),
+    symbols={
+        r"\mathrm{CP}": _CP,
+        "n": arg("runs"),
+        "s": arg("successes"),
+        r"t^{-1}": _T_QUANTILE,
+        r"\gamma": const("INTERVAL_LEVEL"),
+        "z": const("INTERVAL_Z"),
+    },
+    golden=(
+        point("20 runs, 10 successes", runs=20, successes=10),
+        point("all successes", runs=INTERVAL_MIN_TASKS, successes=INTERVAL_MIN_TASKS),
+        point("zero successes", runs=INTERVAL_MIN_TASKS, successes=0),
+        point("below the minimum", runs=INTERVAL_MIN_TASKS - 1, successes=4),
+        point("100 runs, 37 successes", runs=100, successes=37),
+    ),
+)
+def success_interval(runs: int, successes: int) -> Interval | None:
+    """The success-rate interval of ``successes`` in ``runs`` independent runs (each run its
+    own task, as in the reader's calculator): :func:`success_rate_interval` of ``runs``
+    one-run tasks; four decimals, outwards.
+
+    With one run per task ``V = p̂(1 − p̂)/(n − 1)``, so ``n_eff = n − 1`` (``n`` when
+    ``p̂`` is 0 or 1, where ``V = 0`` and ``n_eff = T = n``), and ``q`` has ``n − 1``
+    degrees of freedom. Below ``INTERVAL_MIN_TASKS`` runs: ``None``, as in the report.
+
+    >>> success_interval(20, 10)
+    Interval(low=Decimal('0.2512'), high=Decimal('0.7488'))
+    >>> success_interval(9, 4) is None
+    True
+    """
+    if runs < 0 or not 0 <= successes <= runs:
+        raise ScoringError("successes must lie between 0 and the runs")
+    if runs < INTERVAL_MIN_TASKS:
+        return None
+    p = Fraction(successes, runs)
+    # Σ_t (s_t − p)² = n·p(1 − p) over one-run tasks, so V = n/(n − 1)·n·p(1 − p)/n².
+    return rate_interval(p, p * (1 - p) / (runs - 1), runs, runs)
+
+
+#: The window's tasks of the correctness axis: passes and known outcomes.
+_WINDOW_TASKS = rows("tasks", "passes", "known")
+
+
+@formula(
+    "uncertainty.correctness_interval",
+    title="Radar correctness interval",
+    latex=_pooled_tex(r"\hat r", r"\mathrm{correctness}", _SCALE_TEX + r" \cdot "),
+    symbols={
+        **_pooled_symbols(_WINDOW_TASKS, "known", "passes", r"\hat r"),
+    },
+    golden=clustered_wilson_golden(
+        lambda passes, known: (passes, known), "no passes", "every pass", runs=2
+    ),
+)
 def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     """The 1.2.0 interval of the radar's correctness axis from ``(passes, known)`` per task
-    of the window (the order of 1.1.0's): the rate interval (k = 1) times 100, two decimals.
+    of the window: the rate interval (k = 1) of the window's pass rate, times 100, two
+    decimals on 0–100, outwards. ``None`` below ``INTERVAL_MIN_TASKS`` tasks.
 
     >>> correctness_interval([(3, 4), (1, 4)] * 5)
     Interval(low=Decimal('30.30'), high=Decimal('69.70'))
     """
+    counts = [(known, passes) for passes, known in tasks]
     if len(tasks) < INTERVAL_MIN_TASKS:
+        _counts_checked(counts)
         return None
-    p, variance, n = _pooled([(known, passes) for passes, known in tasks])
+    p, variance, n = _pooled(counts)
     return rate_interval(p, variance, len(tasks), n, places=SCORE_DECIMALS, scale=SCORE_SCALE)
 
 
@@ -282,27 +548,89 @@ def pass_hat_k_moments(
     tasks: Sequence[tuple[int, int]], k: int
 ) -> tuple[Fraction, Fraction, int, int]:
     """``m``, ``V``, ``T`` and ``Σ n_t`` of aggregate pass^k over the qualifying tasks of
-    ``(n, c)`` tasks, as 1.1.0 defines them: ``U_t = C(c, k)/C(n, k)`` (0 when ``c < k``),
-    ``m`` their mean, ``V = Σ_t (U_t − m)²/(T(T − 1))`` — the clustered variance of 1.1.0
-    with each task one value (``n_t = 1``, ``S_t = U_t``). Needs two qualifying tasks.
+    ``(n, c)`` tasks: ``U_t = C(c, k)/C(n, k)`` (0 when ``c < k``), ``m`` their mean,
+    ``V = Σ_t (U_t − m)²/(T(T − 1))`` — the clustered variance with each task one value
+    (``n_t = 1``, ``S_t = U_t``). Needs two qualifying tasks.
 
     >>> pass_hat_k_moments([(4, 4), (4, 0)] * 5, 1)
     (Fraction(1, 2), Fraction(1, 36), 10, 40)
     """
     qualifying = [(n, c) for n, c in tasks if n >= REPEATABILITY_MIN_OUTCOMES]
-    values = [pass_hat_k(n, c, k) for n, c in qualifying]
+    values = [repeatability.pass_hat_k(n, c, k) for n, c in qualifying]
     if len(values) < 2:
         raise ScoringError(f"pass^k moments need at least two qualifying tasks, not {len(values)}")
-    # 1.1.0's integer columns: the mean and the clustered variance in one pass.
+    # The integer columns of the clustered variance: the mean and V in one pass.
     columns = Columns.of([(1, (u,)) for u in values])
     runs = sum(n for n, _ in qualifying)
     return columns.mean(0), columns.covariance()[0][0], len(values), runs
 
 
+#: The qualifying tasks of pass^k: those with enough recorded outcomes.
+_QUALIFYING = rows("tasks", "n", "c", keep=at_least("n", "REPEATABILITY_MIN_OUTCOMES"))
+
+# decisions.md 1.2.0, the pass^5 check: 100 tasks, 18 with a non-zero value.
+_PASS5_CHECK = (
+    ((8, 5),) * 6
+    + ((7, 5),) * 7
+    + ((8, 6),) * 2
+    + ((6, 5), (7, 6), (8, 7))
+    + ((5, 2),) * 21
+    + ((6, 3),) * 20
+    + ((7, 3),) * 20
+    + ((8, 4),) * 21
+)
+
+
+@formula(
+    "uncertainty.pass_hat_k_interval",
+    title="pass^k interval",
+    latex=(
+        r"\mathrm{pass}^k \in \begin{cases} \mathrm{CP}(m,\ n^{*}) & k = 1 \\"
+        r" \mathrm{Wilson}(m,\ n_{\mathrm{eff}}) & k \ge 2 \end{cases},\quad "
+        + _N_STAR_TEX
+        + r",\quad n_{\mathrm{eff}} = N_{\mathrm{eff}}(m, V, T, N, k),\quad "
+        + _Q_TEX
+        + r",\quad U_t = \begin{cases} \dfrac{\binom{c_t}{k}}{\binom{n_t}{k}} & n_t \ge k \\"
+        r" 0 & n_t < k \end{cases},"
+        r"\quad m = \dfrac{1}{T} \sum_{t=1}^{T} U_t,"
+        r"\quad V = \dfrac{1}{T(T - 1)} \sum_{t=1}^{T} (U_t - m)^2,"
+        r"\quad N = \sum_{t=1}^{T} n_t,\quad T \ge " + _MIN_TASKS
+    ),
+    symbols={
+        r"\mathrm{CP}": _CP,
+        r"\mathrm{Wilson}": uses("uncertainty.wilson", "m", "n_eff"),
+        r"N_{\mathrm{eff}}": uses(
+            "uncertainty.capped_effective_size", "m", "variance", "tasks", "runs", "k"
+        ),
+        r"t^{-1}": _T_QUANTILE,
+        r"\gamma": const("INTERVAL_LEVEL"),
+        "z": const("INTERVAL_Z"),
+        "T": total(_QUALIFYING),
+        "t": _QUALIFYING,
+        "n_t": column("n"),
+        "c_t": column("c"),
+        "k": arg("k"),
+    },
+    golden=(
+        point("decisions check, k=5", tasks=_PASS5_CHECK, k=5),
+        point("example,k=1", tasks=((4, 4), (4, 0)) * 5, k=1),
+        point("example,k=3", tasks=((4, 4), (4, 2), (5, 4)) * 4, k=3),
+        point("below the minimum", tasks=((4, 4),) * (INTERVAL_MIN_TASKS - 1), k=1),
+        point(
+            "unqualified left out",
+            tasks=((4, 4),) * (INTERVAL_MIN_TASKS - 1) + ((2, 2),) * 3,
+            k=1,
+        ),
+        point("m=0", tasks=((5, 1),) * INTERVAL_MIN_TASKS, k=3),
+        point("m=1", tasks=((5, 5),) * INTERVAL_MIN_TASKS, k=5),
+        point("cap below T", tasks=((4, 4), (4, 1)) * 5, k=5),
+    ),
+)
 def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | None:
     """The 1.2.0 interval of aggregate pass^k from ``(n, c)`` per task: ``n_eff`` capped at
-    ``Σ n_t / k``; Clopper–Pearson at ``n*`` for ``k = 1``, Wilson for ``k ≥ 2``;
-    ``None`` below ``INTERVAL_MIN_TASKS`` qualifying tasks.
+    ``N/k`` (:func:`capped_effective_size`); Clopper–Pearson at ``n*`` for ``k = 1``, the
+    Wilson interval at ``n_eff`` for ``k ≥ 2``; ``None`` below ``INTERVAL_MIN_TASKS``
+    qualifying tasks. Four decimals, outwards.
 
     >>> pass_hat_k_interval([(4, 4), (4, 2), (5, 4)] * 4, 3)
     Interval(low=Decimal('0.2545'), high=Decimal('0.6916'))
@@ -310,5 +638,5 @@ def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | 
     qualifying = sum(1 for n, _ in tasks if n >= REPEATABILITY_MIN_OUTCOMES)
     if qualifying < INTERVAL_MIN_TASKS:
         return None
-    m, variance, count, runs = pass_hat_k_moments(tasks, k)
-    return rate_interval(m, variance, count, runs, k)
+    m, variance, count_, runs = pass_hat_k_moments(tasks, k)
+    return rate_interval(m, variance, count_, runs, k)

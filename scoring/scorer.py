@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 
-from scoring import composite, radar, repeatability, uncertainty
+from scoring import composite, moves, radar, rates, repeatability
+from scoring import ranks as ranks_module
+from scoring.clustered import CohortTask
 from scoring.composite import CompositeResult
 from scoring.constants import PASS_K_LEVELS, REPEATABILITY_MIN_OUTCOMES, SCORE_DECIMALS, Axis
 from scoring.numeric import Number, exact_sum, round_half_up
@@ -41,13 +43,13 @@ class AgentIntervals:
 
 
 def score_intervals(
-    cohort: Sequence[uncertainty.CohortTask],
+    cohort: Sequence[CohortTask],
     window: Sequence[tuple[int, int]],
     outcomes: Sequence[tuple[int, int]],
     levels: Sequence[int] = PASS_K_LEVELS,
 ) -> AgentIntervals:
     """The intervals of one agent from its per-task sums, by the registered interval
-    formulas of :mod:`scoring.uncertainty`.
+    formulas of :mod:`scoring.rates` and :mod:`scoring.moves`.
 
     ``cohort``: :data:`~scoring.clustered.CohortTask` per task of the completed runs;
     ``window``: ``(passes, known outcomes)`` per task with a known outcome in the radar
@@ -58,14 +60,12 @@ def score_intervals(
     """
     qualifying = sum(1 for n, _ in outcomes if n >= REPEATABILITY_MIN_OUTCOMES)
     return AgentIntervals(
-        composite=uncertainty.composite_interval(cohort),
-        success_rate=uncertainty.success_rate_interval([(t[0], t[1]) for t in cohort]),
+        composite=moves.composite_interval(cohort),
+        success_rate=rates.success_rate_interval([(t[0], t[1]) for t in cohort]),
         composite_reason=interval_reason(len(cohort)),
-        correctness=uncertainty.correctness_interval(window),
+        correctness=rates.correctness_interval(window),
         correctness_reason=interval_reason(len(window)),
-        pass_hat=MappingProxyType(
-            {k: uncertainty.pass_hat_k_interval(outcomes, k) for k in levels}
-        ),
+        pass_hat=MappingProxyType({k: rates.pass_hat_k_interval(outcomes, k) for k in levels}),
         pass_hat_reason=interval_reason(qualifying, "qualifying tasks"),
     )
 
@@ -160,8 +160,8 @@ def ranking(
         for score, agent_id in zip(scores, agent_ids, strict=True)
     ]
     order = sorted(range(len(keys)), key=keys.__getitem__)
-    ranks = uncertainty.competition_ranks([scores[i] for i in order])
-    return order, ranks, uncertainty.rank_upper_bounds([intervals[i] for i in order])
+    ranks = ranks_module.competition_ranks([scores[i] for i in order])
+    return order, ranks, ranks_module.rank_upper_bounds([intervals[i] for i in order])
 
 
 def ranked(agents: Sequence[AgentReport]) -> tuple[AgentReport, ...]:

@@ -178,8 +178,9 @@ def rank_table(key: str, agents: Sequence[Any], before: str, after: str, places:
     """Rank changes of one corpus file, biggest movers first (``contracts.impact`` rows).
 
     Four columns, so that the table fits a phone: the agent, its rank before → after (a
-    rank change marked "within the noise" when the newer composite intervals overlap, see
-    :mod:`contracts.noise`), its composite before → after, and the change of composite.
+    rank change marked "within the noise" when the paired comparison with every agent it
+    changed places with contains 0, see :mod:`contracts.noise`), its composite before →
+    after, and the change of composite.
     """
     from contracts.impact import movers_first, shown, signed
     from contracts.noise import noise_text
@@ -199,6 +200,23 @@ def rank_table(key: str, agents: Sequence[Any], before: str, after: str, places:
     caption = f"Rank and composite under {esc(before)} → under {esc(after)}, biggest movers first"
     headers = ["Agent", "Rank", f"Composite ({score_unit()})", "Δ (points)"]
     return table(key, headers, rows, numeric=(1, 2, 3), caption=caption)
+
+
+def pair_list(key: str, agents: Sequence[Any]) -> str:
+    """The pairs of one corpus file that changed order, each with its paired comparison
+    (``contracts.impact.pair_text``: d, its interval, the shared tasks and the verdict);
+    empty when no pair did."""
+    from contracts.impact import pair_text, swapped_pairs
+
+    pairs = swapped_pairs(list(agents))
+    if not pairs:
+        return ""
+    items = "".join(f"<li>{esc(pair_text(*pair))}</li>" for pair in pairs)
+    return block(
+        f"{key}/pairs",
+        "<p>Agents that changed order, and the paired comparison of their composites on "
+        f"the tasks both have (the one the newer release's code computes):</p><ul>{items}</ul>",
+    )
 
 
 def release_impact(older: Any, newer: Any, places: int) -> str:
@@ -232,6 +250,7 @@ def release_impact(older: Any, newer: Any, places: int) -> str:
             f'\n<details class="rank-table"><summary>Every agent\'s rank and composite, '
             f"{old_v} → {new_v}</summary>\n{ranks}\n</details>\n"
         )
+        parts.append(pair_list(f"impact:{pair}:{corpus}", agents))
         slopes = [
             Slope(
                 a.agent_id, a.committed.composite, a.live.composite, a.committed.rank, a.live.rank

@@ -86,16 +86,30 @@ COHORT_STEPS: tuple[tuple[str, str, str | None], ...] = (
     ("tasks", "distinct tasks T", None),
     ("success_rate", "success rate p̂", "fraction"),
     ("variance_success_rate", "clustered variance V(p̂)", None),
-    ("n_eff", "effective sample size n_eff", None),
-    ("success_rate_interval.low", "success rate, low bound", "fraction"),
-    ("success_rate_interval.high", "success rate, high bound", "fraction"),
+    ("n_eff", "effective size n_eff", None),
+    ("q", "t factor q (T − 1 degrees of freedom)", None),
+    ("n_star", "Clopper–Pearson size n*", None),
+    ("success_rate_interval.low", "success rate, low bound p⁻", "fraction"),
+    ("success_rate_interval.high", "success rate, high bound p⁺", "fraction"),
     ("mean_latency_ms", "mean latency λ\u0304 (ms)", None),
     ("mean_cost_usd", "mean cost ū (USD)", None),
     ("score", "composite S", "score"),
+    ("score_unfloored", "weighted formula S⁰ (before the floor)", None),
     ("gradient.p", "∂S/∂p", None),
     ("gradient.latency_ms", "∂S/∂λ (per ms)", None),
     ("gradient.cost_usd", "∂S/∂u (per USD)", None),
-    ("se_squared", "squared standard error gᵀΣg", None),
+    ("sigma.pp", "Σ of the success rate", None),
+    ("sigma.latency", "Σ of the mean latency", None),
+    ("sigma.cost", "Σ of the mean cost", None),
+    ("move.p.low", "success move down D_p⁻", None),
+    ("move.p.high", "success move up D_p⁺", None),
+    ("move.latency.low", "latency move down D_L⁻", None),
+    ("move.latency.high", "latency move up D_L⁺", None),
+    ("move.cost.low", "cost move down D_C⁻", None),
+    ("move.cost.high", "cost move up D_C⁺", None),
+    ("r.p_latency", "correlation r(p, L)", None),
+    ("r.p_cost", "correlation r(p, C)", None),
+    ("r.latency_cost", "correlation r(L, C)", None),
     ("interval.low", "composite, low bound", "score"),
     ("interval.high", "composite, high bound", "score"),
 )
@@ -475,6 +489,65 @@ def interval_value(site: Site, name: str, key: str, fmt: str = "score") -> str:
     return value(f"example:{name}/{key or 'interval'}", text, title=f"worked example {name}")
 
 
+# --- two agents compared on shared tasks (methodology 1.2.0) ------------------------------
+
+PAIRED_EXAMPLE = "uncertainty.paired"
+
+
+def paired_tasks_table(site: Site) -> str:
+    """The paired example's inputs, task by task: each agent's successes of its runs and
+    its sums of latency and cost."""
+    inputs = site.snapshot.example(PAIRED_EXAMPLE).inputs
+    rows = []
+    for number, (a, b) in enumerate(zip(inputs["a"], inputs["b"], strict=True), start=1):
+        rows.append(
+            [
+                str(number),
+                f"{a[1]} of {a[0]}",
+                f"{b[1]} of {b[0]}",
+                f"{esc(str(a[2]))} ms, ${esc(str(a[3]))}",
+                f"{esc(str(b[2]))} ms, ${esc(str(b[3]))}",
+            ]
+        )
+    return table(
+        f"example:{PAIRED_EXAMPLE}/tasks",
+        ["Task", "A: successes", "B: successes", "A: Σ latency, Σ cost", "B: Σ latency, Σ cost"],
+        rows,
+        caption=esc(site.snapshot.example(PAIRED_EXAMPLE).title),
+    )
+
+
+def paired_table(site: Site) -> str:
+    """The paired example's results: for the composite and the success rate, the difference
+    on the shared tasks, its interval, the paired and unpaired standard errors, the verdict."""
+    result = site.snapshot.example(PAIRED_EXAMPLE).result
+    rows = []
+    for name, label, fmt in (
+        ("composite", "composite", "score"),
+        ("success_rate", "success rate", "fraction"),
+    ):
+        places = {"score": C.SCORE_DECIMALS, "fraction": C.FRACTION_DECIMALS}[fmt]
+        low, high = result[f"{name}.low"], result[f"{name}.high"]
+        interval = None if low is None else {"low": low, "high": high}
+        rows.append(
+            [
+                label,
+                esc(site.show(result[f"{name}.difference"], fmt, f"{name}.difference")[0]),
+                esc(bounds_text(interval, places)),
+                esc(site.show(result[f"{name}.standard_error"], "exact", "se")[0]),
+                esc(site.show(result[f"{name}.unpaired_standard_error"], "exact", "se")[0]),
+                esc(result[f"{name}.verdict"] or "—"),
+            ]
+        )
+    return table(
+        f"example:{PAIRED_EXAMPLE}/table",
+        ["Score", "d = A − B", "Interval of d", "√Var(d), paired", "unpaired", "Verdict"],
+        rows,
+        numeric=(1, 3, 4),
+        caption=esc(site.snapshot.example(PAIRED_EXAMPLE).title),
+    )
+
+
 #: The macros this module renders (see ``macros.MACROS_BY_MODULE``).
 MACROS: dict[str, Callable[..., str]] = {
     "runs_needed_table": runs_needed_table,
@@ -483,4 +556,6 @@ MACROS: dict[str, Callable[..., str]] = {
     "cohort_table": cohort_table,
     "coverage_table": coverage_table,
     "coverage_notes": coverage_notes,
+    "paired_tasks_table": paired_tasks_table,
+    "paired_table": paired_table,
 }

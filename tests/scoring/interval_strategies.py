@@ -36,4 +36,11 @@ def fractional_task_sums(draw: st.DrawFn) -> list[tuple[int, Any]]:
 
 INTERVAL_FORMULA_ARGUMENTS: dict[str, st.SearchStrategy[tuple[Any, ...]]] = {
     "uncertainty.clustered_variance": st.tuples(st.one_of(task_sums(), fractional_task_sums())),
+    # The t factor at the default level, over every number of tasks an interval can have.
+    "uncertainty.t_factor": st.tuples(st.integers(2, 10**6)),
+    "quantiles.beta_quantile": st.tuples(
+        st.floats(0, 1),
+        st.floats(1e-3, 1e4, allow_nan=False),
+        st.floats(1e-3, 1e4, allow_nan=False),
+    ),
 }

@@ -1,4 +1,5 @@
-"""The pure functions of ``scoring.uncertainty`` (methodology 1.1.0) against their
+"""The pure interval functions (``scoring.rates``, ``scoring.moves``, ``scoring.uncertainty``,
+``scoring.ranks``, ``scoring.planning``; intervals of methodology 1.2.0) against their
 properties: low ≤ estimate ≤ high, bounds on the scale, rounded outwards exactly, narrower
 with more tasks, ``null`` below the task minimum, the zero-success and all-success edges, the
 clustered variance and covariance, the curves' slopes, the ranks and their upper bounds, the
@@ -18,8 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import scoring.uncertainty as unc
-from scoring import clustered
+from scoring import rates
 from scoring.composite import score_composite
 from scoring.constants import (
     COST_ANCHORS_USD,
@@ -33,7 +33,16 @@ from scoring.constants import (
     PASS_K_LEVELS,
     SCORE_DECIMALS,
 )
+from scoring.moves import composite_interval
 from scoring.numeric import round_half_up
+from scoring.planning import runs_needed
+from scoring.ranks import competition_ranks, rank_upper_bounds
+from scoring.rates import (
+    correctness_interval,
+    pass_hat_k_interval,
+    success_interval,
+    success_rate_interval,
+)
 from scoring.registry import ScoringError
 from scoring.repeatability import aggregate_pass_hat_k
 from scoring.uncertainty import (
@@ -41,16 +50,8 @@ from scoring.uncertainty import (
     Surd,
     clustered_covariance,
     clustered_variance,
-    competition_ranks,
-    composite_interval,
-    correctness_interval,
     curve_slope,
     interval_reason,
-    pass_hat_k_interval,
-    rank_upper_bounds,
-    runs_needed,
-    success_interval,
-    success_rate_interval,
 )
 
 MANY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -228,7 +229,9 @@ def test_bounds_on_the_grid_stay_and_others_move_outwards() -> None:
 @given(tasks=cohorts())
 def test_published_bounds_are_the_exact_ones_rounded_outwards(tasks) -> None:
     n, c = sum(t[0] for t in tasks), sum(t[1] for t in tasks)
-    low, high = unc._success_bounds(tasks)
+    p = Fraction(c, n)
+    bounds = rates.rate_bounds(p, clustered_variance(tasks), len(tasks), n)
+    low, high = bounds.low, bounds.high
     interval = success_rate_interval(tasks)
     assert interval is not None
     step = Decimal("1e-4")
@@ -243,53 +246,36 @@ def test_published_bounds_are_the_exact_ones_rounded_outwards(tasks) -> None:
 # --- the two edges ----------------------------------------------------------------------------
 
 
+def _n_star(tasks: int, runs: int) -> float:
+    """``n*`` of a rate with no spread (``V = 0``: ``n_eff = T``, capped at the runs)."""
+    q = rates.t_factor(tasks)
+    return float(Fraction(min(tasks, runs)) * Fraction(INTERVAL_Z) ** 2 / Fraction(q) ** 2)
+
+
 def test_zero_success_edge_by_hand() -> None:
-    # 10 tasks × 2 failed runs, 1000 ms and $0.01 each: p = 0, V = 0, n_eff = T = 10.
-    # p⁺ = (z²/10)/(1 + z²/10); S⁺ = 100·(0.4·p⁺ + 0.3·(1 − 2p⁺)²·L/100 + 0.3·C/100)
-    # with L(1000) = 100 − 20·500/1500 and C(0.01) = 80.
+    # 10 tasks × 2 failed runs: p̂ = 0, V = 0, n_eff = T = 10; Clopper–Pearson's high bound
+    # at x = 0 is B⁻¹(1 − α/2; 1, n*) = 1 − (α/2)^(1/n*), and the composite's low bound is 0.
     tasks = [(2, 0, 2000, Fraction(2, 100))] * 10
-    z2 = INTERVAL_Z**2
-    high_p = (z2 / 10) / (1 + z2 / 10)
-    latency = 100 - 20 * 500 / 1500
-    s_plus = 100 * (0.4 * high_p + 0.3 * (1 - 2 * high_p) ** 2 * latency / 100 + 0.3 * 80 / 100)
-    interval = composite_interval(tasks)
-    assert interval == Interval(Decimal("0.00"), Decimal(math.ceil(s_plus * 100)) / 100)
+    high_p = 1 - 0.025 ** (1 / _n_star(10, 20))
     assert success_rate_interval([(2, 0)] * 10) == Interval(
         Decimal("0.0000"), Decimal(math.ceil(high_p * 10**4)) / 10**4
     )
-
-
-def test_all_success_edge_takes_the_lower_of_the_two_low_bounds() -> None:
-    # Every run succeeds; latency differs between tasks, so S − z·SE has spread too.
-    tasks = [(2, 2, 2 * ms, Fraction(2, 100)) for ms in (1000, 3000) * 5]
     interval = composite_interval(tasks)
     assert interval is not None
-    n = 20
-    z2 = Fraction(INTERVAL_Z) ** 2
-    low_p = unc.Surd(1 / (1 + z2 / 10))  # m = 1, V = 0: n_eff = T = 10; low = 1/(1 + z²/T)
-    mean_ms, mean_usd = Fraction(2000), Fraction(1, 100)
-    from scoring.curves import cost_score, latency_score
-
-    at_low = clustered.weighted_at(low_p, n, latency_score(mean_ms), cost_score(mean_usd))
-    assert interval.low == min(at_low.floor(2), composite_interval_without_edge(tasks).low)
-    assert interval.high == composite_interval_without_edge(tasks).high
+    assert interval.low == 0
+    assert interval.high > 0
 
 
-def composite_interval_without_edge(tasks: list[tuple[int, int, Any, Any]]) -> Interval:
-    """S ± z·SE alone, as the delta method gives it (no edge rule)."""
-    n = sum(t[0] for t in tasks)
-    p = Fraction(sum(t[1] for t in tasks), n)
-    ms = sum(Fraction(t[2]) for t in tasks) / n
-    usd = sum(Fraction(t[3]) for t in tasks) / n
-    result = score_composite(n, sum(t[1] for t in tasks), ms, usd)
-    g = unc.composite_gradient(p, ms, usd, n)
-    sigma = clustered_covariance([(t[0], t[1:]) for t in tasks])
-    spread = sum(g[j] * sigma[j][k] * g[k] for j in range(3) for k in range(3))
-    z2 = Fraction(INTERVAL_Z) ** 2
-    assert result.score is not None
-    return unc.outwards(
-        Surd(result.score, -1, z2 * spread), Surd(result.score, 1, z2 * spread), 2, Fraction(100)
+def test_all_success_needs_no_edge_rule() -> None:
+    # Every run succeeds: V = 0 gives p⁺ = 1 and p⁻ = (α/2)^(1/n*) (decisions 1.2.0, rule 5).
+    tasks = [(2, 2, 2 * ms, Fraction(2, 100)) for ms in (1000, 3000) * 5]
+    low_p = 0.025 ** (1 / _n_star(10, 20))
+    assert success_rate_interval([(2, 2)] * 10) == Interval(
+        Decimal(math.floor(low_p * 10**4)) / 10**4, Decimal("1.0000")
     )
+    interval = composite_interval(tasks)
+    assert interval is not None
+    assert interval.low <= Decimal(str(_estimate(tasks))) <= interval.high
 
 
 # --- clustered variance, slopes, ranks, runs needed ---------------------------------------
@@ -393,6 +379,6 @@ def test_success_interval_json_shape_for_the_calculator() -> None:
     interval = success_interval(20, 10)
     assert interval is not None
     assert json.loads(json.dumps({"low": float(interval.low), "high": float(interval.high)})) == {
-        "low": 0.2949,
-        "high": 0.7051,
+        "low": 0.2512,
+        "high": 0.7488,
     }

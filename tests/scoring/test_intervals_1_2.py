@@ -24,7 +24,6 @@ from scoring.uncertainty import (
     Interval,
     clustered_covariance,
     composite_gradient,
-    composite_interval,
 )
 
 # decisions.md, pass^5 over 100 tasks, 18 with a non-zero value: (runs, successes).
@@ -126,8 +125,25 @@ def test_composite_check_values() -> None:
     assert (round(l_low, 4), round(l_high, 4)) == (1.1078, 0.9431)
     assert (round(c_low, 4), round(c_high, 4)) == (1.4234, 1.1335)
     assert result.interval == _interval("77.75", "86.17")
-    # 1.1.0 gave [80.44, 87.08] on the same agent, missing the truth 78.77.
-    assert composite_interval(COMPOSITE_CHECK_TASKS) == _interval("80.44", "87.08")
+    assert moves.composite_interval(COMPOSITE_CHECK_TASKS) == result.interval
+    # 1.1.0's delta method gave [80.44, 87.08] on the same agent, missing the truth 78.77.
+    assert _delta_method(COMPOSITE_CHECK_TASKS) == _interval("80.44", "87.08")
+
+
+def _delta_method(tasks: list) -> Interval:
+    """1.1.0's ``S ± z·√(gᵀΣg)`` (no edge applies here: 0 < p̂ < 1), rounded outwards."""
+    n = sum(t[0] for t in tasks)
+    p = Fraction(sum(t[1] for t in tasks), n)
+    latency = sum(Fraction(t[2]) for t in tasks) / n
+    cost = sum(Fraction(t[3]) for t in tasks) / n
+    sigma = clustered_covariance([(t[0], t[1:]) for t in tasks])
+    gradient = composite_gradient(p, latency, cost, n)
+    quadratic = sum(gradient[j] * sigma[j][k] * gradient[k] for j in range(3) for k in range(3))
+    score = float(
+        composite_score(p, outcome_consistency(p, n), latency_score(latency), cost_score(cost))
+    )
+    half = INTERVAL_Z * math.sqrt(quadratic)
+    return v12.outwards_with_margin(max(score - half, 0), min(score + half, 100), 2, 0, 100)
 
 
 # --- The reduction to 1.1.0 ---------------------------------------------------------------
@@ -157,7 +173,7 @@ def test_symmetric_moves_reduce_to_the_delta_method(tasks: list) -> None:
         composite_score(p, outcome_consistency(p, n), latency_score(latency), cost_score(cost))
     )
     reduced = v12.outwards_with_margin(max(score - half, 0), min(score + half, 100), 2, 0, 100)
-    assert reduced == composite_interval(tasks)
+    assert reduced == _delta_method(tasks)
 
 
 # --- Properties ---------------------------------------------------------------------------

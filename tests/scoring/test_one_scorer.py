@@ -115,13 +115,35 @@ def _matrix(value: tuple[tuple[Fraction, ...], ...]) -> tuple[tuple[Fraction, ..
 
 
 def _gradient(value: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
-    return tuple(2 * entry for entry in value)
+    # 1.2.0 reads the gradient for the signs of the moves' correlations and for the floor
+    # of the success move: the latency entry flipped, the success entry a thousand times.
+    return (1000 * value[0], -value[1], *value[2:])
+
+
+def _size(value: Fraction) -> Fraction:
+    # A quarter of the effective size: every interval read at it widens.
+    return value / 4
+
+
+def _factor(value: float) -> float:
+    # A t factor (or quantile) half again as large: every interval read at it widens.
+    return 1.5 * value
+
+
+def _quantile(value: float) -> float:
+    # A Beta quantile pulled halfway towards the middle of [0, 1].
+    return (value + 0.5) / 2
+
+
+def _moves(value: tuple[float, float]) -> tuple[float, float]:
+    # Both moves doubled, plus a point: the interval widens on both sides.
+    return (2 * value[0] + 1, 2 * value[1] + 1)
 
 
 def _slope(value: Fraction) -> Fraction:
-    # Large: the composite's interval of a large agent hardly depends on the curves' slopes
-    # (its mean latency and cost vary little), so a small change would round away.
-    return 100 * value + 1
+    # The slopes reach the 1.2.0 interval through the signs of the gradient (the moves'
+    # correlations): the slope flipped, and never 0.
+    return -100 * value - 1
 
 
 # A field of an agent's JSON object, by its keys.
@@ -161,10 +183,32 @@ MOVES: dict[str, tuple[Callable[[Any], Any], tuple[Path, ...]]] = {
     "repeatability.aggregate": (_share, _PASS),
     "uncertainty.clustered_variance": (_variance, (_RATE_INTERVAL, _CORRECTNESS_INTERVAL)),
     "uncertainty.clustered_covariance": (_matrix, (_INTERVAL,)),
-    "uncertainty.cluster_wilson": (_interval, _PASS_INTERVALS),
+    "uncertainty.wilson": (_interval, _PASS_INTERVALS[1:]),
+    "uncertainty.clopper_pearson": (
+        _interval,
+        (_RATE_INTERVAL, _CORRECTNESS_INTERVAL, _PASS_INTERVALS[0]),
+    ),
+    "uncertainty.capped_effective_size": (
+        _size,
+        (_RATE_INTERVAL, _CORRECTNESS_INTERVAL, *_PASS_INTERVALS, _INTERVAL),
+    ),
+    "uncertainty.t_factor": (
+        _factor,
+        (_RATE_INTERVAL, _CORRECTNESS_INTERVAL, _PASS_INTERVALS[0], _INTERVAL),
+    ),
+    "quantiles.t_quantile": (
+        _factor,
+        (_RATE_INTERVAL, _CORRECTNESS_INTERVAL, _PASS_INTERVALS[0], _INTERVAL),
+    ),
+    "quantiles.beta_quantile": (
+        _quantile,
+        (_RATE_INTERVAL, _CORRECTNESS_INTERVAL, _PASS_INTERVALS[0], _INTERVAL),
+    ),
     "uncertainty.success_rate_interval": (_interval, (_RATE_INTERVAL,)),
     "uncertainty.curve_slope": (_slope, (_INTERVAL,)),
     "uncertainty.composite_gradient": (_gradient, (_INTERVAL,)),
+    "uncertainty.success_moves": (_moves, (_INTERVAL,)),
+    "uncertainty.mean_moves": (_moves, (_INTERVAL,)),
     "uncertainty.composite_interval": (_interval, (_INTERVAL,)),
     "uncertainty.pass_hat_k_interval": (_interval, _PASS_INTERVALS),
     "uncertainty.correctness_interval": (_interval, (_CORRECTNESS_INTERVAL,)),
@@ -176,6 +220,8 @@ MOVES: dict[str, tuple[Callable[[Any], Any], tuple[Path, ...]]] = {
 NOT_IN_THE_REPORT = {
     "uncertainty.success_interval": "the interval of independent runs: the site's comparison",
     "uncertainty.runs_needed": "run planning: the site's calculator",
+    "uncertainty.paired_composite": "two agents compared: scoring compare and the impact",
+    "uncertainty.paired_success_rate": "two agents compared: scoring compare and the impact",
 }
 
 # The composite interval of an agent with no success is the floor [0, S(p⁺)]: no gradient,
