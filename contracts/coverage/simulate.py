@@ -4,7 +4,7 @@ A seeded simulation: agents whose true success rate, composite, radar correctnes
 pass^k are known are run on tasks drawn from a known population, scored by the very
 functions the report uses (:func:`scoring.rates.success_rate_interval`,
 :func:`~scoring.rates.correctness_interval`, :func:`~scoring.rates.pass_hat_k_interval`,
-the composite interval of :mod:`scoring.moves`, and for pairs of agents
+the composite interval :func:`scoring.moves.composite_interval`, and for pairs of agents
 :func:`scoring.paired.compare_composites` and :func:`~scoring.paired.compare_success_rates`),
 and each interval is checked against the truth. The share of intervals that contain it is
 the coverage. The grid and the target are decisions.md's, section "Uncertainty, revised
@@ -333,12 +333,6 @@ def draw_agent(
     return tasks, [(passes, known) for passes, known in window.values()]
 
 
-def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
-    """The published 1.2.0 composite interval (:func:`scoring.moves.composite_moves`)."""
-    found = moves.composite_moves(tasks)
-    return None if found is None else found.interval
-
-
 def _bounds(interval: Interval | None) -> Bounds:
     return None if interval is None else (str(interval.low), str(interval.high))
 
@@ -354,7 +348,7 @@ def replicate(cell: Cell, replication: int) -> Replication:
     counts = [(n, c) for n, c, _, _ in a.values()]
     intervals: dict[str, Interval | None] = {
         "success_rate": rates.success_rate_interval(counts),
-        "composite": composite_interval(list(a.values())),
+        "composite": moves.composite_interval(list(a.values())),
         "correctness": rates.correctness_interval(window),
     }
     estimates = {
