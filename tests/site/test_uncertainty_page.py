@@ -320,9 +320,11 @@ def coverage_problems(page: Page, data: dict[str, Any]) -> list[str]:
         for name, places in (("composite", 2), ("success_rate", 4)):
             pair = cell["pairs"][name]
             want.append(_figure(pair))
-            want.append(
-                f"{pair['mean_width_paired']:.{places}f} / {pair['mean_width_unpaired']:.{places}f}"
+            paired_width, unpaired_width = (
+                (Decimal(repr(pair[k]))).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+                for k in ("mean_width_paired", "mean_width_unpaired")
             )
+            want.append(f"{paired_width} / {unpaired_width}")
         if row != want:
             problems.append(f"pairs row {row} != file {want}")
     notes = " ".join(marked(page, "coverage:notes").text().split())
