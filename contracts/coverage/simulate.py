@@ -792,12 +792,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--replications",
         type=int,
         default=REPLICATIONS,
-        help="replications a cell (a trial run; --update always runs REPLICATIONS)",
+        help=(
+            "replications a cell (default REPLICATIONS); with --update, a file short of "
+            "REPLICATIONS is written as such and the tests say it is short"
+        ),
     )
     args = parser.parse_args(argv)
     if args.check:
         return _check()
-    replications = REPLICATIONS if args.update else args.replications
+    replications = args.replications
+    if replications < 2:
+        parser.error(f"--replications must be at least 2, not {replications}")
     started = time.perf_counter()
     found = run(replications, progress=True, cache=args.cache)
     document = build(found)
@@ -806,6 +811,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\n".join(["misses:", *missed]) if missed else "every figure meets its target")
     print(f"wall time: {time.perf_counter() - started:.0f} s on {PROCESSES} processes")
     if args.update:
+        if replications < REPLICATIONS:
+            print(f"short: {replications} replications a cell, the decisions ask {REPLICATIONS}")
         write_atomic(OUTPUT, document_text(document))
         write_atomic(INPUTS, document_text(inputs_document(found)))
         print(f"wrote {display_path(OUTPUT)} and {display_path(INPUTS)}")
