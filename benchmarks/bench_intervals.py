@@ -1,8 +1,7 @@
-"""One agent's intervals, 1.1.0 (scoring.uncertainty) against 1.2.0 (scoring.rates):
-the median time per call of each, on the decisions' check agents, and their ratio.
+"""One agent's intervals (methodology 1.2.0: scoring.rates, scoring.moves): the median time
+per call of each, on the decisions' check agents.
 
-Every agent of a report pays these (up to 20,000 agents a report), so the ratio says what
-1.2.0 costs the report's hot path before it is wired in.
+Every agent of a report with enough tasks pays these, so they are the report's hot path.
 
     python benchmarks/bench_intervals.py [--calls N] [--repeats N]
 """
@@ -33,7 +32,7 @@ COMPOSITE_CHECK_TASKS = _checks.COMPOSITE_CHECK_TASKS
 PASS5_TASKS = _checks.PASS5_TASKS
 SUCCESS_TASKS = _checks.SUCCESS_TASKS
 
-from scoring import moves, rates, uncertainty  # noqa: E402
+from scoring import moves, rates  # noqa: E402
 
 
 def median_us(call: Callable[[], object], calls: int, repeats: int) -> float:
@@ -48,27 +47,14 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     rates.success_rate_interval(SUCCESS_TASKS)  # scipy's import, outside the timing
     rows = (
-        (
-            "composite (30 tasks, 193 runs)",
-            lambda: uncertainty.composite_interval(COMPOSITE_CHECK_TASKS),
-            lambda: moves.composite_moves(COMPOSITE_CHECK_TASKS),
-        ),
-        (
-            "success rate (30 tasks)",
-            lambda: uncertainty.success_rate_interval(SUCCESS_TASKS),
-            lambda: rates.success_rate_interval(SUCCESS_TASKS),
-        ),
-        (
-            "pass^5 (100 tasks)",
-            lambda: uncertainty.pass_hat_k_interval(PASS5_TASKS, 5),
-            lambda: rates.pass_hat_k_interval(PASS5_TASKS, 5),
-        ),
+        ("composite (30 tasks, 193 runs)", lambda: moves.composite_interval(COMPOSITE_CHECK_TASKS)),
+        ("success rate (30 tasks)", lambda: rates.success_rate_interval(SUCCESS_TASKS)),
+        ("pass^5 (100 tasks)", lambda: rates.pass_hat_k_interval(PASS5_TASKS, 5)),
+        ("pass^1 (100 tasks)", lambda: rates.pass_hat_k_interval(PASS5_TASKS, 1)),
     )
-    print(f"{'interval':<32} {'1.1.0 µs':>10} {'1.2.0 µs':>10} {'1.2.0/1.1.0':>12}")
-    for label, old, new in rows:
-        before = median_us(old, options.calls, options.repeats)
-        after = median_us(new, options.calls, options.repeats)
-        print(f"{label:<32} {before:>10.0f} {after:>10.0f} {after / before:>12.2f}")
+    print(f"{'interval (methodology 1.2.0)':<32} {'µs a call':>10}")
+    for label, call in rows:
+        print(f"{label:<32} {median_us(call, options.calls, options.repeats):>10.0f}")
     return 0
 
 

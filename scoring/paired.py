@@ -154,13 +154,12 @@ def _no_comparison(shared: int) -> Comparison | None:
     return Comparison(shared, None, None, None, reason, None, None)
 
 
-def _floored_gradient(tasks: Sequence[CohortTask]) -> tuple[Fraction, Fraction, Fraction]:
-    """The composite's gradient at an agent's shared-task means; under the zero-success
-    floor the score is 0 whatever the latency and cost, so those entries are 0 (its
-    success residuals are all 0, so the success entry multiplies nothing)."""
+def _gradient(tasks: Sequence[CohortTask]) -> tuple[Fraction, Fraction, Fraction]:
+    """The composite's gradient at an agent's shared-task means, 1.1.0's ``g`` as the
+    decisions write ``g_AB = (g_A, −g_B)``: no rule of its own under the zero-success floor
+    (the floor sets the score, not the spread the difference is read with)."""
     n, p, latency, cost = _means(tasks)
-    by_p, by_latency, by_cost = uncertainty.composite_gradient(p, latency, cost, n)
-    return (by_p, Fraction(0), Fraction(0)) if p == 0 else (by_p, by_latency, by_cost)
+    return uncertainty.composite_gradient(p, latency, cost, n)
 
 
 def _composite_on(tasks: Sequence[CohortTask]) -> Fraction:
@@ -179,7 +178,7 @@ _GOLDEN_A = _agent(*(_EASY, _HARD) * 5)
 _GOLDEN_B = _agent(*((4, 3, 4400, Fraction(8, 100)), (4, 0, 6400, Fraction(12, 100))) * 5)
 _MIN = tex_number(INTERVAL_MIN_TASKS)
 _PAIRED_TEX = (
-    r"\quad \mathrm{Var}(d) = g_{AB}^{\top} \Sigma_{AB} g_{AB},"
+    r"\quad \mathrm{Var}(d) = g_{AB}^{\mathrm{T}} \Sigma_{AB} g_{AB},"
     r"\quad g_{AB} = (g_A, -g_B),"
     r"\quad q = t^{-1}\!\left(\dfrac{1 + \gamma}{2},\ T_{AB} - 1\right),"
     r"\quad T_{AB} \ge " + _MIN
@@ -221,7 +220,7 @@ def compare_composites(a: Mapping[str, CohortTask], b: Mapping[str, CohortTask])
     if missing is not None:
         return missing
     d = _composite_on(shared_a) - _composite_on(shared_b)
-    gradient = (*_floored_gradient(shared_a), *(-g for g in _floored_gradient(shared_b)))
+    gradient = (*_gradient(shared_a), *(-g for g in _gradient(shared_b)))
     sigma = paired_covariance(shared_a, shared_b)
     return _compared(len(shared_a), d, gradient, sigma, SCORE_DECIMALS, _SCALE)
 

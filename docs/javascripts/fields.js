@@ -22,7 +22,14 @@
   var RULES = Object.freeze({
     number: "is not a number (write it with digits, as 12, 0.5 or 1e-3)",
     finite: "is too large to be read as a number",
+    whole: "must be a whole number >= 0",
+    amount: "must be a finite number >= 0",
+    empty: "is empty: write one line per task",
   });
+  // The cells of a pasted line: separated by commas or tabs (a spreadsheet's copy), spaces
+  // around them ignored. Only spaces: two tabs in a row are an empty cell between them.
+  var CELL_SEPARATOR = / *[,\t] */;
+  var EDGE_SPACES = /^[ \r]+|[ \r]+$/g;
 
   function fail(field, rule) {
     throw new M.InputError(field, rule);
@@ -48,6 +55,46 @@
   function whole(input) {
     var text = input.value.trim();
     return WHOLE_TEXT.test(text) ? Number(text) : NaN;
+  }
+
+  /**
+   * The lines of a text area that hold something, each split into its cells at commas or
+   * tabs: [{line: its number as the reader counts it, cells: [text, …]}]. A text area with
+   * no such line is refused: there is nothing to compute.
+   */
+  function lines(input) {
+    var rows = [];
+    input.value.split(/\r?\n/).forEach(function (text, i) {
+      // A line's trailing tabs are its last empty cells, so only spaces are trimmed.
+      var cells = text.replace(EDGE_SPACES, "").split(CELL_SEPARATOR);
+      if (text.trim() !== "") rows.push({ line: i + 1, cells: cells });
+    });
+    if (!rows.length) fail(input.name, RULES.empty);
+    return rows;
+  }
+
+  /** An error of one cell of a line: the text area's label, the line, the cell's label. */
+  function failCell(input, line, label, rule) {
+    fail(input.name, "line " + line + ", " + label + ": " + rule);
+  }
+
+  /** A cell's whole number (digits only), refused naming the line and the cell. */
+  function cellWhole(input, line, label, text) {
+    if (!WHOLE_TEXT.test(text)) failCell(input, line, label, RULES.whole);
+    if (!Number.isSafeInteger(Number(text))) failCell(input, line, label, RULES.finite);
+    return Number(text);
+  }
+
+  /** A cell's amount (a decimal >= 0) as its text (exact), refused naming the line and cell. */
+  function cellAmount(input, line, label, text) {
+    if (!NUMBER_TEXT.test(text)) failCell(input, line, label, RULES.number);
+    if (!isFinite(Number(text))) failCell(input, line, label, RULES.finite);
+    // Negative by its sign and a digit other than 0 before any exponent: -1e-400 is
+    // negative though Number() reads it as -0.
+    if (/^-/.test(text) && /[1-9]/.test(text.split(/[eE]/)[0])) {
+      failCell(input, line, label, RULES.amount);
+    }
+    return text;
   }
 
   function labelText(node) {
@@ -98,6 +145,11 @@
     decimal: decimal,
     optionalDecimal: optionalDecimal,
     whole: whole,
+    lines: lines,
+    fail: fail,
+    failCell: failCell,
+    cellWhole: cellWhole,
+    cellAmount: cellAmount,
     labelOf: labelOf,
     message: message,
     show: show,

@@ -8,9 +8,11 @@
  * function returns what `python -m scoring` publishes for the same input. A parity test in
  * headless Chromium (tests/site/test_calculator_parity.py) holds it to that.
  *
- * The library is in four files, loaded in this order: methodology-numbers.js (the exact
- * arithmetic), methodology-outcome.js and methodology-uncertainty.js (two formula families),
- * then this one, which reads the data and holds the composite, radar and repeatability.
+ * The library is in five files, loaded in this order (after quantiles.js, the Beta and
+ * Student t quantiles): methodology-numbers.js (the exact arithmetic),
+ * methodology-outcome.js, methodology-uncertainty.js and methodology-intervals.js (three formula
+ * families), then this one, which reads the data and holds the composite, radar and
+ * repeatability.
  */
 (function () {
   "use strict";
@@ -226,10 +228,23 @@
     };
     var outcomeFamily = parts.outcome(ctx);
     var uncertaintyFamily = parts.uncertainty(ctx);
+    var intervalsFamily = parts.intervals(
+      Object.assign({}, ctx, {
+        uncertainty: uncertaintyFamily,
+        compositeExact: compositeExact,
+        latencyScore: function (x) {
+          return piecewiseLinear(x, LATENCY_ANCHORS);
+        },
+        costScore: function (x) {
+          return piecewiseLinear(x, COST_ANCHORS);
+        },
+        latencyAnchors: LATENCY_ANCHORS,
+        costAnchors: COST_ANCHORS,
+      })
+    );
     var outcomeScore = outcomeFamily.outcomeScore;
     var runsNeeded = uncertaintyFamily.runsNeeded;
     var successInterval = uncertaintyFamily.successInterval;
-
 
     return Object.freeze({
       version: data.methodology_version,
@@ -242,6 +257,28 @@
       outcomeScore: outcomeScore,
       runsNeeded: runsNeeded,
       successInterval: successInterval,
+      // The rates of methodology 1.2.0 (scoring/rates.py) and the paired comparison
+      // (scoring/paired.py).
+      tFactor: uncertaintyFamily.tFactor,
+      rateInterval: uncertaintyFamily.rateInterval,
+      rateBounds: function (m, variance, tasks, runs, k) {
+        var b = uncertaintyFamily.rateBounds(Rational.of(m), Rational.of(variance), tasks, runs, k);
+        return { low: b.low, high: b.high, n_eff: b.nEff.toString(), q: b.q, n_star: b.nStar };
+      },
+      successRateInterval: uncertaintyFamily.successRateInterval,
+      outwardsWithMargin: function (low, high, places, bottom, top) {
+        return uncertaintyFamily.outwardsWithMargin(
+          low,
+          high,
+          places,
+          Rational.of(bottom),
+          Rational.of(top)
+        );
+      },
+      compositeInterval: intervalsFamily.compositeInterval,
+      compareComposites: intervalsFamily.compareComposites,
+      compareSuccessRates: intervalsFamily.compareSuccessRates,
+      verdicts: intervalsFamily.verdicts,
       // Exact forms for the widgets ("p/q" strings would do as well).
       exact: Object.freeze({
         composite: compositeExact,

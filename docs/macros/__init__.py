@@ -86,6 +86,8 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "cohort_table",
         "coverage_table",
         "coverage_notes",
+        "paired_tasks_table",
+        "paired_table",
     ),
 }
 

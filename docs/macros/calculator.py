@@ -297,7 +297,7 @@ def _outcome(site: SiteLike) -> str:
     return _widget("outcome", "Edit a record", editor + results + lines, {"examples": examples})
 
 
-# --- uncertainty: the planner and the success-rate interval (docs/javascripts/planner.js) ---
+# --- uncertainty: the planner, the success-rate interval, the paired comparison (planner.js)
 
 #: The worked examples the two widgets start from (inputs in scoring/examples.py).
 PLANNER_START = "uncertainty.runs_needed"
@@ -364,6 +364,69 @@ def _success_interval(site: SiteLike) -> str:
     return _widget("success-interval", "The interval of your own runs", form)
 
 
+#: The paired calculator's first input: twelve tasks of two agents (an example, not a value
+#: of the methodology), one line per task as the hint describes. A succeeds more often and
+#: is a little slower; each agent skipped one task the other ran, so ten are shared.
+PAIRED_START = (
+    ("t01", 5, 5, 10400, "0.21", 5, 4, 9100, "0.19"),
+    ("t02", 5, 4, 12100, "0.25", 5, 3, 10200, "0.22"),
+    ("t03", 5, 5, 9800, "0.20", 5, 5, 8800, "0.18"),
+    ("t04", 5, 2, 15300, "0.31", 5, 1, 13900, "0.27"),
+    ("t05", 5, 5, 11000, "0.22", 5, 4, 9900, "0.20"),
+    ("t06", 5, 3, 13600, "0.28", 5, 3, 12000, "0.24"),
+    ("t07", 5, 4, 10900, "0.23", 5, 2, 10100, "0.21"),
+    ("t08", 5, 5, 9500, "0.19", 5, 4, 9000, "0.18"),
+    ("t09", 5, 1, 16800, "0.35", 5, 0, 15200, "0.30"),
+    ("t10", 5, 4, 11700, "0.24", 5, 4, 10400, "0.21"),
+    ("t11", 5, 5, 10200, "0.21", "", "", "", ""),
+    ("t12", "", "", "", "", 5, 2, 11100, "0.23"),
+)
+
+
+def _lines_field(widget: str, name: str, label: str, start: str, hint: str) -> str:
+    ident = f"calc-{widget}-{name.replace('_', '-')}"
+    rows = start.count("\n") + 2
+    return (
+        f'<div class="calc-field calc-lines"><label for="{ident}">{esc(label)}</label>'
+        f'<textarea id="{ident}" name="{esc(name)}" rows="{rows}" autocomplete="off" '
+        f'spellcheck="false" aria-describedby="{ident}-hint">{esc(start)}</textarea>'
+        f'<span class="calc-hint" id="{ident}-hint">{esc(hint)}</span></div>'
+    )
+
+
+#: How a line of the paired calculator reads (its hint, under the text area).
+PAIRED_HINT = (
+    "One line per task: the task's name, then agent A's runs, successful runs, latency sum "
+    "(ms) and cost sum (USD), then the same four for agent B, separated by commas or tabs. "
+    "Leave an agent's four empty where it did not run the task: only the tasks both ran "
+    "are compared."
+)
+
+
+def _paired(_site: SiteLike) -> str:
+    """Two agents' per-task results → the paired differences, their intervals, verdicts."""
+    start = "\n".join(", ".join(str(cell) for cell in row) for row in PAIRED_START)
+    field = _lines_field(
+        "paired", "tasks", "Per-task results of agents A and B", start, PAIRED_HINT
+    )
+    results = _results(
+        "paired",
+        [
+            ("shared", "Shared tasks"),
+            ("composite_difference", "Composite, A − B"),
+            ("composite_interval", "Its interval"),
+            ("composite_verdict", "Verdict"),
+            ("composite_errors", "Standard error, paired (unpaired)"),
+            ("success_difference", "Success rate, A − B"),
+            ("success_interval", "Its interval"),
+            ("success_verdict", "Verdict"),
+            ("success_errors", "Standard error, paired (unpaired)"),
+        ],
+    )
+    form = f'<form class="calc-form" novalidate>{field}</form>{results}'
+    return _widget("paired", "Is A really ahead of B?", form)
+
+
 WIDGETS: dict[str, Callable[[SiteLike], str]] = {
     "composite": _composite,
     "radar": _radar,
@@ -371,6 +434,7 @@ WIDGETS: dict[str, Callable[[SiteLike], str]] = {
     "repeatability": _repeatability,
     "planner": _planner,
     "success-interval": _success_interval,
+    "paired": _paired,
 }
 
 

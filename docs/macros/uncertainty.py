@@ -68,7 +68,7 @@ def runs_needed_table(site: Site) -> str:
     caption = (
         f"Runs per agent to detect p<sub>A</sub> − p<sub>B</sub> = δ, two-sided at "
         f"{esc(percent(level))} with {esc(percent(power))} power, K = {per_task} runs per "
-        "task; computed now by <code>scoring.uncertainty.runs_needed</code>"
+        "task; computed now by <code>scoring.planning.runs_needed</code>"
     )
     numeric = tuple(range(len(heads)))
     return table(
@@ -415,7 +415,7 @@ def width_plot(site: Site) -> str:
     """Width of the success-rate interval against the number of tasks: the worked
     example's cohort repeated (runs correlated within a task) beside as many independent
     runs with the same success rate (each run its own task)."""
-    from scoring.uncertainty import success_interval, success_rate_interval
+    from scoring.rates import success_interval, success_rate_interval
 
     example = site.snapshot.example(COHORT_EXAMPLE)
     tasks = [(int(runs), int(c)) for runs, c, _, _ in example.inputs["tasks"]]

@@ -1,5 +1,5 @@
-"""Interval formulas held to their LaTeX, in process: two code changes the LaTeX does not
-show are refused at a golden point, and a refactor computing the same values passes."""
+"""Interval formulas held to their LaTeX, in process: code changes the LaTeX does not show
+are refused at a golden point, and a refactor computing the same values passes."""
 
 from __future__ import annotations
 
@@ -11,14 +11,16 @@ from typing import Any
 
 from contracts.formulas import check_formula
 from scoring import FORMULAS
+from scoring.constants import INTERVAL_LEVEL
 from scoring.numeric import exact
+from scoring.quantiles import beta_quantile
+from scoring.rates import outwards_with_margin
 from scoring.registry import Formula
 from scoring.uncertainty import (
     FRACTION_DECIMALS,
     Z_POWER,
     Surd,
     Z,
-    effective_sample_size,
     outwards,
 )
 
@@ -27,9 +29,8 @@ def _with(name: str, function: Callable[..., Any]) -> Formula:
     return dataclasses.replace(FORMULAS[name], function=function)
 
 
-def _wilson(m: Any, variance: Any, tasks: int, observations: int, *, centre_term: bool) -> Any:
-    share = exact(m)
-    n_eff = effective_sample_size(share, exact(variance), tasks, observations)
+def _wilson(m: Any, size: Any, *, centre_term: bool) -> Any:
+    share, n_eff = exact(m), exact(size)
     z2 = Z * Z
     shrink = 1 + z2 / n_eff
     centre = (share + (z2 / (2 * n_eff) if centre_term else 0)) / shrink
@@ -48,14 +49,41 @@ def _runs(p_a: Any, delta: Any, runs_per_task: int, rho: Any, *, design: bool) -
 
 
 def test_the_wilson_centre_without_its_z_squared_term_is_refused() -> None:
-    def mutant(m: Any, variance: Any, tasks: int, observations: int) -> Any:
-        return _wilson(m, variance, tasks, observations, centre_term=False)
+    def mutant(m: Any, n_eff: Any) -> Any:
+        return _wilson(m, n_eff, centre_term=False)
 
-    messages = [p.message for p in check_formula(_with("uncertainty.cluster_wilson", mutant))]
+    messages = [p.message for p in check_formula(_with("uncertainty.wilson", mutant))]
     assert any(
-        "disagrees with its LaTeX at golden point uncertainty.cluster_wilson@" in m
-        for m in messages
+        "disagrees with its LaTeX at golden point uncertainty.wilson@" in m for m in messages
     ), messages
+
+
+def _clopper_pearson(m: Any, n_star: float, *, swap_tails: bool, **scaled: Any) -> Any:
+    """Clopper–Pearson from the Beta quantile, optionally with the two tails swapped."""
+    share, size = exact(m), Fraction(float(n_star))
+    alpha = 1 - exact(INTERVAL_LEVEL)
+    x = share * size
+    low_tail, high_tail = (1 - alpha / 2, alpha / 2) if swap_tails else (alpha / 2, 1 - alpha / 2)
+    low = 0.0 if share == 0 else beta_quantile(low_tail, x, size - x + 1)
+    high = 1.0 if share == 1 else beta_quantile(high_tail, x + 1, size - x)
+    low, high = min(low, high), max(low, high)
+    return outwards_with_margin(low, high, FRACTION_DECIMALS, 0, 1)
+
+
+def test_clopper_pearson_with_its_tails_swapped_is_refused() -> None:
+    def mutant(m: Any, n_star: float, **scaled: Any) -> Any:
+        return _clopper_pearson(m, n_star, swap_tails=True)
+
+    messages = [p.message for p in check_formula(_with("uncertainty.clopper_pearson", mutant))]
+    assert any("golden point uncertainty.clopper_pearson@" in m for m in messages), messages
+
+
+def test_the_t_factor_read_as_z_is_refused() -> None:
+    def mutant(tasks: int, level: Any = INTERVAL_LEVEL) -> float:
+        return Z
+
+    messages = [p.message for p in check_formula(_with("uncertainty.t_factor", mutant))]
+    assert any("golden point uncertainty.t_factor@" in m for m in messages), messages
 
 
 def test_runs_needed_without_the_design_effect_is_refused() -> None:
@@ -67,11 +95,15 @@ def test_runs_needed_without_the_design_effect_is_refused() -> None:
 
 
 def test_same_value_refactors_pass() -> None:
-    def wilson(m: Any, variance: Any, tasks: int, observations: int) -> Any:
-        return _wilson(m, variance, tasks, observations, centre_term=True)
+    def wilson(m: Any, n_eff: Any) -> Any:
+        return _wilson(m, n_eff, centre_term=True)
+
+    def clopper_pearson(m: Any, n_star: float, **scaled: Any) -> Any:
+        return _clopper_pearson(m, n_star, swap_tails=False)
 
     def runs(p_a: Any, delta: Any, runs_per_task: int, rho: Any) -> int:
         return _runs(p_a, delta, runs_per_task, rho, design=True)
 
-    assert check_formula(_with("uncertainty.cluster_wilson", wilson)) == []
+    assert check_formula(_with("uncertainty.wilson", wilson)) == []
+    assert check_formula(_with("uncertainty.clopper_pearson", clopper_pearson)) == []
     assert check_formula(_with("uncertainty.runs_needed", runs)) == []

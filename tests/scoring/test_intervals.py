@@ -1,9 +1,11 @@
-"""The 95% intervals of methodology 1.1.0 in the report: checked against a second, naive
-implementation (``interval_reference``: runs listed, the decisions' formulas in 60-digit
-decimals) on random run logs, and for their properties: low ≤ estimate ≤ high, bounds on the
-scale, ``null`` exactly with a reason, ``rank_upper_bound ≤ rank``. The last tests break the
-implementation on purpose (monkeypatched) and see each check fail. The pure functions of
-``scoring.uncertainty`` are tested in ``test_interval_functions.py``.
+"""The 95% intervals of methodology 1.2.0 in the report: checked against a second, naive
+implementation (``interval_reference``: runs listed, exact fractions, the Beta and Student t
+quantiles from mpmath at 50 digits) on random run logs; the reference itself checked against
+the decisions' check values and published quantiles; and for their properties: low ≤
+estimate ≤ high, bounds on the scale, ``null`` exactly with a reason, ``rank_upper_bound ≤
+rank``. The last tests break the implementation on purpose (monkeypatched) and see each
+check fail. The pure functions are tested in ``test_interval_functions.py`` and
+``test_intervals_1_2.py``.
 """
 
 from __future__ import annotations
@@ -11,22 +13,29 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from decimal import Decimal
-from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
+import mpmath
 import pytest
 from builders import jsonl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from interval_reference import composite_part, correctness_part, pass_part, with_ranks
+from interval_reference import (
+    beta_quantile,
+    composite_bounds,
+    composite_part,
+    correctness_part,
+    pass_part,
+    t_quantile,
+    with_ranks,
+)
+from test_intervals_1_2 import PASS5_TASKS, SUCCESS_TASKS
 
-import scoring.uncertainty as unc
-from scoring import build_report, report_to_json
+from scoring import build_report, moves, quantiles, rates, report_to_json
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, PASS_K_LEVELS, RADAR_WINDOW_RUNS
-from scoring.uncertainty import Interval
 
-SOME = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SOME = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # --- random run logs with enough tasks ------------------------------------------------------
@@ -144,6 +153,59 @@ def test_report_intervals_equal_the_naive_reference(seed: int, agents: int) -> N
         check_agent_properties(agent)
 
 
+def edge_agent(
+    name: str,
+    latencies: tuple[float, float],
+    costs: tuple[float, float],
+    success: Callable[[int, int], bool],
+    tasks: int = 12,
+    runs: int = 4,
+) -> list[dict[str, Any]]:
+    """Completed runs whose even tasks take the first latency and cost, odd tasks the second
+    (so the means sit exactly midway, with spread), successes as ``success(task, run)``."""
+    return [
+        {
+            "run_id": f"{name}-{t}-{j}",
+            "agent_id": name,
+            "task_id": f"task-{t}",
+            "status": "completed",
+            "success": success(t, j),
+            "latency_ms": latencies[t % 2],
+            "cost_usd": costs[t % 2],
+            "steps": None,
+            "finished_at": "2026-01-01T00:00:00Z",
+        }
+        for t in range(tasks)
+        for j in range(runs)
+    ]
+
+
+def _mixed(t: int, j: int) -> bool:
+    return j < (3 if t % 2 else 1)
+
+
+EDGE_AGENTS = {
+    # mean latency or cost exactly on an anchor: the gradient's side, the moves across it
+    "latency at the last anchor": edge_agent("a", (9000.0, 11000.0), (0.05, 0.07), _mixed),
+    "latency at a middle anchor": edge_agent("b", (1500.0, 2500.0), (0.09, 0.11), _mixed),
+    "latency and cost at the first": edge_agent("c", (400.0, 600.0), (0.0005, 0.0015), _mixed),
+    "cost at the last anchor": edge_agent("d", (3000.0, 4000.0), (0.15, 0.25), _mixed),
+    "every run succeeds": edge_agent("e", (3000.0, 4000.0), (0.02, 0.03), lambda t, j: True),
+    "no run succeeds": edge_agent("f", (3000.0, 4000.0), (0.02, 0.03), lambda t, j: False),
+    # every task alike: V = 0, n_eff = T, and for pass^k the cap Σn/k
+    "homogeneous tasks": edge_agent("g", (3000.0, 3000.0), (0.02, 0.02), lambda t, j: j < 2, 40),
+    # one success in 60 runs: below the vertex, a Beta quantile far in the tail
+    "one success": edge_agent("h", (1000.0, 1200.0), (0.002, 0.004), lambda t, j: t + j == 0, 15),
+}
+
+
+@pytest.mark.parametrize("records", EDGE_AGENTS.values(), ids=EDGE_AGENTS.keys())
+def test_report_intervals_equal_the_reference_at_the_edges(records: list[dict[str, Any]]) -> None:
+    document = check_report_against_reference(records)
+    assert document["agents"][0]["composite"]["interval"] is not None
+    check_agent_properties(document["agents"][0])
+
+
 def check_agent_properties(agent: dict[str, Any]) -> None:
     """low ≤ estimate ≤ high, on the scale, null exactly with a reason, UB ≤ rank."""
     c = agent["composite"]
@@ -180,40 +242,155 @@ def test_the_corpus_report_keeps_the_properties() -> None:
             check_agent_properties(agent)
 
 
+# --- the reference against the decisions' check values and published quantiles -----------
+
+
+def _runs_of(tasks: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """Completed runs with those (runs, successes) per task; latency and cost immaterial."""
+    return [
+        {"task_id": f"t{i}", "success": j < c, "latency_ms": 1000, "cost_usd": 0.01}
+        for i, (n, c) in enumerate(tasks)
+        for j in range(n)
+    ]
+
+
+CHECK_AGENT = Path(__file__).parents[3] / "shared" / "spec" / "composite-check-agent.jsonl"
+
+
+def test_the_reference_gives_the_pass5_check_interval() -> None:
+    intervals, why = pass_part(PASS5_TASKS)
+    assert why is None
+    assert intervals["pass^5"] == {"low": 0.004, "high": 0.0528}
+
+
+def test_the_reference_gives_the_success_rate_check_interval() -> None:
+    assert composite_part(_runs_of(SUCCESS_TASKS))["success_rate_interval"] == {
+        "low": 0.7496,
+        "high": 0.972,
+    }
+
+
+def _check_agent_runs() -> list[dict[str, Any]]:
+    if not CHECK_AGENT.exists():  # the spec lives beside the worktrees, not inside them
+        pytest.skip(f"{CHECK_AGENT} not found")
+    lines = CHECK_AGENT.read_text().splitlines()
+    return [r for r in map(json.loads, lines) if r["status"] == "completed"]
+
+
+def test_the_reference_gives_the_composite_check_interval() -> None:
+    runs = _check_agent_runs()
+    assert (len(runs), sum(r["success"] is True for r in runs)) == (193, 190)
+    assert composite_part(runs)["interval"] == {"low": 77.75, "high": 86.17}
+    with mpmath.workdps(50):
+        low, high = composite_bounds(runs)
+    # the decisions' S = 83.7603 and the moves give 77.75 / 86.17 only after rounding; the
+    # unrounded bounds pin the reference tighter than the two-decimal check
+    assert 77.754 < low < 77.755
+    assert 86.160 < high < 86.161
+
+
+# Student t quantiles at 0.975 from the published tables (e.g. NIST/SEMATECH e-Handbook,
+# 1.3.6.7.2): df 1, 9, 29 and 120.
+T_TABLE = [(1, "12.706"), (9, "2.262"), (29, "2.045"), (120, "1.980")]
+
+
+@pytest.mark.parametrize(("df", "table"), T_TABLE)
+def test_the_reference_t_quantile_matches_the_table(df: int, table: str) -> None:
+    with mpmath.workdps(50):
+        assert f"{float(t_quantile(mpmath.mpf('0.975'), df)):.3f}" == table
+
+
+def test_the_reference_t_quantile_with_one_degree_of_freedom_is_the_cauchy() -> None:
+    """df = 1 is the Cauchy distribution: the quantile is tan(π(p − ½)) in closed form."""
+    with mpmath.workdps(50):
+        exact = mpmath.tan(mpmath.pi * (mpmath.mpf("0.975") - mpmath.mpf(1) / 2))
+        assert abs(t_quantile(mpmath.mpf("0.975"), 1) - exact) < mpmath.mpf(10) ** -35
+
+
+@pytest.mark.parametrize("p", ["0.025", "0.5", "0.975"])
+@pytest.mark.parametrize("a", ["0.5", "3", "41.7"])
+def test_the_reference_beta_quantile_in_closed_form(p: str, a: str) -> None:
+    """Beta(a, 1) has the quantile p^(1/a) and Beta(1, a) has 1 − (1 − p)^(1/a)."""
+    with mpmath.workdps(50):
+        pp, aa, one = mpmath.mpf(p), mpmath.mpf(a), mpmath.mpf(1)
+        tight = mpmath.mpf(10) ** -35
+        assert abs(beta_quantile(pp, aa, one) - pp ** (1 / aa)) < tight
+        assert abs(beta_quantile(pp, one, aa) - (1 - (1 - pp) ** (1 / aa))) < tight
+
+
 # --- each check can fail ----------------------------------------------------------------------
 
 
-_FIXED_SEED_LOG = random_log(7, 3)
+def _edge_log() -> list[dict[str, Any]]:
+    """Two agents where the 1.2.0 rules bite: the decisions' pass^5 agent (its n_eff capped
+    at Σn/5) and an agent that always succeeds beyond the last latency and cost anchors, so
+    its composite's high bound is exactly 40 (a rounding boundary the margin rounds past)."""
+    records: list[dict[str, Any]] = []
+    for agent, tasks in (
+        ("pass5", [(n, c, 3000.0, 0.02) for n, c in PASS5_TASKS]),
+        ("beyond", [(3, 3, 12000.0, 0.3)] * 10),
+    ):
+        for t, (n, c, ms, usd) in enumerate(tasks):
+            for j in range(n):
+                records.append(
+                    {
+                        "run_id": f"{agent}-{len(records)}",
+                        "agent_id": agent,
+                        "task_id": f"task-{t}",
+                        "status": "completed",
+                        "success": j < c,
+                        "latency_ms": ms + j,
+                        "cost_usd": usd,
+                        "steps": None,
+                        # after every random run, all at once: input order is time order
+                        "finished_at": "2026-01-02T00:00:00Z",
+                    }
+                )
+    return records
 
 
-def _inward(low: unc.Surd, high: unc.Surd, places: int, top: Fraction) -> Interval:
-    """Rounded inwards: the low bound up, the high bound down (wrong)."""
-    return Interval(max(low.ceil(places), Decimal(0)), min(high.floor(places), Decimal(int(top))))
+_FIXED_SEED_LOG = random_log(7, 3) + _edge_log()
 
 
-def _without_small_sample_factor(tasks):  # type: ignore[no-untyped-def]
-    """The covariance without T/(T − 1) (wrong)."""
-    matrix = ORIGINAL_COVARIANCE(tasks)
-    t = len(tasks)
-    return tuple(tuple(x * (t - 1) / t for x in row) for row in matrix)
+def _uncapped(m, variance, tasks, runs, k):  # type: ignore[no-untyped-def]
+    """n_eff capped at the runs, as in 1.1.0, for every k (wrong for k ≥ 2)."""
+    return ORIGINAL_CAPPED(m, variance, tasks, runs, 1)
 
 
-ORIGINAL_COVARIANCE = unc.clustered_covariance
+def _normal_quantile(probability, degrees_of_freedom):  # type: ignore[no-untyped-def]
+    """z in place of Student's t (wrong: ignores T − 1)."""
+    return ORIGINAL_T(probability, 10**9)
+
+
+def _symmetric_moves(mean, variance, q, weight, curve_of):  # type: ignore[no-untyped-def]
+    """Both moves the larger of the two (wrong: the moves are asymmetric)."""
+    down, up = ORIGINAL_MEAN_MOVES(mean, variance, q, weight, curve_of)
+    return max(down, up), max(down, up)
+
+
+ORIGINAL_CAPPED = rates.capped_effective_size
+ORIGINAL_T = quantiles.t_quantile
+ORIGINAL_MEAN_MOVES = moves.mean_moves
 
 
 @pytest.mark.parametrize(
-    ("name", "replacement"),
+    ("module", "name", "replacement"),
     [
-        ("outwards", _inward),
-        ("clustered_covariance", _without_small_sample_factor),
-        ("Z", Fraction(2)),  # a typed z instead of the quantile
+        (rates, "capped_effective_size", _uncapped),
+        (quantiles, "t_quantile", _normal_quantile),
+        (moves, "mean_moves", _symmetric_moves),
+        (rates, "INTERVAL_BOUND_MARGIN", 0),  # plain outward rounding, no margin
     ],
+    ids=["cap", "t", "moves", "margin"],
 )
 def test_the_reference_check_fails_on_a_broken_implementation(
-    monkeypatch: pytest.MonkeyPatch, name: str, replacement: Callable[..., Any] | Fraction
+    monkeypatch: pytest.MonkeyPatch,
+    module: object,
+    name: str,
+    replacement: Callable[..., Any] | int,
 ) -> None:
     check_report_against_reference(_FIXED_SEED_LOG)  # the real code passes
-    monkeypatch.setattr(unc, name, replacement)
+    monkeypatch.setattr(module, name, replacement)
     with pytest.raises(AssertionError):
         check_report_against_reference(_FIXED_SEED_LOG)
 

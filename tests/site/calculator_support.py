@@ -23,13 +23,15 @@ from support import built_site
 
 from scoring.numeric import as_written
 
-#: The library, in the order the pages load it: its arithmetic, two formula families, and the
-#: file that reads the data and holds the composite, radar and repeatability.
+#: The library, in the order the pages load it: its arithmetic, three formula families, and
+#: the file that reads the data and holds the composite, radar and repeatability (after
+#: quantiles.js, whose numerals are its series' and its tolerances', not the methodology's).
 NUMBERS_SCRIPT = Path("javascripts") / "methodology-numbers.js"
 OUTCOME_SCRIPT = Path("javascripts") / "methodology-outcome.js"
 UNCERTAINTY_SCRIPT = Path("javascripts") / "methodology-uncertainty.js"
+PAIRED_SCRIPT = Path("javascripts") / "methodology-intervals.js"
 SCRIPT = Path("javascripts") / "methodology.js"
-SCRIPTS = (NUMBERS_SCRIPT, OUTCOME_SCRIPT, UNCERTAINTY_SCRIPT, SCRIPT)
+SCRIPTS = (NUMBERS_SCRIPT, OUTCOME_SCRIPT, UNCERTAINTY_SCRIPT, PAIRED_SCRIPT, SCRIPT)
 DATA_ID = "methodology-data"
 CALCULATOR_PAGES = ("composite", "radar", "outcome", "repeatability")
 

@@ -1,5 +1,6 @@
 """The uncertainty calculators: ``window.Methodology.runsNeeded`` and ``successInterval``
-equal ``scoring.uncertainty.runs_needed`` and ``success_interval``, input for input.
+equal ``scoring.planning.runs_needed`` and methodology 1.2.0's success interval of
+independent runs (``scoring.rates.success_rate_interval`` of one-run tasks), input for input.
 
 In headless Chromium, from a ``file://`` copy of the built site, both functions are called
 on the worked examples (the runs-needed grid, the independent runs), on their edges, on
@@ -19,6 +20,7 @@ import json
 import random
 import re
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +49,9 @@ from support import ROOT
 from scoring.constants import INTERVAL_MIN_TASKS
 from scoring.errors import InputError
 from scoring.examples import EXAMPLES_BY_NAME
+from scoring.rates import rate_interval, success_rate_interval
 from scoring.registry import ScoringError
-from scoring.uncertainty import runs_needed, success_interval
+from scoring.planning import runs_needed
 
 pytestmark = pytest.mark.slow
 
@@ -78,14 +81,28 @@ def py_runs_needed(inputs: dict[str, Any]) -> Any:
         return _refused(error)
 
 
+#: Up to this many runs the success interval is Python's defining expression itself (one-run
+#: tasks); beyond, its closed form (test_intervals_1_2_js.py holds the two equal), since
+#: ten thousand one-run tasks cost Python a second.
+EXPRESSION_MAX_RUNS = 3000
+
+
 def py_success_interval(inputs: dict[str, Any]) -> Any:
-    try:
-        interval = success_interval(inputs["runs"], inputs["successes"])
-    except (ScoringError, InputError) as error:
+    """Methodology 1.2.0's success interval of independent runs: the rate interval of
+    ``runs`` one-run tasks, ``scoring.rates.success_rate_interval``; ``None`` below the task
+    minimum."""
+    runs, successes = inputs["runs"], inputs["successes"]
+    if runs < 0 or not 0 <= successes <= runs:
         # "successes must lie between 0 and the runs" names both counts.
-        return _refused(error, ("runs",))
-    if interval is None:
+        return {"error": ["successes", "runs"]}
+    if runs < INTERVAL_MIN_TASKS:
         return None
+    if runs > EXPRESSION_MAX_RUNS:
+        m = Fraction(successes, runs)
+        interval = rate_interval(m, m * (1 - m) / (runs - 1), runs, runs)
+    else:
+        interval = success_rate_interval([(1, 1)] * successes + [(1, 0)] * (runs - successes))
+    assert interval is not None
     return {"low": float(interval.low), "high": float(interval.high)}
 
 
@@ -234,18 +251,17 @@ MUTATIONS = [
         "runsNeeded(",
     ),
     Mutation(
-        "the effective sample size n instead of n − 1",
+        "the variance of one-run tasks over n instead of n − 1",
         UNCERTAINTY_SCRIPT,
-        "spread ? runs - 1 : runs",
-        "runs",
+        "div(BigInt(runs - 1))",
+        "div(BigInt(runs))",
         "successInterval(",
     ),
     Mutation(
-        "the low bound rounded to nearest instead of down",
+        "the high bound rounded to nearest instead of up",
         UNCERTAINTY_SCRIPT,
-        "var low = floorSurd(centre.mul(units), bigInt(-scale), radicand);",
-        "var low = floorSurd(centre.mul(units).add(new Rational(1n, 2n)), bigInt(-scale),"
-        " radicand);",
+        "var ceil = -inContext(Rational.ofDouble(high).add(MARGIN))",
+        "var ceil = -inContext(Rational.ofDouble(high).sub(new Rational(1n, 2n * scale)))",
         "successInterval(",
     ),
 ]
@@ -287,6 +303,7 @@ def test_the_page_inlines_the_published_constants_once(site: Path) -> None:
 #: Numerals planner.js may spell out, each with why it is not a number of the methodology.
 WIDGET_NUMERALS = {
     "0": "zero: no runs, so no success rate to show",
+    "1": "one: the task's name is one cell of a line, and lines are counted from one",
     "10": "the decimal base, to scale a rate to its published decimals",
 }
 
