@@ -490,7 +490,7 @@ def upper_rule_applies(truth: float, estimates: Sequence[float]) -> bool:
     """Whether a rate is held to an upper target: ``θ·n*`` and ``(1 − θ)·n*`` both at least
     :data:`UPPER_RULE_MIN`, ``n* = θ(1 − θ)/Var(m̂)`` over the replications' estimates.
 
-    >>> upper_rule_applies(0.5, [0.4, 0.6]), upper_rule_applies(0.001, [0.0, 0.002])
+    >>> upper_rule_applies(0.5, [0.4, 0.6]), upper_rule_applies(0.001, [0.0, 0.02])
     (True, False)
     """
     variance = statistics.variance(estimates)
@@ -685,7 +685,7 @@ def table(document: dict[str, Any]) -> str:
     ...     "pairs": {"composite": {"coverage": 0.95, "meets": True, "mean_width_paired": 1.0,
     ...               "mean_width_unpaired": 2.0}}}]}))
     tasks  mean  population  composite  d composite  width p/u
-       30   0.5         0.0     90.0%*       95.0%       0.50
+       30   0.5         0.0     90.0%*        95.0%       0.50
     """
     scores: Sequence[str] = document["scores"]
     names = [*scores, *(f"d {p}" for p in PAIRS if p in document["cells"][0]["pairs"])]
