@@ -1,4 +1,4 @@
-"""The uncertainty of the scores (methodology 1.1.0): the runs-needed table, the reference
+"""The uncertainty of the scores: the runs-needed table, the reference
 corpus's leaderboard with its intervals and ``rank (UB)``, the coverage measured on simulated
 agents, and the plot of interval width against the number of tasks.
 
@@ -188,6 +188,8 @@ SCORE_NAMES = {
     "composite": "composite",
     "correctness": "correctness",
 }
+#: How each paired difference is headed on the page.
+PAIR_NAMES = {"composite": "d composite", "success_rate": "d success rate"}
 
 
 def coverage_data(path: Path | None = None) -> dict[str, Any]:
@@ -204,6 +206,10 @@ def coverage_data(path: Path | None = None) -> dict[str, Any]:
     return data
 
 
+def _exact(number: float) -> Fraction:
+    return Fraction(repr(number))
+
+
 def share(value: float | None) -> str:
     """A share as a percentage to one decimal: ``0.9431`` → ``94.3%``.
 
@@ -212,106 +218,188 @@ def share(value: float | None) -> str:
     """
     if value is None:
         return "—"
-    return f"{plain(Fraction(repr(value)) * 100, 1)}%"
+    return f"{plain(_exact(value) * 100, 1)}%"
 
 
-def _band(target: dict[str, Any]) -> str:
-    """The target band as written: ``92%–97.5%``."""
-    low, high = (percent(Fraction(repr(target[k]))) for k in ("low", "high"))
-    return f"{low}–{high}"
+def points(value: float) -> str:
+    """A Monte Carlo error in percentage points, one decimal: ``0.0034`` → ``0.3``.
+
+    >>> points(0.0034), points(0.00349)
+    ('0.3', '0.3')
+    """
+    return plain(_exact(value) * 100, 1)
+
+
+def band(figure: dict[str, Any]) -> str:
+    """The target a figure is held to: ``≥ 93%``, or ``93–98%`` with an upper one.
+
+    >>> band({"low": 0.93, "high": None}), band({"low": 0.91, "high": 0.995})
+    ('≥ 93%', '91–99.5%')
+    """
+    low = exact_text(_exact(figure["low"]) * 100)
+    if figure["high"] is None:
+        return f"≥ {low}%"
+    return f"{low}–{exact_text(_exact(figure['high']) * 100)}%"
+
+
+def figure_text(figure: dict[str, Any]) -> str:
+    """A coverage with its Monte Carlo error, its target and whether it meets it:
+    ``95.1% ± 0.3 (93–98%) ✓``; ✗ when it does not.
+
+    >>> figure_text({"coverage": 0.9512, "mc_error": 0.0034, "low": 0.93, "high": 0.98,
+    ...              "meets": True})
+    '95.1% ± 0.3 (93–98%) ✓'
+    """
+    mark = "✓" if figure["meets"] else "✗"
+    return f"{share(figure['coverage'])} ± {points(figure['mc_error'])} ({band(figure)}) {mark}"
+
+
+def population_text(row: dict[str, Any]) -> str:
+    """``ρ = 0.30``, or ``bimodal``."""
+    if row["population"] == "bimodal":
+        return "bimodal"
+    return f"ρ = {plain(_exact(row['population']), 2)}"
+
+
+def _cell_heads(row: dict[str, Any]) -> list[str]:
+    return [
+        str(row["tasks"]),
+        plain(_exact(row["mean_success"]), 2),
+        esc(population_text(row)),
+        "stress" if row["stress"] else "published",
+    ]
 
 
 def _scenario(row: dict[str, Any]) -> str:
+    kind = "stress cell" if row["stress"] else "published cell"
     return (
-        f"T = {row['tasks']}, mean success rate {plain(Fraction(repr(row['mean_success'])), 2)}, "
-        f"ρ = {plain(Fraction(repr(row['within_task_correlation'])), 2)}"
+        f"T = {row['tasks']}, mean success rate {plain(_exact(row['mean_success']), 2)}, "
+        f"{population_text(row)} ({kind})"
     )
 
 
 def coverage_table(site: Site, path: Path | None = None) -> str:
-    """Coverage per scenario (rows) and score (columns), from the committed file; a cell
-    outside the target band where it is promised (enough tasks) is marked ✗."""
+    """Coverage per cell (rows) and score (columns), each with its Monte Carlo error, its
+    target and ✓/✗; then the paired differences of the pairs of agents with the mean width
+    of the paired interval against the unpaired one. From the committed file."""
     data = coverage_data(path)
     scores = data["scores"]
-    heads = ["T", "mean success", "ρ"] + [esc(SCORE_NAMES.get(s, s)) for s in scores]
-    rows = []
-    for row in data["scenarios"]:
-        cells = [
-            str(row["tasks"]),
-            plain(Fraction(repr(row["mean_success"])), 2),
-            plain(Fraction(repr(row["within_task_correlation"])), 2),
-        ]
-        for score in scores:
-            mark = " ✗" if row["within_target"].get(score) is False else ""
-            cells.append(esc(share(row["coverage"].get(score)) + mark))
-        rows.append(cells)
-    target = data["target"]
+    heads = ["T", "mean success", "tasks", "cell"] + [esc(SCORE_NAMES.get(s, s)) for s in scores]
+    rows = [
+        _cell_heads(row) + [esc(figure_text(row["scores"][s])) for s in scores]
+        for row in data["cells"]
+    ]
+    level = esc(percent(_exact(data["level"])))
     caption = (
-        f"Share of {esc(percent(Fraction(repr(data['level']))))} intervals containing the "
-        f"truth, {data['replications']} agents per scenario; ✗: outside {esc(_band(target))} "
-        f"with {target['min_tasks']} or more tasks"
+        f"Share of {level} intervals containing the truth, {plain(data['replications'])} "
+        "simulated agents per cell, ± one Monte Carlo error in percentage points; in "
+        "brackets the target the cell is held to; ✓ met, ✗ not met"
     )
-    return table("coverage:table", heads, rows, numeric=tuple(range(len(heads))), caption=caption)
+    scores_table = table(
+        "coverage:table", heads, rows, numeric=tuple(range(len(heads))), caption=caption
+    )
+    pair_heads = ["T", "mean success", "tasks", "cell"]
+    for name in PAIR_NAMES.values():
+        pair_heads += [esc(name), esc(f"{name}: width paired / unpaired")]
+    pair_rows = []
+    for row in data["cells"]:
+        cells = _cell_heads(row)
+        for name in PAIR_NAMES:
+            pair = row["pairs"][name]
+            places = C.SCORE_DECIMALS if name == "composite" else C.FRACTION_DECIMALS
+            widths = (
+                f"{plain(_exact(pair['mean_width_paired']), places)} / "
+                f"{plain(_exact(pair['mean_width_unpaired']), places)}"
+            )
+            cells += [esc(figure_text(pair)), esc(widths)]
+        pair_rows.append(cells)
+    pair_caption = (
+        f"Pairs of agents on shared tasks: coverage of the {level} interval of the "
+        "difference A − B, ± its Monte Carlo error, the target and ✓/✗; the mean width of "
+        "the paired interval against the unpaired one (√(Var_A + Var_B)), on the same tasks"
+    )
+    pairs_table = table(
+        "coverage:pairs",
+        pair_heads,
+        pair_rows,
+        numeric=tuple(range(len(pair_heads))),
+        caption=pair_caption,
+    )
+    return scores_table + pairs_table
+
+
+def coverage_misses(data: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
+    """Every figure that does not meet its target: the cell, and the score with its figure
+    as the table prints it."""
+    found = []
+    for row in data["cells"]:
+        named = [(SCORE_NAMES.get(s, s), row["scores"][s]) for s in data["scores"]]
+        named += [(PAIR_NAMES[p], row["pairs"][p]) for p in PAIR_NAMES]
+        for name, figure in named:
+            if not figure["meets"]:
+                found.append((row, f"{name} {figure_text(figure)}"))
+    return found
 
 
 def coverage_notes(site: Site, path: Path | None = None) -> str:
-    """In words: the target band, how precise each figure is, and every scenario and score
-    where coverage is poor, with its figure: too narrow (below the band) or wider than
-    needed (above it) with enough tasks, and below the band with fewer."""
+    """In words: the grid, the targets, how precise each figure is, the bimodal
+    population, the null intervals, every figure that misses its target (with the figure),
+    and how much narrower the paired interval is."""
     data = coverage_data(path)
-    target = data["target"]
-    low, enough = target["low"], target["min_tasks"]
-    narrow: list[tuple[dict[str, Any], str]] = []
-    wide: list[tuple[dict[str, Any], str]] = []
-    thin: list[tuple[dict[str, Any], str]] = []
-    for row in data["scenarios"]:
-        for score in data["scores"]:
-            covered = row["coverage"].get(score)
-            if covered is None:
-                continue
-            named = f"{SCORE_NAMES.get(score, score)} {share(covered)}"
-            if row["within_target"].get(score) is False:
-                (narrow if covered < low else wide).append((row, named))
-            elif row["tasks"] < enough and covered < low:
-                thin.append((row, named))
-
-    def listed(found: list[tuple[dict[str, Any], str]]) -> str:
-        by_scenario: dict[str, list[str]] = {}
-        for row, named in found:
-            by_scenario.setdefault(_scenario(row), []).append(named)
-        items = "".join(
-            f"<li>{esc(where)}: {esc(', '.join(names))}</li>"
-            for where, names in by_scenario.items()
-        )
-        return f"<ul>{items}</ul>"
-
-    level = Fraction(repr(data["level"]))
-    agents = data["replications"]
-    # One standard error of a share estimated from `agents` independent agents, at the level.
-    noise = (float(level * (1 - level)) / agents) ** 0.5
+    targets, agents = data["targets"], data["replications"]
+    level = _exact(data["level"])
+    noise = (float(level * (1 - level)) / agents) ** 0.5  # at a coverage of the level itself
+    spread = _exact(data["bimodal_spread"])
+    nulls = sum(
+        figure["null_intervals"]
+        for row in data["cells"]
+        for figure in [*row["scores"].values(), *row["pairs"].values()]
+    )
     parts = [
-        f"<p>The target: with {enough} or more tasks, {esc(_band(target))} of the "
-        f"intervals contain the truth. Each figure is itself estimated from {agents} "
-        f"simulated agents, so it carries a standard error of about {esc(share(noise))} "
-        f"of its own (seed <code>{esc(data['seed'])}</code>; the figures are regenerated "
-        f"by <code>{esc(COVERAGE_COMMAND)}</code>).</p>"
+        f"<p>The targets: at least {esc(percent(_exact(targets['published_low'])))} in "
+        f"every published cell, at least {esc(percent(_exact(targets['stress_low'])))} in "
+        f"the stress cells; at most {esc(percent(_exact(targets['high'])))} where both "
+        f"θ·n* and (1 − θ)·n* are at least {esc(plain(_exact(targets['upper_rule_min']), 2))} "
+        "(θ the truth, n* = θ(1 − θ)/Var(m̂); below that an interval can only miss by "
+        "lying wholly above the truth), and at most "
+        f"{esc(percent(_exact(targets['homogeneous_pass_k_high'])))} for pass^k with k ≥ 2 on "
+        "homogeneous tasks (ρ = 0). The composite is held to the upper target where its "
+        "success rate is; the paired differences to the lower one. Each figure is "
+        f"estimated from {esc(plain(agents))} simulated agents, so it carries a Monte Carlo "
+        f"error of about ±{esc(points(noise))} percentage points at {esc(share(float(level)))} "
+        f"(shown beside each figure; seed <code>{esc(data['seed'])}</code>; the figures are "
+        f"regenerated by <code>{esc(COVERAGE_COMMAND)}</code>).</p>",
+        f"<p>Bimodal tasks: each task is easy or hard with probability 1/2, its success "
+        f"rate μ + δ or μ − δ with δ = {esc(plain(spread, 1))}·min(μ, 1 − μ), so the mean is "
+        "exactly μ (at μ = 0.5 the rates are 0.1 and 0.9). Pairs: agent B's rate on each "
+        f"task is {esc(plain(_exact(data['pair_shrink']), 1))} times agent A's, so the two "
+        "share the tasks' difficulty.</p>",
+        "<p>No interval was null.</p>"
+        if nulls == 0
+        else f"<p>Null intervals: {esc(plain(nulls))} in all.</p>",
     ]
-    if narrow:
-        parts.append(
-            f"<p>Too narrow with {enough} or more tasks (below the target):</p>" + listed(narrow)
+    misses = coverage_misses(data)
+    if misses:
+        by_cell: dict[str, list[str]] = {}
+        for row, named in misses:
+            by_cell.setdefault(_scenario(row), []).append(named)
+        items = "".join(
+            f"<li>{esc(where)}: {esc('; '.join(names))}</li>" for where, names in by_cell.items()
         )
-    if wide:
+        parts.append(f"<p>Not meeting the target:</p><ul>{items}</ul>")
+    else:
+        parts.append("<p>Every figure of every cell meets its target.</p>")
+    ratios = [
+        row["pairs"]["composite"]["mean_width_paired"]
+        / row["pairs"]["composite"]["mean_width_unpaired"]
+        for row in data["cells"]
+        if row["population"] != 0
+    ]
+    if ratios:
         parts.append(
-            f"<p>Wider than needed with {enough} or more tasks (above the target):</p>"
-            + listed(wide)
-        )
-    if not narrow and not wide:
-        parts.append(f"<p>Every scenario with {enough} or more tasks is within the target.</p>")
-    if thin:
-        parts.append(
-            f"<p>Below {esc(percent(Fraction(repr(low))))} with fewer than "
-            f"{enough} tasks, where no figure is promised (read these intervals as "
-            "optimistic):</p>" + listed(thin)
+            "<p>Where tasks differ in difficulty (ρ > 0, bimodal), the paired interval of the "
+            f"composite difference is {esc(share(min(ratios)))} to {esc(share(max(ratios)))} "
+            "as wide as the unpaired one; on homogeneous tasks the two agree.</p>"
         )
     return block("coverage:notes", "".join(parts))
 
