@@ -351,8 +351,9 @@ _COMPOSITE_CHECK = (
     "uncertainty.composite_interval",
     title="Composite interval",
     latex=(
-        r"S \in \left[S^0 - \sqrt{\sum_j (D_j^-)^2 + 2 \sum_{j<k} r_{jk} D_j^- D_k^-},\ "
-        r"S^0 + \sqrt{\sum_j (D_j^+)^2 + 2 \sum_{j<k} r_{jk} D_j^+ D_k^+}\right],\quad"
+        r"S \in \left[S^0 - \Delta^-,\ S^0 + \Delta^+\right],\quad"
+        r" \Delta^{\pm} = \sqrt{\sum_j (D_j^{\pm})^2 + 2 \sum_{j<k} r_{jk} D_j^{\pm} D_k^{\pm}},"
+        r"\quad"
         r" r_{jk} = \operatorname{sign}(g_j g_k)"
         r" \dfrac{\Sigma_{jk}}{\sqrt{\Sigma_{jj} \Sigma_{kk}}},"
         r"\quad j, k \in \{p, L, C\},\quad T \ge " + tex_number(INTERVAL_MIN_TASKS)

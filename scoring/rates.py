@@ -282,11 +282,12 @@ def clopper_pearson_bounds(
     "uncertainty.clopper_pearson",
     title="Clopper–Pearson interval at a non-integer size",
     latex=(
-        r"\mathrm{CP}(m, n^{*}) = \left[\begin{cases} 0 & m = 0 \\"
-        r" B^{-1}\!\left(\dfrac{\alpha}{2},\ x,\ n^{*} - x + 1\right) & m > 0 \end{cases},\ "
-        r"\begin{cases} 1 & m = 1 \\"
-        r" B^{-1}\!\left(1 - \dfrac{\alpha}{2},\ x + 1,\ n^{*} - x\right) & m < 1"
-        r" \end{cases}\right],\quad x = m \cdot n^{*},\quad \alpha = 1 - \gamma"
+        r"\mathrm{CP}(m, n^{*}) = [L, U],\quad"
+        r" L = \begin{cases} 0 & m = 0 \\"
+        r" B^{-1}\!\left(\tfrac{\alpha}{2},\ x,\ n^{*} - x + 1\right) & m > 0 \end{cases},\quad"
+        r" U = \begin{cases} 1 & m = 1 \\"
+        r" B^{-1}\!\left(1 - \tfrac{\alpha}{2},\ x + 1,\ n^{*} - x\right) & m < 1"
+        r" \end{cases},\quad x = m \cdot n^{*},\quad \alpha = 1 - \gamma"
     ),
     symbols={
         "m": arg("m"),

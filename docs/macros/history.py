@@ -85,6 +85,7 @@ def summary_lines(differences: list[Any]) -> list[str]:
     grouped: dict[tuple[str, str], list[str]] = {}
     counted: Counter[str] = Counter()
     changed_examples: dict[str, list[str]] = {}
+    retyped: list[str] = []
     for d in differences:
         constant, formula = _CONSTANT.match(d.path), _FORMULA.match(d.path)
         example = _EXAMPLE.match(d.path)
@@ -108,9 +109,7 @@ def summary_lines(differences: list[Any]) -> list[str]:
             )  # type: ignore[index]
             grouped.setdefault((what, d.kind), []).append(f"<code>{esc(name)}</code>")
         elif formula and formula["field"] == "latex":
-            lines["formula"].append(
-                f"<li>Formula <code>{esc(formula['name'])}</code>: its LaTeX changed</li>"
-            )
+            retyped.append(f"<code>{esc(formula['name'])}</code>")
         elif formula:
             counted[f"formula {formula['field']}"] += 1
         elif example:
@@ -131,11 +130,11 @@ def summary_lines(differences: list[Any]) -> list[str]:
     if not lines["headline"]:
         lines["headline"].append("<li>Weights and anchors: none changed</li>")
     groups = [_grouped(f"{what} {kind}", items) for (what, kind), items in grouped.items()]
-    extra = [
-        f"<li>{count} change{'s' if count > 1 else ''} to <code>{esc(what)}</code> "
-        "(in the full list)</li>"
-        for what, count in sorted(counted.items())
-    ]
+    if retyped:
+        lines["formula"].append(f"<li>LaTeX changed ({len(retyped)}): {', '.join(retyped)}</li>")
+    counts = [f"{count} to <code>{esc(what)}</code>" for what, count in sorted(counted.items())]
+    # Every other change counted on one line: the full list below has each of them.
+    extra = [f"<li>In the full list, changes: {', '.join(counts)}</li>"] if counts else []
     return [
         *lines["headline"],
         *lines["constant"],
@@ -209,7 +208,8 @@ def between_versions(releases: list[Any]) -> str:
     from contracts.check import diff_snapshots
 
     parts = []
-    for older, newer in itertools.pairwise(releases):
+    pairs = list(itertools.pairwise(releases))
+    for number, (older, newer) in enumerate(pairs, start=1):
         differences = diff_snapshots(older.snapshot, newer.snapshot)
         old_v = value(f"version:{older.version}", older.version)
         new_v = value(f"version:{newer.version}", newer.version)
@@ -222,12 +222,18 @@ def between_versions(releases: list[Any]) -> str:
         full = differences_table(
             key, differences, before=esc(older.version), after=esc(newer.version)
         )
-        parts.append(
-            title
-            + block(
-                f"versions:summary:{older.version}..{newer.version}", f"<ul>{''.join(lines)}</ul>"
+        summary = block(
+            f"versions:summary:{older.version}..{newer.version}", f"<ul>{''.join(lines)}</ul>"
+        )
+        if number < len(pairs):
+            # An older release's summary is folded (the newest stays open): the page stays
+            # short as releases accumulate, and every line is still on it.
+            summary = (
+                f'<details class="release-summary"><summary>What {esc(newer.version)} '
+                f"changed, in {len(lines)} lines</summary>\n{summary}\n</details>\n"
             )
-            + f'\n<details class="full-diff"><summary>All {count} differences, '
+        parts.append(
+            title + summary + f'\n<details class="full-diff"><summary>All {count} differences, '
             f"value by value</summary>\n{full}\n</details>\n"
         )
     return "\n".join(parts)

@@ -56,9 +56,8 @@ def live_drift(site: Site) -> str:
     version = esc(site.snapshot.methodology_version)
     if not differences:
         body = (
-            f'<p class="admonition-title">In step</p><p>This site was built from code '
-            f"whose methodology (version {version}) is identical to the committed snapshot "
-            f"of version {esc(newest.version)}.</p>"
+            f'<p class="admonition-title">In step</p><p>Built from code whose methodology '
+            f"({version}) is the committed snapshot of {esc(newest.version)}.</p>"
         )
         return block("versions:drift", f'<div class="admonition success">{body}</div>')
     body = (
