@@ -220,7 +220,8 @@ class _Bindings:
             if other.descriptive is not None:
                 # A descriptive formula has no LaTeX to evaluate (a numerical quantile): it
                 # is applied by its code, which its golden points hold to published tables.
-                return other.function(**{k: _plain(v) for k, v in inputs.items()})
+                found = other.function(**{k: _plain(v) for k, v in inputs.items()})
+                return found  # type: ignore[return-value]
             return latex_value(other, inputs)
 
         return apply

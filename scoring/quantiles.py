@@ -21,6 +21,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
+from scoring.numeric import Number
 from scoring.registry import ScoringError, formula, point
 
 # scipy.special is imported on first use: it takes about a quarter of a second, which a
@@ -37,7 +38,7 @@ def _special() -> Any:
     return _SPECIAL
 
 
-def _finite(name: str, value: float) -> float:
+def _finite(name: str, value: Number) -> float:
     number = float(value)
     if not math.isfinite(number):
         raise ScoringError(f"{name} must be a finite number, not {value!r}")
@@ -60,7 +61,7 @@ def _finite(name: str, value: float) -> float:
         point("0.5; 0.5, 0.5", probability=0.5, a=0.5, b=0.5),
     ),
 )
-def beta_quantile(probability: float, a: float, b: float) -> float:
+def beta_quantile(probability: Number, a: Number, b: Number) -> float:
     """The ``probability`` quantile of the Beta(``a``, ``b``) distribution: the ``x`` in
     [0, 1] with ``I_x(a, b) = probability``, a spreadsheet's ``BETA.INV(probability, a, b)``.
 
@@ -128,7 +129,7 @@ def _t_quantile(p: float, df: float) -> float:
         point("0.995, 5", probability=0.995, degrees_of_freedom=5),
     ),
 )
-def t_quantile(probability: float, degrees_of_freedom: float) -> float:
+def t_quantile(probability: Number, degrees_of_freedom: Number) -> float:
     """The ``probability`` quantile of Student's t distribution with ``ν`` =
     ``degrees_of_freedom``: the ``t`` with ``P(T_ν ≤ t) = probability``, where
     ``P(T_ν ≤ t) = 1 − ½·I_{ν/(ν + t²)}(ν/2, ½)`` for ``t ≥ 0`` (symmetric about 0).

@@ -245,7 +245,7 @@ class Cell:
                 moment = mu**k
             else:
                 a, b = beta
-                moment = math.prod((a + j) / (a + b + j) for j in range(k))
+                moment = math.prod((a + j) / (a + b + j) for j in range(k))  # type: ignore[assignment]
             truth[f"pass^{k}"] = moment
         return truth
 
