@@ -23,6 +23,7 @@ from scoring.registry import (
     Arg,
     Attribute,
     Binding,
+    Const,
     Count,
     Entry,
     Formula,
@@ -31,6 +32,7 @@ from scoring.registry import (
     SequenceOf,
     Total,
     Uses,
+    Words,
 )
 
 #: A formula whose symbol ``a`` is bound to rows gives one value per row (``rank_a``).
@@ -42,9 +44,19 @@ def registration_problems(formula: Formula) -> list[str]:
     bound to nothing, a binding that names no symbol of the LaTeX, an argument the function
     does not take."""
     if formula.descriptive is not None:
-        if formula.symbols:
-            return ["is marked descriptive but binds symbols: drop one or the other"]
-        return []
+        # Nothing evaluates a descriptive formula: its symbols are said for the reader, in
+        # words or as a constant or another formula, and each must be one its LaTeX shows.
+        problems = [
+            f"is marked descriptive but binds {symbol!r} to a value: say it with words()"
+            for symbol, binding in formula.symbols.items()
+            if not isinstance(binding, Words | Const | Uses)
+        ]
+        problems += [
+            f"says what {symbol!r} stands for, but its LaTeX does not show it"
+            for symbol in formula.symbols
+            if symbol not in formula.latex
+        ]
+        return problems
     try:
         parsed = parse(formula.latex)
         bound = {canonical_symbol(k): b for k, b in formula.symbols.items()}

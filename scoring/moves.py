@@ -17,6 +17,7 @@ from scoring.constants import (
     CONSISTENCY_MIN_RUNS,
     INTERVAL_MIN_TASKS,
     SCORE_DECIMALS,
+    SCORE_SCALE,
 )
 from scoring.curves import cost_score, latency_score
 from scoring.numeric import Number, exact
@@ -27,8 +28,11 @@ from scoring.rates import (
     _W_S,
     outwards_with_margin,
 )
-from scoring.registry import ScoringError, formula, point, tex_number
+from scoring.registry import ScoringError, const, formula, point, tex_number, uses, words
 from scoring.surd import Interval, Surd
+
+# The scale a formula shows is the constant's, so a changed constant changes the formula.
+_SCALE_TEX = tex_number(SCORE_SCALE)
 
 # --- Headline composite -------------------------------------------------------------------
 
@@ -64,12 +68,33 @@ def _weighted(p: float | Fraction, runs: int, latency: Fraction, cost: Fraction)
     latex=(
         r"D_p^- = \max\!\left(S^0 - f_{\min},\ q\,|g_p|\sqrt{\Sigma_{pp}}\right),\quad"
         r" D_p^+ = f_{\max} - S^0,\quad"
-        r" f(p) = 100\,w_s\,p + w_r\,\hat L\,\mathrm{cons}(p) + w_c\,\hat C,\quad"
+        r" f(p) = " + _SCALE_TEX + r"\,w_s\,p + w_r\,\hat L\,\mathrm{cons}(p) + w_c\,\hat C,\quad"
         r" f_{\min} = \min\!\left(f(p^-),\ f(p^+),"
         r"\ f(\operatorname{clamp}_{[p^-, p^+]}(p_v))\right),"
         r"\quad f_{\max} = \max\!\left(f(p^-),\ f(p^+)\right),"
-        r"\quad p_v = \dfrac{1}{2} - \dfrac{100\,w_s}{8\,w_r\,\hat L}"
+        r"\quad p_v = \dfrac{1}{2} - \dfrac{" + _SCALE_TEX + r"\,w_s}{8\,w_r\,\hat L}"
     ),
+    symbols={
+        "D_p^-": words("how far the success rate's interval can move the composite down"),
+        "D_p^+": words("how far it can move the composite up"),
+        "S^0": words("the weighted formula at the observed means, before the zero-success floor"),
+        "q": uses("uncertainty.t_factor"),
+        "g_p": words(
+            "the composite's gradient in the success rate (uncertainty.composite_gradient)"
+        ),
+        r"\Sigma_{pp}": words("the clustered variance of the success rate"),
+        "p^-": words("the low bound of the success rate's interval (before rounding)"),
+        "p^+": words("its high bound"),
+        "p_v": words(
+            "the success rate where the weighted formula is lowest (the parabola's vertex)"
+        ),
+        r"\hat L": words("the latency score at the mean latency"),
+        r"\hat C": words("the cost score at the mean cost"),
+        "w_s": const("COMPOSITE_WEIGHT_SUCCESS"),
+        "w_r": const("COMPOSITE_WEIGHT_RELIABILITY"),
+        "w_c": const("COMPOSITE_WEIGHT_COST"),
+        r"\mathrm{cons}": uses("composite.outcome_consistency"),
+    },
     descriptive=(
         "the least and largest value of a quadratic over an interval, with a floor read off "
         "the delta method's move; its parts are the weighted formula and the rate interval"
@@ -145,6 +170,15 @@ def success_moves(
         r"D^- = w\,\bigl(F(\bar x) - F(x^+)\bigr),\quad D^+ = w\,\bigl(F(x^-) - F(\bar x)\bigr),"
         r"\quad x^{\pm} = \bar x \cdot \exp\!\left(\pm \dfrac{q \sqrt{\Sigma_{xx}}}{\bar x}\right)"
     ),
+    symbols={
+        "D^-": words("how far the mean can move the composite down"),
+        "D^+": words("how far it can move the composite up"),
+        "w": words("the mean's weight in the composite: w_r·cons(p̂) for latency, w_c for cost"),
+        "F": words("the mean's curve: the latency score or the cost score"),
+        r"\bar x": words("the mean latency (ms) or the mean cost (USD) of the cohort"),
+        r"\Sigma_{xx}": words("the clustered variance of that mean"),
+        "q": uses("uncertainty.t_factor"),
+    },
     descriptive=(
         "an exponential move of a mean, read through the piecewise-linear curve of its "
         "score (uncertainty.curve_slope's curves); w is w_r·cons(p̂) for latency, w_c for cost"
@@ -358,6 +392,20 @@ _COMPOSITE_CHECK = (
         r" \dfrac{\Sigma_{jk}}{\sqrt{\Sigma_{jj} \Sigma_{kk}}},"
         r"\quad j, k \in \{p, L, C\},\quad T \ge " + tex_number(INTERVAL_MIN_TASKS)
     ),
+    symbols={
+        "S^0": words("the weighted formula at the observed means, before the zero-success floor"),
+        r"\Delta^{\pm}": words("the combined move down (−) or up (+)"),
+        r"D_j^{\pm}": words(
+            "the moves of the success rate (uncertainty.success_moves), the mean latency and "
+            "the mean cost (uncertainty.mean_moves)"
+        ),
+        "r_{jk}": words("the correlation of two parts' moves"),
+        "g_j": words("the composite's gradient (uncertainty.composite_gradient)"),
+        r"\Sigma_{jk}": words(
+            "the clustered covariance of the means (uncertainty.clustered_covariance)"
+        ),
+        "T": words("the distinct tasks of the cohort"),
+    },
     descriptive=(
         "a combination of asymmetric moves over a 3×3 covariance, with the zero-success "
         "floor (low = 0 when p̂ = 0); its moves are uncertainty.success_moves and "

@@ -28,7 +28,7 @@ from scoring.rates import (
     _SCALE,
     outwards_with_margin,
 )
-from scoring.registry import ScoringError, formula, point, tex_number
+from scoring.registry import ScoringError, const, formula, point, tex_number, uses, words
 from scoring.surd import Interval
 from scoring.uncertainty import (
     CohortTask,
@@ -192,8 +192,20 @@ _PAIRED_WHY = (
 @formula(
     "uncertainty.paired_composite",
     title="Paired difference of two composites",
-    latex=r"S_A - S_B \in d \pm q \sqrt{\mathrm{Var}(d)},\quad d = \hat S_A - \hat S_B"
+    latex=r"S_A - S_B \in d \pm q \sqrt{\mathrm{Var}(d)},\quad d = \hat S_A - \hat S_B,"
     + _PAIRED_TEX,
+    symbols={
+        r"\hat S_A": words("agent A's composite on the shared tasks (its floor included)"),
+        r"\hat S_B": words("agent B's composite on the shared tasks"),
+        "g_A": words("the composite's gradient at A's means (uncertainty.composite_gradient)"),
+        "g_B": words("the same at B's means"),
+        r"\Sigma_{AB}": words(
+            "the clustered covariance of both agents' three means over the shared tasks"
+        ),
+        "T_{AB}": words("the tasks both agents have in their cohorts"),
+        r"t^{-1}": uses("quantiles.t_quantile"),
+        r"\gamma": const("INTERVAL_LEVEL"),
+    },
     descriptive=_PAIRED_WHY,
     golden=(
         point("B behind on every task", a=_GOLDEN_A, b=_GOLDEN_B),
@@ -232,6 +244,16 @@ def compare_composites(a: Mapping[str, CohortTask], b: Mapping[str, CohortTask])
     r" \sqrt{\Sigma_{p_A p_A} + \Sigma_{p_B p_B} - 2 \Sigma_{p_A p_B}},"
     r"\quad d = \hat p_A - \hat p_B,"
     r"\quad q = t^{-1}\!\left(\dfrac{1 + \gamma}{2},\ T_{AB} - 1\right),\quad T_{AB} \ge " + _MIN,
+    symbols={
+        r"\hat p_A": words("agent A's success rate on the shared tasks"),
+        r"\hat p_B": words("agent B's success rate on the shared tasks"),
+        r"\Sigma_{p_A p_B}": words(
+            "the clustered covariance of the two success rates over the shared tasks"
+        ),
+        "T_{AB}": words("the tasks both agents have in their cohorts"),
+        r"t^{-1}": uses("quantiles.t_quantile"),
+        r"\gamma": const("INTERVAL_LEVEL"),
+    },
     descriptive=_PAIRED_WHY,
     golden=(
         point("B behind on every task", a=_GOLDEN_A, b=_GOLDEN_B),

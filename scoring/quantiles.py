@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from scoring.numeric import Number
-from scoring.registry import ScoringError, formula, point
+from scoring.registry import ScoringError, formula, point, words
 
 # scipy.special is imported on first use: it takes about a quarter of a second, which a
 # command that computes no interval (or fails on its input) need not pay.
@@ -49,6 +49,14 @@ def _finite(name: str, value: Number) -> float:
     "quantiles.beta_quantile",
     title="Beta quantile",
     latex=r"B^{-1}(P,\ a,\ b) = x \ \text{such that}\ I_x(a, b) = P",
+    symbols={
+        "P": words("the probability whose quantile is sought"),
+        "a": words("the first shape parameter of the Beta distribution (any positive number)"),
+        "b": words("the second shape parameter (any positive number)"),
+        "I_x": words(
+            "the regularized incomplete beta function: the Beta distribution's share below x"
+        ),
+    },
     descriptive=(
         "a numerical inverse of the regularized incomplete beta function (scipy.special."
         "betaincinv); its golden points are values of published tables (BETA.INV)"
@@ -117,6 +125,11 @@ def _t_quantile(p: float, df: float) -> float:
     "quantiles.t_quantile",
     title="Student t quantile",
     latex=r"t^{-1}(P,\ \nu) = x \ \text{such that}\ \Pr(T_{\nu} \le x) = P",
+    symbols={
+        "P": words("the probability whose quantile is sought"),
+        r"\nu": words("the degrees of freedom (any positive number)"),
+        r"T_{\nu}": words("a variable of Student's t distribution with those degrees of freedom"),
+    },
     descriptive=(
         "a numerical inverse of Student's t distribution function (scipy.special.stdtrit); "
         "its golden points are values of published t tables"

@@ -53,7 +53,9 @@ A symbol of the LaTeX bound to nothing, a binding that names no symbol or an ``a
 is not a parameter of the function is an error of the check, naming the formula.
 
 A formula that is prose by nature (its LaTeX says "a catastrophic safeguard failed") is
-registered with ``descriptive="why it cannot be evaluated"`` and no symbols; its golden
+registered with ``descriptive="why it cannot be evaluated"``; its symbols, if any, are only
+said for the reader (:func:`words`, or :func:`const` and :func:`uses` for a constant or
+another formula), since nothing evaluates them; its golden
 points are still computed and recorded, so its code cannot change unnoticed. Keep these few:
 they are listed on the contract page.
 
@@ -256,9 +258,20 @@ class Attribute:
         return f"{self.name} of {self.of.describe()}"
 
 
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A symbol of a descriptive formula, said in words for the reader (see :func:`words`)."""
+
+    text: str
+
+    def describe(self) -> str:
+        return self.text
+
+
 Binding = (
     Arg
     | Const
+    | Words
     | Fixed
     | Uses
     | Rows
@@ -278,6 +291,12 @@ def arg(
 ) -> Arg:
     """Bind a symbol to the argument ``name`` of the function."""
     return Arg(name, default, unless_below)
+
+
+def words(text: str) -> Words:
+    """Say what a symbol of a *descriptive* formula stands for (its LaTeX is not evaluated,
+    so nothing binds it to a value): the page lists it under the formula."""
+    return Words(text)
 
 
 def const(python_name: str) -> Const:

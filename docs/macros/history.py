@@ -229,8 +229,8 @@ def between_versions(releases: list[Any]) -> str:
             # An older release's summary is folded (the newest stays open): the page stays
             # short as releases accumulate, and every line is still on it.
             summary = (
-                f'<details class="release-summary"><summary>What {esc(newer.version)} '
-                f"changed, in {len(lines)} lines</summary>\n{summary}\n</details>\n"
+                '<details class="release-summary"><summary>What changed, line by line'
+                f"</summary>\n{summary}\n</details>\n"
             )
         parts.append(
             title + summary + f'\n<details class="full-diff"><summary>All {count} differences, '

@@ -211,7 +211,7 @@ def test_a_new_formula_with_no_golden_point_is_refused_saying_what_to_add() -> N
         ({"symbols": {"x": arg("x"), "y": arg("x")}}, "binds y, which its LaTeX does not show"),
         ({"symbols": {"x": arg("z")}}, "binds x to the argument z, which it does not take"),
         ({"latex": r"h = \int x"}, "its LaTeX cannot be evaluated"),
-        ({"descriptive": "prose"}, "is marked descriptive but binds symbols"),
+        ({"descriptive": "prose"}, "is marked descriptive but binds 'x' to a value"),
     ],
 )
 def test_a_registration_that_binds_badly_is_refused(
@@ -292,3 +292,20 @@ def test_update_refuses_and_writes_nothing(
     written = run_update(live=bumped, snapshot_dir=snapshots, changelog_path=changelog)
     assert written.ok, written.lines
     assert (snapshots / "99.0.0.json").exists()
+
+
+def test_a_descriptive_formula_says_its_symbols_in_words_only() -> None:
+    # Nothing evaluates a descriptive formula, so a binding to a value would be unchecked: it
+    # is refused, and so is a symbol its LaTeX does not show.
+    import dataclasses
+
+    from contracts.registration import registration_problems
+    from scoring.registry import arg, words
+
+    described = FORMULAS["uncertainty.composite_interval"]
+    assert described.descriptive is not None
+    assert registration_problems(described) == []
+    valued = dataclasses.replace(described, symbols={"T": arg("tasks")})
+    assert any("say it with words()" in p for p in registration_problems(valued))
+    absent = dataclasses.replace(described, symbols={"Q_z": words("not in the formula")})
+    assert any("does not show it" in p for p in registration_problems(absent))

@@ -47,7 +47,6 @@ ALLOWED_NUMBER_WORDS: dict[str, str] = {
         "not a count the methodology sets"
     ),
     "the two dots are the two runs": "the pair of runs of the trade-off table just above it",
-    "two agents swap ranks": "a swap of ranks involves two agents by definition, not a count",
     "Three axes start from a median": (
         "latency, cost and tool efficiency, the sections that follow; a count of headings, "
         "not of a constant"
