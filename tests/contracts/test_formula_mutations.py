@@ -176,7 +176,7 @@ def _bump(root: Path) -> None:
     changelog = root / "contracts/CHANGELOG.md"
     text = changelog.read_text(encoding="utf-8")
     first = text.index("\n## ")
-    entry = f"\n## {NEW_VERSION} (2026-12-01)\n\nA scratch version of the self-test.\n"
+    entry = f"\n## {NEW_VERSION} (2099-12-31)\n\nA scratch version of the self-test.\n"
     changelog.write_text(text[:first] + entry + text[first:], encoding="utf-8")
 
 

@@ -269,7 +269,7 @@ def test_update_refuses_and_writes_nothing(
     bumped = live.model_copy(update={"methodology_version": "99.0.0"})
     changelog.write_text(
         changelog.read_text(encoding="utf-8").replace(
-            "\n## ", "\n## 99.0.0 (2026-12-01)\n\nA test.\n\n## ", 1
+            "\n## ", "\n## 99.0.0 (2099-12-31)\n\nA test.\n\n## ", 1
         ),
         encoding="utf-8",
     )

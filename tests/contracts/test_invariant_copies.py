@@ -139,7 +139,7 @@ def _bump(root: Path) -> None:
     changelog = root / "contracts" / "CHANGELOG.md"
     log = changelog.read_text(encoding="utf-8")
     first = log.index("\n## ")
-    entry = f"\n## {NEW_VERSION} (2026-12-01)\n\nA test release.\n"
+    entry = f"\n## {NEW_VERSION} (2099-12-31)\n\nA test release.\n"
     changelog.write_text(log[:first] + entry + log[first:], encoding="utf-8")
 
 

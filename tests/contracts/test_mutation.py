@@ -183,7 +183,7 @@ def _bump_flow(root: Path) -> list[Run]:
         "contracts/CHANGELOG.md",
         replace_once(
             f"\n## {METHODOLOGY_VERSION} (",
-            "\n## 2.0.0 (2026-12-01)\n\nCost weight 0.30 → 0.25, success 0.40 → 0.45.\n"
+            "\n## 2.0.0 (2099-12-31)\n\nCost weight 0.30 → 0.25, success 0.40 → 0.45.\n"
             f"\n## {METHODOLOGY_VERSION} (",
         ),
     )
