@@ -75,8 +75,11 @@ def _weighted(p: float | Fraction, runs: int, latency: Fraction, cost: Fraction)
         r"\quad p_v = \dfrac{1}{2} - \dfrac{" + _SCALE_TEX + r"\,w_s}{8\,w_r\,\hat L}"
     ),
     symbols={
-        "D_p^-": words("how far the success rate's interval can move the composite down"),
-        "D_p^+": words("how far it can move the composite up"),
+        # One entry for the pair: a minus sign set as a small superscript beside a subscript
+        # is too thin to read in the list's type size.
+        "D_p^+": words(
+            "how far the success rate's interval can move the composite up (and D_p^- down)"
+        ),
         "S^0": words("the weighted formula at the observed means, before the zero-success floor"),
         "q": uses("uncertainty.t_factor"),
         "g_p": words(

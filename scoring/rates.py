@@ -591,8 +591,7 @@ _PASS5_CHECK = (
         + _N_STAR_TEX
         + r",\quad n_{\mathrm{eff}} = N_{\mathrm{eff}}(m, V, T, N, k),\quad "
         + _Q_TEX
-        + r",\quad U_t = \begin{cases} \dfrac{\binom{c_t}{k}}{\binom{n_t}{k}} & n_t \ge k \\"
-        r" 0 & n_t < k \end{cases},"
+        + r",\quad U_t = \mathrm{pass}^k(n_t, c_t),"
         r"\quad m = \dfrac{1}{T} \sum_{t=1}^{T} U_t,"
         r"\quad V = \dfrac{1}{T(T - 1)} \sum_{t=1}^{T} (U_t - m)^2,"
         r"\quad N = \sum_{t=1}^{T} n_t,\quad T \ge " + _MIN_TASKS
@@ -600,6 +599,7 @@ _PASS5_CHECK = (
     symbols={
         r"\mathrm{CP}": _CP,
         r"\mathrm{Wilson}": uses("uncertainty.wilson", "m", "n_eff"),
+        r"\mathrm{pass}^k": uses("repeatability.pass_hat_k", "n", "c", k=arg("k")),
         r"N_{\mathrm{eff}}": uses(
             "uncertainty.capped_effective_size", "m", "variance", "tasks", "runs", "k"
         ),

@@ -53,11 +53,9 @@ def version_pages(site: Site) -> str:
     listing = table("versions:pages/table", ["Version", "Pages"], rows)
     if building is None:
         intro = (
-            "<p>This copy of the site was built on its own (a plain <code>mkdocs build</code>, "
-            "<code>mkdocs serve</code>, or the zip below), so it holds the pages of one "
-            "version. The published site keeps the pages of every released version, each in "
-            "the folder named in the table, with a version selector in the header; "
-            f"<code>{LATEST_ALIAS}/</code> is the current release.</p>"
+            "<p>This copy (a plain build, <code>mkdocs serve</code> or the zip) holds one "
+            "version's pages; the published site keeps every release's in the folder named "
+            f"below, <code>{LATEST_ALIAS}/</code> the current one.</p>"
         )
     else:
         latest = site.rel(f"../{LATEST_ALIAS}/index.html")
