@@ -42,39 +42,9 @@ PASS5_TASKS = (
 SUCCESS_TASKS = [(6, 6)] * 24 + [(6, 5)] * 3 + [(7, 1), (5, 0), (8, 3)]
 
 # The per-task sums of ../shared/spec/composite-check-agent.jsonl (193 completed runs over
-# 30 tasks, 190 successes): (runs, successes, Σ latency_ms, Σ cost_usd).
-COMPOSITE_CHECK_TASKS = [
-    (6, 6, 12102, Decimal("0.137680")),
-    (7, 7, 15873, Decimal("0.193710")),
-    (7, 7, 8062, Decimal("0.071794")),
-    (7, 7, 5508, Decimal("0.295128")),
-    (8, 8, 5739, Decimal("0.029813")),
-    (6, 6, 6369, Decimal("0.330505")),
-    (7, 7, 9877, Decimal("0.046926")),
-    (5, 5, 6199, Decimal("0.145732")),
-    (7, 6, 10194, Decimal("0.100480")),
-    (7, 7, 20873, Decimal("0.257096")),
-    (7, 7, 7997, Decimal("0.053698")),
-    (6, 6, 5552, Decimal("0.097213")),
-    (7, 7, 17689, Decimal("0.190133")),
-    (6, 6, 5238, Decimal("0.053911")),
-    (5, 5, 10613, Decimal("0.171018")),
-    (8, 8, 10435, Decimal("0.322539")),
-    (6, 6, 8839, Decimal("0.296873")),
-    (5, 5, 9041, Decimal("0.139432")),
-    (5, 5, 11295, Decimal("0.259292")),
-    (5, 5, 13205, Decimal("0.101373")),
-    (7, 7, 14017, Decimal("0.046222")),
-    (8, 8, 15257, Decimal("0.340060")),
-    (5, 5, 12885, Decimal("0.057700")),
-    (8, 6, 15824, Decimal("0.101572")),
-    (5, 5, 5021, Decimal("0.094162")),
-    (6, 6, 7193, Decimal("0.160155")),
-    (8, 8, 17154, Decimal("0.129626")),
-    (5, 5, 9802, Decimal("0.115753")),
-    (7, 7, 23425, Decimal("0.296876")),
-    (7, 7, 4746, Decimal("0.137771")),
-]
+# 30 tasks, 190 successes): (runs, successes, Σ latency_ms, Σ cost_usd), as the registry's
+# golden point holds them; the file itself is read in test_the_check_agent_is_the_spec_file.
+COMPOSITE_CHECK_TASKS = list(moves._COMPOSITE_CHECK)
 
 
 def _interval(low: str, high: str) -> Interval:
@@ -491,3 +461,28 @@ def test_a_comparison_is_antisymmetric_and_holds_its_difference(
         }
         assert ba.verdict == flipped.get(ab.verdict or "", ab.verdict)
         assert ab.interval.high.as_tuple().exponent == -places
+
+
+def test_the_check_agent_is_the_spec_file() -> None:
+    """The golden point's per-task sums are those of the decisions' own file."""
+    import json
+    from collections import defaultdict
+    from pathlib import Path
+
+    spec = Path(__file__).resolve().parents[3] / "shared" / "spec" / "composite-check-agent.jsonl"
+    if not spec.exists():
+        pytest.skip("the decisions' check agent is not beside this checkout")
+    sums: dict[str, list] = defaultdict(lambda: [0, 0, Decimal(0), Decimal(0)])
+    for line in spec.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        run = json.loads(line, parse_float=Decimal)
+        if run.get("status", "completed") != "completed":
+            continue
+        task = sums[run["task_id"]]
+        task[0] += 1
+        task[1] += int(bool(run["success"]))
+        task[2] += Decimal(run["latency_ms"])
+        task[3] += Decimal(run["cost_usd"])
+    found = sorted((n, c, int(ms), usd) for n, c, ms, usd in sums.values())
+    assert found == sorted(COMPOSITE_CHECK_TASKS)
