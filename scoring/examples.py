@@ -362,6 +362,23 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     ),
 )
 
+#: Per task: completed runs, successes, the sums of latency_ms and of cost_usd (as written):
+#: the composite example's cohort, and agent A of the paired example.
+_TWELVE_TASKS = [
+    [4, 4, "4800", "0.08"],
+    [4, 4, "5200", "0.09"],
+    [4, 4, "5600", "0.10"],
+    [4, 4, "6000", "0.10"],
+    [4, 3, "5400", "0.12"],
+    [4, 3, "5800", "0.12"],
+    [4, 3, "6400", "0.13"],
+    [4, 2, "6800", "0.14"],
+    [4, 2, "7200", "0.15"],
+    [4, 1, "7600", "0.16"],
+    [4, 0, "8400", "0.18"],
+    [4, 0, "9000", "0.20"],
+]
+
 #: The uncertainty examples (intervals of methodology 1.2.0): a cohort whose composite
 #: interval the site works through by hand, two agents compared on shared tasks, the
 #: reader's calculator's independent runs, and the grid of the runs-needed table (issue 17:
@@ -372,20 +389,7 @@ UNCERTAINTY_EXAMPLES: tuple[WorkedExample, ...] = (
         "An agent's composite cohort, task by task: 12 tasks of 4 completed runs",
         {
             # Per task: completed runs, successes, the sums of latency_ms and of cost_usd.
-            "tasks": [
-                [4, 4, "4800", "0.08"],
-                [4, 4, "5200", "0.09"],
-                [4, 4, "5600", "0.10"],
-                [4, 4, "6000", "0.10"],
-                [4, 3, "5400", "0.12"],
-                [4, 3, "5800", "0.12"],
-                [4, 3, "6400", "0.13"],
-                [4, 2, "6800", "0.14"],
-                [4, 2, "7200", "0.15"],
-                [4, 1, "7600", "0.16"],
-                [4, 0, "8400", "0.18"],
-                [4, 0, "9000", "0.20"],
-            ]
+            "tasks": _TWELVE_TASKS
         },
         _composite_interval,
     ),
@@ -394,20 +398,7 @@ UNCERTAINTY_EXAMPLES: tuple[WorkedExample, ...] = (
         "Two agents on the same 12 tasks: B one success behind A on half of them",
         {
             # Per task and agent: completed runs, successes, Σ latency_ms, Σ cost_usd.
-            "a": [
-                [4, 4, "4800", "0.08"],
-                [4, 4, "5200", "0.09"],
-                [4, 4, "5600", "0.10"],
-                [4, 4, "6000", "0.10"],
-                [4, 3, "5400", "0.12"],
-                [4, 3, "5800", "0.12"],
-                [4, 3, "6400", "0.13"],
-                [4, 2, "6800", "0.14"],
-                [4, 2, "7200", "0.15"],
-                [4, 1, "7600", "0.16"],
-                [4, 0, "8400", "0.18"],
-                [4, 0, "9000", "0.20"],
-            ],
+            "a": _TWELVE_TASKS,
             "b": [
                 [4, 4, "5000", "0.08"],
                 [4, 3, "5600", "0.09"],

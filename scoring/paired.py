@@ -183,6 +183,12 @@ _PAIRED_TEX = (
     r"\quad q = t^{-1}\!\left(\dfrac{1 + \gamma}{2},\ T_{AB} - 1\right),"
     r"\quad T_{AB} \ge " + _MIN
 )
+# Both comparisons are evaluated on the same pairs: one lagging, one equal, one too small.
+_PAIRED_GOLDEN = (
+    point("B behind on every task", a=_GOLDEN_A, b=_GOLDEN_B),
+    point("the same agent", a=_GOLDEN_A, b=dict(_GOLDEN_A)),
+    point("too few shared", a=_GOLDEN_A, b=_agent(*(_EASY,) * 9)),
+)
 _PAIRED_WHY = (
     "a quadratic form over the 6×6 clustered covariance of both agents' means on their shared "
     "tasks (uncertainty.clustered_covariance with each task's residuals of both agents)"
@@ -207,11 +213,7 @@ _PAIRED_WHY = (
         r"\gamma": const("INTERVAL_LEVEL"),
     },
     descriptive=_PAIRED_WHY,
-    golden=(
-        point("B behind on every task", a=_GOLDEN_A, b=_GOLDEN_B),
-        point("the same agent", a=_GOLDEN_A, b=dict(_GOLDEN_A)),
-        point("too few shared", a=_GOLDEN_A, b=_agent(*(_EASY,) * 9)),
-    ),
+    golden=_PAIRED_GOLDEN,
 )
 def compare_composites(a: Mapping[str, CohortTask], b: Mapping[str, CohortTask]) -> Comparison:
     """The paired comparison of two agents' composites on their shared tasks.
@@ -255,11 +257,7 @@ def compare_composites(a: Mapping[str, CohortTask], b: Mapping[str, CohortTask])
         r"\gamma": const("INTERVAL_LEVEL"),
     },
     descriptive=_PAIRED_WHY,
-    golden=(
-        point("B behind on every task", a=_GOLDEN_A, b=_GOLDEN_B),
-        point("the same agent", a=_GOLDEN_A, b=dict(_GOLDEN_A)),
-        point("too few shared", a=_GOLDEN_A, b=_agent(*(_EASY,) * 9)),
-    ),
+    golden=_PAIRED_GOLDEN,
 )
 def compare_success_rates(a: Mapping[str, CohortTask], b: Mapping[str, CohortTask]) -> Comparison:
     """The paired comparison of two agents' success rates on their shared tasks: ``d =
