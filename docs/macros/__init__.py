@@ -84,11 +84,10 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "interval_leaderboard",
         "interval_value",
         "cohort_table",
-        "coverage_table",
-        "coverage_notes",
         "paired_tasks_table",
         "paired_table",
     ),
+    "coverage": ("coverage_table", "coverage_notes"),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.

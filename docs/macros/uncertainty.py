@@ -1,18 +1,17 @@
 """The uncertainty of the scores: the runs-needed table, the reference
-corpus's leaderboard with its intervals and ``rank (UB)``, the coverage measured on simulated
-agents, and the plot of interval width against the number of tasks.
+corpus's leaderboard with its intervals and ``rank (UB)``, the paired comparison's worked
+example, and the plot of interval width against the number of tasks (the coverage measured
+on simulated agents is :mod:`macros.coverage`'s).
 
 The tables read the live snapshot (the worked example ``uncertainty.runs_needed`` and the
-scoreboard), so the drift check catches every number they show; the coverage comes from the
-committed file of ``contracts/coverage/``; the plot samples ``scoring.uncertainty`` now.
+scoreboard), so the drift check catches every number they show; the plot samples
+``scoring.rates`` now.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from fractions import Fraction
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
@@ -177,233 +176,6 @@ def interval_leaderboard(site: Site) -> str:
     return "".join(parts)
 
 
-# --- coverage ------------------------------------------------------------------------------------
-
-COVERAGE_PATH = Path(__file__).resolve().parents[2] / "contracts" / "coverage" / "coverage.json"
-COVERAGE_COMMAND = "python contracts/coverage/simulate.py --update"
-
-#: How each score of the coverage file is headed on the page.
-SCORE_NAMES = {
-    "success_rate": "success rate",
-    "composite": "composite",
-    "correctness": "correctness",
-}
-#: How each paired difference is headed on the page.
-PAIR_NAMES = {"composite": "d composite", "success_rate": "d success rate"}
-
-
-def coverage_data(path: Path | None = None) -> dict[str, Any]:
-    """The committed coverage file (``contracts/coverage/coverage.json``), written by the
-    seeded simulation ``contracts/coverage/simulate.py`` (its docstring gives the shape)."""
-    where = COVERAGE_PATH if path is None else path
-    try:
-        data: dict[str, Any] = json.loads(where.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise RuntimeError(
-            f"{where}: the committed coverage figures cannot be read ({error}); "
-            f"regenerate them: {COVERAGE_COMMAND}"
-        ) from None
-    return data
-
-
-def _exact(number: float) -> Fraction:
-    return Fraction(repr(number))
-
-
-def share(value: float | None) -> str:
-    """A share as a percentage to one decimal: ``0.9431`` → ``94.3%``.
-
-    >>> share(0.9431), share(1.0), share(None)
-    ('94.3%', '100.0%', '—')
-    """
-    if value is None:
-        return "—"
-    return f"{plain(_exact(value) * 100, 1)}%"
-
-
-def points(value: float) -> str:
-    """A Monte Carlo error in percentage points, one decimal: ``0.0034`` → ``0.3``.
-
-    >>> points(0.0034), points(0.00349)
-    ('0.3', '0.3')
-    """
-    return plain(_exact(value) * 100, 1)
-
-
-def band(figure: dict[str, Any]) -> str:
-    """The target a figure is held to: ``≥ 93%``, or ``93–98%`` with an upper one.
-
-    >>> band({"low": 0.93, "high": None}), band({"low": 0.91, "high": 0.995})
-    ('≥ 93%', '91–99.5%')
-    """
-    low = exact_text(_exact(figure["low"]) * 100)
-    if figure["high"] is None:
-        return f"≥ {low}%"
-    return f"{low}–{exact_text(_exact(figure['high']) * 100)}%"
-
-
-def figure_text(figure: dict[str, Any]) -> str:
-    """A coverage with its Monte Carlo error, its target and whether it meets it:
-    ``95.1% ± 0.3 (93–98%) ✓``; ✗ when it does not.
-
-    >>> figure_text({"coverage": 0.9512, "mc_error": 0.0034, "low": 0.93, "high": 0.98,
-    ...              "meets": True})
-    '95.1% ± 0.3 (93–98%) ✓'
-    """
-    mark = "✓" if figure["meets"] else "✗"
-    return f"{share(figure['coverage'])} ± {points(figure['mc_error'])} ({band(figure)}) {mark}"
-
-
-def population_text(row: dict[str, Any]) -> str:
-    """``ρ = 0.30``, or ``bimodal``."""
-    if row["population"] == "bimodal":
-        return "bimodal"
-    return f"ρ = {plain(_exact(row['population']), 2)}"
-
-
-def _cell_heads(row: dict[str, Any]) -> list[str]:
-    return [
-        str(row["tasks"]),
-        plain(_exact(row["mean_success"]), 2),
-        esc(population_text(row)),
-        "stress" if row["stress"] else "published",
-    ]
-
-
-def _scenario(row: dict[str, Any]) -> str:
-    kind = "stress cell" if row["stress"] else "published cell"
-    return (
-        f"T = {row['tasks']}, mean success rate {plain(_exact(row['mean_success']), 2)}, "
-        f"{population_text(row)} ({kind})"
-    )
-
-
-def coverage_table(site: Site, path: Path | None = None) -> str:
-    """Coverage per cell (rows) and score (columns), each with its Monte Carlo error, its
-    target and ✓/✗; then the paired differences of the pairs of agents with the mean width
-    of the paired interval against the unpaired one. From the committed file."""
-    data = coverage_data(path)
-    scores = data["scores"]
-    heads = ["T", "mean success", "tasks", "cell"] + [esc(SCORE_NAMES.get(s, s)) for s in scores]
-    rows = [
-        _cell_heads(row) + [esc(figure_text(row["scores"][s])) for s in scores]
-        for row in data["cells"]
-    ]
-    level = esc(percent(_exact(data["level"])))
-    caption = (
-        f"Share of {level} intervals containing the truth, {plain(data['replications'])} "
-        "simulated agents per cell, ± one Monte Carlo error in percentage points; in "
-        "brackets the target the cell is held to; ✓ met, ✗ not met"
-    )
-    scores_table = table(
-        "coverage:table", heads, rows, numeric=tuple(range(len(heads))), caption=caption
-    )
-    pair_heads = ["T", "mean success", "tasks", "cell"]
-    for name in PAIR_NAMES.values():
-        pair_heads += [esc(name), esc(f"{name}: width paired / unpaired")]
-    pair_rows = []
-    for row in data["cells"]:
-        cells = _cell_heads(row)
-        for name in PAIR_NAMES:
-            pair = row["pairs"][name]
-            places = C.SCORE_DECIMALS if name == "composite" else C.FRACTION_DECIMALS
-            widths = (
-                f"{plain(_exact(pair['mean_width_paired']), places)} / "
-                f"{plain(_exact(pair['mean_width_unpaired']), places)}"
-            )
-            cells += [esc(figure_text(pair)), esc(widths)]
-        pair_rows.append(cells)
-    pair_caption = (
-        f"Pairs of agents on shared tasks: coverage of the {level} interval of the "
-        "difference A − B, ± its Monte Carlo error, the target and ✓/✗; the mean width of "
-        "the paired interval against the unpaired one (√(Var_A + Var_B)), on the same tasks"
-    )
-    pairs_table = table(
-        "coverage:pairs",
-        pair_heads,
-        pair_rows,
-        numeric=tuple(range(len(pair_heads))),
-        caption=pair_caption,
-    )
-    return scores_table + pairs_table
-
-
-def coverage_misses(data: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
-    """Every figure that does not meet its target: the cell, and the score with its figure
-    as the table prints it."""
-    found = []
-    for row in data["cells"]:
-        named = [(SCORE_NAMES.get(s, s), row["scores"][s]) for s in data["scores"]]
-        named += [(PAIR_NAMES[p], row["pairs"][p]) for p in PAIR_NAMES]
-        for name, figure in named:
-            if not figure["meets"]:
-                found.append((row, f"{name} {figure_text(figure)}"))
-    return found
-
-
-def coverage_notes(site: Site, path: Path | None = None) -> str:
-    """In words: the grid, the targets, how precise each figure is, the bimodal
-    population, the null intervals, every figure that misses its target (with the figure),
-    and how much narrower the paired interval is."""
-    data = coverage_data(path)
-    targets, agents = data["targets"], data["replications"]
-    level = _exact(data["level"])
-    noise = (float(level * (1 - level)) / agents) ** 0.5  # at a coverage of the level itself
-    spread = _exact(data["bimodal_spread"])
-    nulls = sum(
-        figure["null_intervals"]
-        for row in data["cells"]
-        for figure in [*row["scores"].values(), *row["pairs"].values()]
-    )
-    parts = [
-        f"<p>The targets: at least {esc(percent(_exact(targets['published_low'])))} in "
-        f"every published cell, at least {esc(percent(_exact(targets['stress_low'])))} in "
-        f"the stress cells; at most {esc(percent(_exact(targets['high'])))} where both "
-        f"θ·n* and (1 − θ)·n* are at least {esc(plain(_exact(targets['upper_rule_min']), 2))} "
-        "(θ the truth, n* = θ(1 − θ)/Var(m̂); below that an interval can only miss by "
-        "lying wholly above the truth), and at most "
-        f"{esc(percent(_exact(targets['homogeneous_pass_k_high'])))} for pass^k with k ≥ 2 on "
-        "homogeneous tasks (ρ = 0). The composite is held to the upper target where its "
-        "success rate is; the paired differences to the lower one. Each figure is "
-        f"estimated from {esc(plain(agents))} simulated agents, so it carries a Monte Carlo "
-        f"error of about ±{esc(points(noise))} percentage points at {esc(share(float(level)))} "
-        f"(shown beside each figure; seed <code>{esc(data['seed'])}</code>; the figures are "
-        f"regenerated by <code>{esc(COVERAGE_COMMAND)}</code>).</p>",
-        f"<p>Bimodal tasks: each task is easy or hard with probability 1/2, its success "
-        f"rate μ + δ or μ − δ with δ = {esc(plain(spread, 1))}·min(μ, 1 − μ), so the mean is "
-        "exactly μ (at μ = 0.5 the rates are 0.1 and 0.9). Pairs: agent B's rate on each "
-        f"task is {esc(plain(_exact(data['pair_shrink']), 1))} times agent A's, so the two "
-        "share the tasks' difficulty.</p>",
-        "<p>No interval was null.</p>"
-        if nulls == 0
-        else f"<p>Null intervals: {esc(plain(nulls))} in all.</p>",
-    ]
-    misses = coverage_misses(data)
-    if misses:
-        by_cell: dict[str, list[str]] = {}
-        for row, named in misses:
-            by_cell.setdefault(_scenario(row), []).append(named)
-        items = "".join(
-            f"<li>{esc(where)}: {esc('; '.join(names))}</li>" for where, names in by_cell.items()
-        )
-        parts.append(f"<p>Not meeting the target:</p><ul>{items}</ul>")
-    else:
-        parts.append("<p>Every figure of every cell meets its target.</p>")
-    ratios = [
-        row["pairs"]["composite"]["mean_width_paired"]
-        / row["pairs"]["composite"]["mean_width_unpaired"]
-        for row in data["cells"]
-        if row["population"] != 0
-    ]
-    if ratios:
-        parts.append(
-            "<p>Where tasks differ in difficulty (ρ > 0, bimodal), the paired interval of the "
-            f"composite difference is {esc(share(min(ratios)))} to {esc(share(max(ratios)))} "
-            "as wide as the unpaired one; on homogeneous tasks the two agree.</p>"
-        )
-    return block("coverage:notes", "".join(parts))
-
-
 # --- the plot --------------------------------------------------------------------------------
 
 #: The plot repeats the worked example's tasks up to this many times: a drawing range, not a
@@ -554,8 +326,6 @@ MACROS: dict[str, Callable[..., str]] = {
     "interval_leaderboard": interval_leaderboard,
     "interval_value": interval_value,
     "cohort_table": cohort_table,
-    "coverage_table": coverage_table,
-    "coverage_notes": coverage_notes,
     "paired_tasks_table": paired_tasks_table,
     "paired_table": paired_table,
 }
