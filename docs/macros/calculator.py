@@ -10,14 +10,22 @@ start hidden and a ``<noscript>`` note says so: without JavaScript the page read
 from __future__ import annotations
 
 import decimal
-import json
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
 from contracts.build import exact_value
 from contracts.model import Methodology
-from macros.markup import block, esc
+from macros.interval_calculators import _paired, _planner, _success_interval
+from macros.markup import esc
+from macros.widgets import (
+    SiteLike,
+    decimal_field,
+    results_table,
+    script_json,
+    whole_field,
+    widget_section,
+)
 
 #: The id of the inlined data; methodology.js reads the element with this id.
 DATA_ID = "methodology-data"
@@ -36,28 +44,6 @@ PASS_K_START = {"n": 5, "c": 4}
 OUTCOME_START = "outcome.full"
 #: Highest position of a radar weight slider (a relative weight: only the shares matter).
 SLIDER_MAX = 10
-
-NOSCRIPT = (
-    '<noscript><p class="calc-noscript">The calculator here needs JavaScript. '
-    "Everything above it is computed at build time and reads the same without it.</p>"
-    "</noscript>"
-)
-
-
-class SiteLike(Protocol):
-    """What the calculators need from the build's site object."""
-
-    snapshot: Methodology
-
-    def rel(self, target: str) -> str:
-        """``target`` (a path from the site root) relative to the page being rendered."""
-        ...
-
-
-def _script_json(data: Any) -> str:
-    """JSON safe to place inside a ``<script>`` element (no ``</script>``, no ``<!--``)."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def methodology_data(snapshot: Methodology) -> dict[str, Any]:
@@ -90,64 +76,25 @@ def methodology_data(snapshot: Methodology) -> dict[str, Any]:
 
 def data_tag(site: SiteLike) -> str:
     """The inlined methodology data (one per page that has a calculator)."""
-    data = _script_json(methodology_data(site.snapshot))
+    data = script_json(methodology_data(site.snapshot))
     return f'\n<script type="application/json" id="{DATA_ID}">{data}</script>\n'
-
-
-# --- widgets ----------------------------------------------------------------------------------
-
-
-def _field(widget: str, name: str, label: str, attrs: str, hint: str = "") -> str:
-    ident = f"calc-{widget}-{name.replace('_', '-')}"
-    hint_html = f'<span class="calc-hint" id="{ident}-hint">{esc(hint)}</span>' if hint else ""
-    described = f' aria-describedby="{ident}-hint"' if hint else ""
-    return (
-        f'<div class="calc-field"><label for="{ident}">{esc(label)}</label>'
-        f'<input id="{ident}" name="{esc(name)}" {attrs}{described}>{hint_html}</div>'
-    )
-
-
-def _results(widget: str, rows: list[tuple[str, str]]) -> str:
-    cells = "".join(
-        f'<tr><th scope="row">{esc(label)}</th><td class="num" data-out="{esc(key)}">—</td></tr>'
-        for key, label in rows
-    )
-    return (
-        f'<table class="calc-out" aria-live="polite"><caption>Result</caption>'
-        f"<tbody>{cells}</tbody></table>"
-        f'<p class="calc-note" id="calc-{widget}-note" hidden></p>'
-        f'<p class="calc-error" role="alert" id="calc-{widget}-error" hidden></p>'
-    )
-
-
-def _widget(kind: str, title: str, inner: str, data: Any = None) -> str:
-    payload = (
-        f'<script type="application/json" class="calc-data">{_script_json(data)}</script>'
-        if data is not None
-        else ""
-    )
-    body = (
-        f'<section class="calc" data-calculator="{kind}" aria-label="{esc(title)}" hidden>'
-        f'<p class="calc-title">{esc(title)}</p>{inner}{payload}</section>'
-    )
-    return block(f"calculator:{kind}", body) + NOSCRIPT + "\n"
 
 
 def _composite(_site: SiteLike) -> str:
     s = COMPOSITE_START
     fields = "".join(
         [
-            _whole_field("composite", "completed_runs", "Completed runs", s["completed_runs"]),
-            _whole_field("composite", "successes", "Successful runs", s["successes"]),
-            _decimal_field(
+            whole_field("composite", "completed_runs", "Completed runs", s["completed_runs"]),
+            whole_field("composite", "successes", "Successful runs", s["successes"]),
+            decimal_field(
                 "composite", "mean_latency_ms", "Mean latency (ms)", s["mean_latency_ms"]
             ),
-            _decimal_field(
+            decimal_field(
                 "composite", "mean_cost_usd", "Mean cost per run (USD)", s["mean_cost_usd"]
             ),
         ]
     )
-    results = _results(
+    results = results_table(
         "composite",
         [
             ("score", "Headline composite"),
@@ -159,7 +106,7 @@ def _composite(_site: SiteLike) -> str:
         ],
     )
     form = f'<form class="calc-form" novalidate>{fields}</form>{results}'
-    return _widget("composite", "Try your own numbers", form)
+    return widget_section("composite", "Try your own numbers", form)
 
 
 def _repeatability(site: SiteLike) -> str:
@@ -168,16 +115,16 @@ def _repeatability(site: SiteLike) -> str:
     s = PASS_K_START
     fields = "".join(
         [
-            _whole_field("repeatability", "n", "Recorded outcomes n", s["n"]),
-            _whole_field("repeatability", "c", "Passed outcomes c", s["c"]),
-            _whole_field("repeatability", "k", "Attempts k", middle_k),
+            whole_field("repeatability", "n", "Recorded outcomes n", s["n"]),
+            whole_field("repeatability", "c", "Passed outcomes c", s["c"]),
+            whole_field("repeatability", "k", "Attempts k", middle_k),
         ]
     )
-    results = _results(
+    results = results_table(
         "repeatability", [("pass_k", "pass^k (as published)"), ("exact", "Exact value")]
     )
     form = f'<form class="calc-form" novalidate>{fields}</form>{results}'
-    return _widget("repeatability", "pass^k of one task", form, {"levels": levels})
+    return widget_section("repeatability", "pass^k of one task", form, {"levels": levels})
 
 
 def _exact(value: Fraction | None) -> str | None:
@@ -246,7 +193,7 @@ def _radar(site: SiteLike) -> str:
         "Sample agents ranked by profile</caption><thead></thead><tbody></tbody></table></div>"
     )
     data = {"agents": sample_agents(), "runs_file": samples.RUNS_FILE}
-    return _widget("radar", "Weigh the axes yourself", form, data)
+    return widget_section("radar", "Weigh the axes yourself", form, data)
 
 
 def _outcome(site: SiteLike) -> str:
@@ -269,7 +216,7 @@ def _outcome(site: SiteLike) -> str:
         '<button type="button" class="md-button calc-add">Add an entry</button></fieldset>'
         '<fieldset class="calc-judged"><legend>Judged readings (0 to 1; empty: none)</legend>'
         + "".join(
-            _decimal_field("outcome", key, label, "")
+            decimal_field("outcome", key, label, "")
             for key, label in (
                 ("checklist", "Checklist"),
                 ("outcome_validity", "Outcome validity"),
@@ -278,7 +225,7 @@ def _outcome(site: SiteLike) -> str:
         )
         + "</fieldset></form>"
     )
-    results = _results(
+    results = results_table(
         "outcome",
         [
             ("outcome_score", "Outcome score"),
@@ -294,137 +241,9 @@ def _outcome(site: SiteLike) -> str:
         '<pre><code data-out="record"></code></pre><pre><code data-out="json"></code></pre>'
         "</details>"
     )
-    return _widget("outcome", "Edit a record", editor + results + lines, {"examples": examples})
-
-
-# --- uncertainty: the planner, the success-rate interval, the paired comparison (planner.js)
-
-#: The worked examples the two widgets start from (inputs in scoring/examples.py).
-PLANNER_START = "uncertainty.runs_needed"
-SUCCESS_INTERVAL_START = "uncertainty.success_interval"
-
-
-#: Every number is typed as text: a browser's number input gives a script "" for what it
-#: cannot read ("3e", "1e400"), which a calculator would take for an empty field; the
-#: calculators read the text and refuse it by their one rule (docs/javascripts/fields.js).
-_TEXT_INPUT = 'type="text" autocomplete="off" spellcheck="false"'
-
-
-def _decimal_field(widget: str, name: str, label: str, start: object, hint: str = "") -> str:
-    attrs = f'{_TEXT_INPUT} inputmode="decimal" value="{esc(start)}"'
-    return _field(widget, name, label, attrs, hint)
-
-
-def _whole_field(widget: str, name: str, label: str, start: int) -> str:
-    attrs = f'{_TEXT_INPUT} inputmode="numeric" value="{start}"'
-    return _field(widget, name, label, attrs)
-
-
-def _planner(site: SiteLike) -> str:
-    """p_A, δ, K, ρ → runs per agent; starts at the runs-needed table's middle row."""
-    grid = site.snapshot.example(PLANNER_START).inputs
-    middle = len(grid["p_a"]) // 2
-    fields = "".join(
-        [
-            _decimal_field("planner", "p_a", "Success rate of agent A, p_A", grid["p_a"][middle]),
-            _decimal_field(
-                "planner", "delta", "Difference to detect, δ", grid["delta"][-1], "p_B = p_A − δ"
-            ),
-            _whole_field("planner", "runs_per_task", "Runs per task, K", grid["runs_per_task"]),
-            _decimal_field(
-                "planner",
-                "rho",
-                "Within-task correlation, ρ",
-                grid["rho"][0],
-                f"{grid['rho'][0]}: independent runs",
-            ),
-        ]
+    return widget_section(
+        "outcome", "Edit a record", editor + results + lines, {"examples": examples}
     )
-    results = _results(
-        "planner", [("runs", "Runs per agent"), ("tasks", "Tasks per agent at K runs each")]
-    )
-    form = f'<form class="calc-form" novalidate>{fields}</form>{results}'
-    return _widget("planner", "Plan the runs", form)
-
-
-def _success_interval(site: SiteLike) -> str:
-    """Runs and successes (independent runs) → the success rate and its interval."""
-    start = site.snapshot.example(SUCCESS_INTERVAL_START).inputs
-    fields = "".join(
-        [
-            _whole_field("success-interval", "runs", "Runs (each on its own task)", start["runs"]),
-            _whole_field("success-interval", "successes", "Successful runs", start["successes"]),
-        ]
-    )
-    results = _results(
-        "success-interval",
-        [("success_rate", "Success rate"), ("low", "Low bound"), ("high", "High bound")],
-    )
-    form = f'<form class="calc-form" novalidate>{fields}</form>{results}'
-    return _widget("success-interval", "The interval of your own runs", form)
-
-
-#: The paired calculator's first input: twelve tasks of two agents (an example, not a value
-#: of the methodology), one line per task as the hint describes. A succeeds more often and
-#: is a little slower; each agent skipped one task the other ran, so ten are shared.
-PAIRED_START = (
-    ("t01", 5, 5, 10400, "0.21", 5, 4, 9100, "0.19"),
-    ("t02", 5, 4, 12100, "0.25", 5, 3, 10200, "0.22"),
-    ("t03", 5, 5, 9800, "0.20", 5, 5, 8800, "0.18"),
-    ("t04", 5, 2, 15300, "0.31", 5, 1, 13900, "0.27"),
-    ("t05", 5, 5, 11000, "0.22", 5, 4, 9900, "0.20"),
-    ("t06", 5, 3, 13600, "0.28", 5, 3, 12000, "0.24"),
-    ("t07", 5, 4, 10900, "0.23", 5, 2, 10100, "0.21"),
-    ("t08", 5, 5, 9500, "0.19", 5, 4, 9000, "0.18"),
-    ("t09", 5, 1, 16800, "0.35", 5, 0, 15200, "0.30"),
-    ("t10", 5, 4, 11700, "0.24", 5, 4, 10400, "0.21"),
-    ("t11", 5, 5, 10200, "0.21", "", "", "", ""),
-    ("t12", "", "", "", "", 5, 2, 11100, "0.23"),
-)
-
-
-def _lines_field(widget: str, name: str, label: str, start: str, hint: str) -> str:
-    ident = f"calc-{widget}-{name.replace('_', '-')}"
-    rows = start.count("\n") + 2
-    return (
-        f'<div class="calc-field calc-lines"><label for="{ident}">{esc(label)}</label>'
-        f'<textarea id="{ident}" name="{esc(name)}" rows="{rows}" autocomplete="off" '
-        f'spellcheck="false" aria-describedby="{ident}-hint">{esc(start)}</textarea>'
-        f'<span class="calc-hint" id="{ident}-hint">{esc(hint)}</span></div>'
-    )
-
-
-#: How a line of the paired calculator reads (its hint, under the text area).
-PAIRED_HINT = (
-    "One line per task: the task's name, then agent A's runs, successful runs, latency sum "
-    "(ms) and cost sum (USD), then the same four for agent B, separated by commas or tabs. "
-    "Leave an agent's four empty where it did not run the task: only the tasks both ran "
-    "are compared."
-)
-
-
-def _paired(_site: SiteLike) -> str:
-    """Two agents' per-task results → the paired differences, their intervals, verdicts."""
-    start = "\n".join(", ".join(str(cell) for cell in row) for row in PAIRED_START)
-    field = _lines_field(
-        "paired", "tasks", "Per-task results of agents A and B", start, PAIRED_HINT
-    )
-    results = _results(
-        "paired",
-        [
-            ("shared", "Shared tasks"),
-            ("composite_difference", "Composite, A − B"),
-            ("composite_interval", "Its interval"),
-            ("composite_verdict", "Verdict"),
-            ("composite_errors", "Standard error, paired (unpaired)"),
-            ("success_difference", "Success rate, A − B"),
-            ("success_interval", "Its interval"),
-            ("success_verdict", "Verdict"),
-            ("success_errors", "Standard error, paired (unpaired)"),
-        ],
-    )
-    form = f'<form class="calc-form" novalidate>{field}</form>{results}'
-    return _widget("paired", "Is A really ahead of B?", form)
 
 
 WIDGETS: dict[str, Callable[[SiteLike], str]] = {
