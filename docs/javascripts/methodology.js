@@ -8,11 +8,11 @@
  * function returns what `python -m scoring` publishes for the same input. A parity test in
  * headless Chromium (tests/site/test_calculator_parity.py) holds it to that.
  *
- * The library is in five files, loaded in this order (after quantiles.js, the Beta and
+ * The library is in six files, loaded in this order (after quantiles.js, the Beta and
  * Student t quantiles): methodology-numbers.js (the exact arithmetic),
- * methodology-outcome.js, methodology-uncertainty.js and methodology-intervals.js (three formula
- * families), then this one, which reads the data and holds the composite, radar and
- * repeatability.
+ * methodology-outcome.js, methodology-uncertainty.js, methodology-intervals.js and
+ * methodology-paired.js (four formula families), then this one, which reads the data and
+ * holds the composite, radar and repeatability.
  */
 (function () {
   "use strict";
@@ -231,7 +231,6 @@
     var intervalsFamily = parts.intervals(
       Object.assign({}, ctx, {
         uncertainty: uncertaintyFamily,
-        compositeExact: compositeExact,
         latencyScore: function (x) {
           return piecewiseLinear(x, LATENCY_ANCHORS);
         },
@@ -240,6 +239,13 @@
         },
         latencyAnchors: LATENCY_ANCHORS,
         costAnchors: COST_ANCHORS,
+      })
+    );
+    var pairedFamily = parts.paired(
+      Object.assign({}, ctx, {
+        uncertainty: uncertaintyFamily,
+        intervals: intervalsFamily,
+        compositeExact: compositeExact,
       })
     );
     var outcomeScore = outcomeFamily.outcomeScore;
@@ -276,9 +282,9 @@
         );
       },
       compositeInterval: intervalsFamily.compositeInterval,
-      compareComposites: intervalsFamily.compareComposites,
-      compareSuccessRates: intervalsFamily.compareSuccessRates,
-      verdicts: intervalsFamily.verdicts,
+      compareComposites: pairedFamily.compareComposites,
+      compareSuccessRates: pairedFamily.compareSuccessRates,
+      verdicts: pairedFamily.verdicts,
       // Exact forms for the widgets ("p/q" strings would do as well).
       exact: Object.freeze({
         composite: compositeExact,

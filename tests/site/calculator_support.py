@@ -29,9 +29,17 @@ from scoring.numeric import as_written
 NUMBERS_SCRIPT = Path("javascripts") / "methodology-numbers.js"
 OUTCOME_SCRIPT = Path("javascripts") / "methodology-outcome.js"
 UNCERTAINTY_SCRIPT = Path("javascripts") / "methodology-uncertainty.js"
-PAIRED_SCRIPT = Path("javascripts") / "methodology-intervals.js"
+INTERVALS_SCRIPT = Path("javascripts") / "methodology-intervals.js"
+PAIRED_SCRIPT = Path("javascripts") / "methodology-paired.js"
 SCRIPT = Path("javascripts") / "methodology.js"
-SCRIPTS = (NUMBERS_SCRIPT, OUTCOME_SCRIPT, UNCERTAINTY_SCRIPT, PAIRED_SCRIPT, SCRIPT)
+SCRIPTS = (
+    NUMBERS_SCRIPT,
+    OUTCOME_SCRIPT,
+    UNCERTAINTY_SCRIPT,
+    INTERVALS_SCRIPT,
+    PAIRED_SCRIPT,
+    SCRIPT,
+)
 DATA_ID = "methodology-data"
 CALCULATOR_PAGES = ("composite", "radar", "outcome", "repeatability")
 

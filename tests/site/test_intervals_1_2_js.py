@@ -1,5 +1,5 @@
 """The browser's 1.2.0 intervals equal Python's: ``window.Methodology`` (methodology-
-uncertainty.js, methodology-intervals.js) against ``scoring.rates``, ``scoring.moves`` and
+uncertainty.js, methodology-intervals.js, methodology-paired.js) against ``scoring.rates``, ``scoring.moves`` and
 ``scoring.paired``.
 
 In headless Chromium, on the page "How sure is a score?" of a ``file://`` copy of the built
@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from calculator_support import (
+    INTERVALS_SCRIPT,
     PAIRED_SCRIPT,
     UNCERTAINTY_SCRIPT,
     Case,
@@ -718,14 +719,14 @@ MUTATIONS = [
     ),
     Mutation(
         "the consistency term's vertex left out of the success moves",
-        PAIRED_SCRIPT,
+        INTERVALS_SCRIPT,
         "values.push(weightedFloat(clipped, runs, latency, cost));",
         "",
         "compositeInterval(",
     ),
     Mutation(
         "the latency and cost moves symmetric",
-        PAIRED_SCRIPT,
+        INTERVALS_SCRIPT,
         "weight.mul(curve(Rational.ofDouble(down)).sub(centre)).toDouble(),",
         "weight.mul(centre.sub(curve(Rational.ofDouble(up)))).toDouble(),",
         "compositeInterval(",
