@@ -69,6 +69,7 @@ from scoring.serialize import (
     report_to_table,
     to_json_text,
 )
+from scoring.streams import flush, reason_of, say, write
 from scoring.weights import WEIGHT_MAX_EXPONENT as WEIGHT_MAX_EXPONENT
 from scoring.weights import parse_weights
 
@@ -174,10 +175,6 @@ def _engine_arguments(report: argparse.ArgumentParser) -> None:
     )
 
 
-def _reason(error: OSError) -> str:
-    return error.strerror or type(error).__name__
-
-
 @contextmanager
 def _open(path: str, stdin: BinaryIO | None) -> Iterator[BinaryIO]:
     if path == "-":
@@ -188,7 +185,7 @@ def _open(path: str, stdin: BinaryIO | None) -> Iterator[BinaryIO]:
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below
     except OSError as error:
-        raise _ReadError(path, _reason(error)) from None
+        raise _ReadError(path, reason_of(error)) from None
     with handle:
         yield handle
 
@@ -202,7 +199,7 @@ def _lines(source: BinaryIO, path: str) -> Iterator[bytes]:
         except StopIteration:
             return
         except (OSError, ValueError) as error:  # ValueError: a file closed under us
-            reason = _reason(error) if isinstance(error, OSError) else str(error)
+            reason = reason_of(error) if isinstance(error, OSError) else str(error)
             raise _ReadError(path, reason) from None
         yield line
 
@@ -230,7 +227,7 @@ def _read_log(
                 None if progress is None else progress.rows,
             )
         except OSError as error:  # reading is the only I/O of the readers
-            raise _ReadError(args.path, _reason(error)) from None
+            raise _ReadError(args.path, reason_of(error)) from None
         finally:
             if progress is not None:
                 progress.close()
@@ -267,17 +264,17 @@ def _compare(
     )
     comparison = compare_in(stats, args.agent_a, args.agent_b)
     if args.format == OutputFormat.JSON:
-        _write(out, to_json_text(comparison_to_json(comparison)) + "\n")
+        write(out, to_json_text(comparison_to_json(comparison)) + "\n")
     else:
-        _write(out, comparison_to_table(comparison) + "\n")
+        write(out, comparison_to_table(comparison) + "\n")
     return True
 
 
 def _write_report(args: argparse.Namespace, out: TextIO, report: Report) -> bool:
     if args.format == OutputFormat.JSON:
-        _write(out, to_json_text(report_to_json(report)) + "\n")
+        write(out, to_json_text(report_to_json(report)) + "\n")
     else:
-        _write(out, report_to_table(report) + "\n")
+        write(out, report_to_table(report) + "\n")
     return bool(report.agents)
 
 
@@ -292,18 +289,18 @@ def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> b
         count = _spool_scores(scores, spool, table, as_json)
         spool.seek(0)
         if as_json:
-            _write(out, "[\n" if count else "[]\n")
+            write(out, "[\n" if count else "[]\n")
             while block := spool.read(_COPY_BLOCK_CHARS):
-                _write(out, block)
+                write(out, block)
             if count:
-                _write(out, "\n]\n")
+                write(out, "\n]\n")
         elif not count:
-            _write(out, NO_RECORDS + "\n")
+            write(out, NO_RECORDS + "\n")
         else:
-            _write(out, "\n".join(table.head()) + "\n")
+            write(out, "\n".join(table.head()) + "\n")
             for row in spool:
-                _write(out, table.line(json.loads(row)) + "\n")
-        _flush(out)
+                write(out, table.line(json.loads(row)) + "\n")
+        flush(out)
     return bool(count)
 
 
@@ -314,7 +311,7 @@ def _spool() -> Iterator[TextIO]:
             max_size=SPOOL_MEMORY_BYTES, mode="w+", encoding="utf-8", newline="\n"
         )
     except OSError as error:
-        raise _WriteError(f"cannot create a temporary file: {_reason(error)}") from None
+        raise _WriteError(f"cannot create a temporary file: {reason_of(error)}") from None
     with spool:
         yield spool  # type: ignore[misc]
 
@@ -332,42 +329,8 @@ def _spool_scores(
                 spool.write(json.dumps(table.add(outcome_row(score))) + "\n")
             count += 1
     except OSError as error:
-        raise _WriteError(f"cannot write a temporary file: {_reason(error)}") from None
+        raise _WriteError(f"cannot write a temporary file: {reason_of(error)}") from None
     return count
-
-
-def _output_error(error: OSError | ValueError) -> _WriteError:
-    reason = _reason(error) if isinstance(error, OSError) else str(error)
-    return _WriteError(f"cannot write the output: {reason}")
-
-
-def _write(out: TextIO | BinaryIO, text: str | bytes) -> None:
-    try:
-        out.write(text)  # type: ignore[arg-type]
-    except BrokenPipeError:
-        raise
-    except (OSError, ValueError) as error:  # ValueError: stdout was closed under us
-        raise _output_error(error) from None
-
-
-def _flush(out: TextIO | BinaryIO) -> None:
-    try:
-        out.flush()
-    except BrokenPipeError:
-        raise
-    except (OSError, ValueError) as error:
-        raise _output_error(error) from None
-
-
-def _say(stderr: TextIO | None, text: str) -> None:
-    """Print on stderr; if stderr is gone too, there is no one to tell."""
-    if stderr is None:
-        return
-    try:
-        print(text, file=stderr)
-        stderr.flush()
-    except (OSError, ValueError):
-        pass
 
 
 def run(
@@ -398,7 +361,7 @@ def run(
     if args.command == Command.SQL:
         return _sql(args, stdout, stderr, command)
     if stdout is None:
-        _say(stderr, f"{command}: cannot write the output: stdout is closed")
+        say(stderr, f"{command}: cannot write the output: stdout is closed")
         return EXIT_OUTPUT_FAILED
     try:
         check_methodology()  # constants that break an invariant score nothing
@@ -408,16 +371,16 @@ def run(
             scored = _compare(args, stdin, stdout, stderr)
         else:
             scored = _outcome(args, stdin, stdout)
-        _flush(stdout)
+        flush(stdout)
     except (Exception, KeyboardInterrupt) as error:
         row = exit_for(error)
         if row is None:
             raise
         if row.says is not None:
-            _say(stderr, row.says.format(command=command, path=_path(args.path), error=error))
+            say(stderr, row.says.format(command=command, path=_path(args.path), error=error))
         return row.status
     if not scored:
-        _say(stderr, f"{command}: {_NOTHING[args.command]} in {_path(args.path)}")
+        say(stderr, f"{command}: {_NOTHING[args.command]} in {_path(args.path)}")
     return EXIT_OK
 
 
@@ -428,15 +391,15 @@ def _sql(args: argparse.Namespace, out: TextIO | None, err: TextIO | None, comma
     dialect = Dialect(args.dialect)
     text = "\n\n".join(query(q, dialect).rstrip().rstrip(";") + ";" for q in Query) + "\n"
     if out is None:
-        _say(err, f"{command}: cannot write the output: stdout is closed")
+        say(err, f"{command}: cannot write the output: stdout is closed")
         return EXIT_OUTPUT_FAILED
     try:
-        _write(out, text)
-        _flush(out)
+        write(out, text)
+        flush(out)
     except (BrokenPipeError, _WriteError) as error:
         row = _row(error)
         if row.says is not None:
-            _say(err, row.says.format(command=command, path="", error=error))
+            say(err, row.says.format(command=command, path="", error=error))
         return row.status
     return EXIT_OK
 
