@@ -438,14 +438,3 @@ UNCERTAINTY_EXAMPLES: tuple[WorkedExample, ...] = (
 EXAMPLES += UNCERTAINTY_EXAMPLES
 
 EXAMPLES_BY_NAME: dict[str, WorkedExample] = {example.name: example for example in EXAMPLES}
-
-
-def as_plain(value: Any) -> Any:
-    """A result value as JSON-ready data: a ``Fraction`` becomes its float."""
-    if isinstance(value, Fraction):
-        return float(value)
-    if isinstance(value, dict):
-        return {key: as_plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [as_plain(item) for item in value]
-    return value
