@@ -25,7 +25,7 @@ from serving import copy_project
 
 import scoring.constants
 from contracts.build import REPO_ROOT
-from contracts.coverage import simulate
+from contracts.coverage import figures, model, simulate
 from scoring.composite import composite_score, outcome_consistency
 from scoring.curves import cost_score, latency_score
 from scoring.surd import Interval
@@ -126,14 +126,14 @@ def test_each_figure_is_held_to_the_decisions_target() -> None:
 
 def test_the_upper_rule_reads_theta_and_n_star() -> None:
     # θ = 0.5 with Var(m̂) = 0.02: n* = 12.5, θ·n* = 6.25 ≥ 0.25.
-    assert simulate.upper_rule_applies(0.5, [0.4, 0.6])
+    assert figures.upper_rule_applies(0.5, [0.4, 0.6])
     # θ = 0.01, Var(m̂) = 0.01: n* = 0.99, θ·n* ≈ 0.0099 < 0.25.
-    assert not simulate.upper_rule_applies(0.01, [0.0, math.sqrt(0.02)])
+    assert not figures.upper_rule_applies(0.01, [0.0, math.sqrt(0.02)])
     cell = simulate.Cell(30, 0.5, 0.0, False)
-    assert simulate.score_high(cell, "pass^3", True) == simulate.HOMOGENEOUS_HIGH
-    assert simulate.score_high(cell, "pass^1", True) == simulate.TARGET_HIGH
-    assert simulate.score_high(simulate.Cell(30, 0.5, 0.3, False), "pass^3", True) == 0.98
-    assert simulate.score_high(cell, "pass^3", False) is None
+    assert figures.score_high(cell, "pass^3", True) == model.HOMOGENEOUS_HIGH
+    assert figures.score_high(cell, "pass^1", True) == model.TARGET_HIGH
+    assert figures.score_high(simulate.Cell(30, 0.5, 0.3, False), "pass^3", True) == 0.98
+    assert figures.score_high(cell, "pass^3", False) is None
 
 
 def test_the_paired_widths_are_reported_beside_the_unpaired() -> None:
@@ -207,13 +207,13 @@ def test_the_composite_truth_is_the_formula_at_the_population_means() -> None:
     draws = 100_000
     latency = _simulated_mean(
         rng,
-        simulate.LATENCY_MEDIAN_MS,
-        simulate.LATENCY_TASK_SIGMA,
-        simulate.LATENCY_RUN_SIGMA,
+        model.LATENCY_MEDIAN_MS,
+        model.LATENCY_TASK_SIGMA,
+        model.LATENCY_RUN_SIGMA,
         draws,
     )
     cost = _simulated_mean(
-        rng, simulate.COST_MEDIAN_USD, simulate.COST_TASK_SIGMA, simulate.COST_RUN_SIGMA, draws
+        rng, model.COST_MEDIAN_USD, model.COST_TASK_SIGMA, model.COST_RUN_SIGMA, draws
     )
     cell = simulate.Cell(30, 0.5, 0.3, False)
     p = Fraction(1, 2)
@@ -235,14 +235,14 @@ def test_an_agent_s_sums_are_its_runs() -> None:
     """The drawn sums: runs in RUNS_PER_TASK, successes within them, whole ms and whole
     10^-6 USD, and a radar window of RADAR_WINDOW_RUNS runs in all."""
     rng = random.Random(5)
-    tasks, window = simulate.draw_agent([0.5] * 40, rng)
+    tasks, window = model.draw_agent([0.5] * 40, rng)
     assert len(tasks) == 40
     for runs, successes, latency, cost in tasks.values():
         assert simulate.RUNS_PER_TASK[0] <= runs <= simulate.RUNS_PER_TASK[1]
         assert 0 <= successes <= runs
         assert isinstance(latency, int)
         assert latency > 0
-        assert (cost * 10**simulate.COST_DECIMALS).denominator == 1
+        assert (cost * 10**model.COST_DECIMALS).denominator == 1
     assert sum(known for _, known in window) == scoring.constants.RADAR_WINDOW_RUNS
     assert all(0 <= passes <= known for passes, known in window)
 
@@ -266,19 +266,35 @@ def test_the_committed_fingerprint_is_the_code_s() -> None:
     assert set(committed_inputs()["prefix"]) == {c.label for c in simulate.cells()}
 
 
-def test_the_fingerprint_follows_the_code_and_not_its_comments(tmp_path: Path) -> None:
-    source = SCRIPT.read_text(encoding="utf-8")
-    copy = tmp_path / "simulate.py"
+@pytest.mark.parametrize("module", range(len(simulate.CODE)))
+def test_the_fingerprint_follows_the_code_and_not_its_comments(tmp_path: Path, module: int) -> None:
+    """Each module of the simulation's code: a docstring and a comment leave the
+    fingerprint as it is, a change to the code changes it."""
+    path = simulate.CODE[module]
+    source = path.read_text(encoding="utf-8")
+    copy = tmp_path / path.name
+    sources = list(simulate.CODE)
+    sources[module] = copy
     copy.write_text(source, encoding="utf-8")
-    same = simulate.fingerprint(copy)
+    same = simulate.fingerprint(sources)
     assert same == simulate.fingerprint()
-    copy.write_text(
-        source.replace('"""Coverage of', '"""Measured coverage of', 1) + "\n# a comment\n",
-        encoding="utf-8",
-    )
-    assert simulate.fingerprint(copy) == same  # a docstring and a comment: the same code
-    copy.write_text(source.replace("PAIR_SHRINK = Fraction(9, 10)", "PAIR_SHRINK = Fraction(4, 5)"))
-    assert simulate.fingerprint(copy) != same
+    copy.write_text(source.replace('"""', '"""Measured. ', 1) + "\n# a comment\n", encoding="utf-8")
+    assert simulate.fingerprint(sources) == same  # a docstring and a comment: the same code
+    copy.write_text(source + "\nCHANGED = 1\n", encoding="utf-8")
+    assert simulate.fingerprint(sources) != same
+    if path.name == "model.py":  # a value of the model
+        spoiled = source.replace("PAIR_SHRINK = Fraction(9, 10)", "PAIR_SHRINK = Fraction(4, 5)")
+        assert spoiled != source
+        copy.write_text(spoiled, encoding="utf-8")
+        assert simulate.fingerprint(sources) != same
+
+
+def test_the_split_modules_are_the_fingerprinted_ones() -> None:
+    """Every module of contracts/coverage/ with code is in the fingerprint: a model moved
+    into a new module cannot escape it."""
+    folder = SCRIPT.parent
+    modules = {p.name for p in folder.glob("*.py") if p.name != "__init__.py"}
+    assert modules == {p.name for p in simulate.CODE}
 
 
 def test_the_fingerprint_follows_the_constants_it_reads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -302,13 +318,13 @@ def test_the_prefix_of_one_cell_is_what_the_code_gives_now() -> None:
 def test_a_changed_interval_value_changes_the_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
     """The interval code returning one bound a unit wider changes the cell's digest."""
     label = simulate.cells()[1].label
-    original = simulate.rates.success_rate_interval
+    original = model.rates.success_rate_interval
 
     def wider(tasks):
         found = original(tasks)
         return Interval(found.low - Decimal("0.0001"), found.high)
 
-    monkeypatch.setattr(simulate.rates, "success_rate_interval", wider)
+    monkeypatch.setattr(model.rates, "success_rate_interval", wider)
     assert simulate.prefix(chosen=[_index(label)])[label] != committed_inputs()["prefix"][label]
 
 
@@ -392,13 +408,13 @@ def test_a_cached_chunk_is_reused_only_while_the_code_gives_its_prefix(
     calls.clear()
     assert simulate.run(3, chosen=[index], cache=tmp_path) == first
     assert len(calls) == simulate.PREFIX_REPLICATIONS  # the key only: the chunk is read back
-    success = simulate.rates.success_rate_interval
+    success = model.rates.success_rate_interval
 
     def wider(tasks):
         found = success(tasks)
         return Interval(found.low - Decimal("0.0001"), found.high)
 
-    monkeypatch.setattr(simulate.rates, "success_rate_interval", wider)
+    monkeypatch.setattr(model.rates, "success_rate_interval", wider)
     again = simulate.run(3, chosen=[index], cache=tmp_path)
     assert len(list(tmp_path.iterdir())) == 2
     assert again[index][0].bounds["success_rate"] != first[index][0].bounds["success_rate"]
