@@ -168,10 +168,7 @@ def pair_text(agent_id: str, swap: Swap) -> str:
 
 
 #: What the impact's list of swapped pairs is, in words.
-PAIRS_TITLE = (
-    "swapped pairs: the paired comparison of their composites on the tasks both have "
-    "(methodology 1.2.0)"
-)
+PAIRS_TITLE = "swapped pairs: the paired comparison of their composites on the tasks both have"
 
 
 def _corpus_json(agents: list[AgentImpact]) -> dict[str, Any]:
