@@ -31,7 +31,7 @@ from typing import Any
 from contracts.build import REPO_ROOT
 from contracts.check import Finding
 from contracts.diff import Difference, Kind, is_scoreboard, render_value
-from contracts.impact import corpus_summary, impact_to_json
+from contracts.impact import PAIRS_TITLE, corpus_summary, impact_to_json
 from contracts.result import CheckResult, ReadmeResult
 from contracts.store import UPDATE_COMMAND
 from contracts.workflow_commands import Annotation, Level
@@ -248,7 +248,8 @@ def _largest(value: float | None, agents: Mapping[str, Any], places: int) -> str
 def impact_markdown(document: Mapping[str, Any]) -> list[str]:
     """The impact (the ``contracts impact --format json`` document) as Markdown: per corpus
     file its rank changes in a table, the largest change of composite and Kendall's τ-b;
-    a column "within the noise" when the document marks rank changes so."""
+    a column "within the noise" when the document marks rank changes so, and each pair of
+    agents that changed order with the paired comparison of their composites."""
     places = _places()
     lines = [
         f"### Impact on the reference corpus (committed {document['committed_version']} → "
@@ -290,7 +291,37 @@ def impact_markdown(document: Mapping[str, Any]) -> list[str]:
                 row.append(_noise(a.get("within_noise")))
             rows.append(row)
         lines += ["", *_table(headers + (["within the noise"] if noise else []), rows)]
+        pairs = _pair_lines(moved, places)
+        if pairs:
+            lines += ["", f"{PAIRS_TITLE}:", "", *(f"- {pair}" for pair in pairs)]
     return lines
+
+
+def _pair_lines(moved: Iterable[Mapping[str, Any]], places: int) -> list[str]:
+    """Each pair of agents that changed order, once (the first agent as the document lists
+    it), as ``contracts impact`` says it: ``a − b = +1.50 [-0.80, 3.80] on 24 shared tasks:
+    b ahead``, or why there is no comparison. Empty for a document without swaps (a
+    release before the paired comparison)."""
+    seen: set[frozenset[str]] = set()
+    found = []
+    for agent in moved:
+        for swap in agent.get("swaps") or ():
+            key = frozenset((agent["agent_id"], swap["partner"]))
+            if key in seen:
+                continue
+            seen.add(key)
+            names = f"{code(agent['agent_id'])} − {code(swap['partner'])}"
+            interval = swap["interval"]
+            if swap["verdict"] is None or interval is None or swap["difference"] is None:
+                found.append(f"{names}: no paired comparison ({swap['reason']})")
+                continue
+            said = swap["verdict"] if swap["ahead"] is None else f"{code(swap['ahead'])} ahead"
+            bounds = f"[{interval['low']:.{places}f}, {interval['high']:.{places}f}]"
+            found.append(
+                f"{names} = {_number(swap['difference'], places, sign=True)} {bounds} on "
+                f"{swap['shared_tasks']} shared tasks: {said}"
+            )
+    return found
 
 
 def check_summary(result: CheckResult) -> str:

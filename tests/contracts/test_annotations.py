@@ -301,6 +301,7 @@ def test_within_the_noise_is_shown_when_the_impact_json_carries_it(
     stripped = json.loads(json.dumps(impact))
     for agent in stripped["agents"]:
         del agent["within_noise"]
+        agent["swaps"] = []  # nor the paired comparisons of 1.2.0
     assert "within the noise" not in "\n".join(annotations.impact_markdown(stripped))
     marks = {}
     for index, agent in enumerate(a for a in impact["agents"] if a["rank_change"]):
@@ -310,6 +311,38 @@ def test_within_the_noise_is_shown_when_the_impact_json_carries_it(
     rows = [row for rows in tables.values() for row in rows]
     assert rows
     assert {r["agent"]: r["within the noise"] for r in rows} == marks
+
+
+def test_each_swapped_pair_is_listed_once_with_its_paired_verdict(
+    spoiled: dict[str, Any],
+) -> None:
+    """The summary lists every pair of agents that changed order, once, with the difference
+    of their composites, its interval and the verdict of the document's swap."""
+    impact = json.loads(json.dumps(spoiled["impact"]))
+    markdown = "\n".join(annotations.impact_markdown(impact))
+    pairs = {
+        frozenset((a["agent_id"], s["partner"])): s for a in impact["agents"] for s in a["swaps"]
+    }
+    assert pairs, "the spoiled weight should swap a pair in the reference corpus"
+    listed = [line for line in markdown.splitlines() if line.startswith("- `") and " − " in line]
+    assert len(listed) == len(pairs)
+    for line in listed:
+        a, b = re.findall(r"`([^`]+)`", line)[:2]
+        swap = pairs[frozenset((a, b))]
+        if swap["verdict"] is None:
+            assert f"no paired comparison ({swap['reason']})" in line
+            continue
+        assert f"on {swap['shared_tasks']} shared tasks" in line
+        assert line.endswith(f"`{swap['ahead']}` ahead" if swap["ahead"] else swap["verdict"])
+    # The numbers come from the document: a shared-task count changed there changes the line.
+    for a in impact["agents"]:
+        for swap in a["swaps"]:
+            swap["shared_tasks"] = (swap["shared_tasks"] or 0) + 1
+    assert "\n".join(annotations.impact_markdown(impact)) != markdown
+    # Without swaps (a release before the paired comparison) there is no list.
+    for a in impact["agents"]:
+        a["swaps"] = []
+    assert " shared tasks: " not in "\n".join(annotations.impact_markdown(impact))
 
 
 def test_harmless_edit_and_plain_text_outside_github(tmp_path: Path) -> None:
