@@ -177,3 +177,27 @@ def write(path: Path, data: bytes, compress: bool = False) -> Path:
     """``data`` written to ``path`` (gzip-compressed with ``compress``)."""
     path.write_bytes(gzip.compress(data, mtime=0) if compress else data)
     return path
+
+
+_TYPED = (
+    "{run_id: 'VARCHAR', agent_id: 'VARCHAR', task_id: 'VARCHAR', status: 'VARCHAR', "
+    "success: 'BOOLEAN', latency_ms: 'DOUBLE', cost_usd: 'DOUBLE', steps: 'BIGINT', "
+    "finished_at: 'VARCHAR'}"
+)
+
+
+def parquet_copy(
+    source: Path, target: Path, select: str = "*", auto: bool = False, order: str = ""
+) -> Path:
+    """A Parquet copy of the JSON Lines log ``source``, written by DuckDB: its columns typed
+    as the table contract's (or, with ``auto``, as DuckDB guesses them: whole numbers,
+    timestamps, all-null JSON), ``select`` of them, ``order`` (an ``ORDER BY`` or ``LIMIT``)."""
+    import duckdb
+
+    columns = "" if auto else f", columns = {_TYPED}"
+    with duckdb.connect() as con:
+        con.execute(
+            f"COPY (SELECT {select} FROM read_json('{source}', format = 'newline_delimited'"
+            f"{columns}) {order}) TO '{target}' (FORMAT parquet)"
+        )
+    return target

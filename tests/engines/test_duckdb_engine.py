@@ -14,6 +14,7 @@ from engine_logs import (
     clean_log,
     cli,
     hostile_log,
+    parquet_copy,
     write,
 )
 
@@ -93,25 +94,6 @@ def test_a_broken_gzip_stream(tmp_path: Path) -> None:
 
 # --- Parquet -----------------------------------------------------------------------------
 
-_TYPED = (
-    "{run_id: 'VARCHAR', agent_id: 'VARCHAR', task_id: 'VARCHAR', status: 'VARCHAR', "
-    "success: 'BOOLEAN', latency_ms: 'DOUBLE', cost_usd: 'DOUBLE', steps: 'BIGINT', "
-    "finished_at: 'VARCHAR'}"
-)
-
-
-def _parquet(
-    source: Path, target: Path, select: str = "*", auto: bool = False, order: str = ""
-) -> Path:
-    columns = "" if auto else f", columns = {_TYPED}"
-    with duckdb.connect() as con:
-        con.execute(
-            f"COPY (SELECT {select} FROM read_json('{source}', format = 'newline_delimited'"
-            f"{columns}) {order}) TO '{target}' (FORMAT parquet)"
-        )
-    return target
-
-
 def _parquet_same_as_jsonl(log: Path, parquet: Path) -> tuple[int, str, str]:
     result = ()
     for format_options in FORMATS:
@@ -126,17 +108,17 @@ def _parquet_same_as_jsonl(log: Path, parquet: Path) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize("log", CORPUS, ids=lambda p: p.name)
 def test_parquet_copies_of_the_corpus(tmp_path: Path, log: Path) -> None:
-    typed = _parquet(log, tmp_path / "typed.parquet")
+    typed = parquet_copy(log, tmp_path / "typed.parquet")
     _parquet_same_as_jsonl(log, typed)
     assert engine_stats(Engine.DUCKDB, str(typed)) == read_stats(log.open("rb"))
     # Copied with the types DuckDB guesses (whole numbers, timestamps, all-null JSON).
-    _parquet_same_as_jsonl(log, _parquet(log, tmp_path / "auto.parquet", auto=True))
+    _parquet_same_as_jsonl(log, parquet_copy(log, tmp_path / "auto.parquet", auto=True))
 
 
 def test_parquet_with_an_input_order_column(tmp_path: Path) -> None:
     """The rows in another order than the log's: the ``input_order`` column decides."""
     log = write(tmp_path / "ties.jsonl", clean_log(12, TIES_RUNS, 2, ties=True))
-    shuffled = _parquet(
+    shuffled = parquet_copy(
         log,
         tmp_path / "ordered.parquet",
         "row_number() OVER () AS input_order, *",
@@ -156,7 +138,7 @@ def test_hostile_parquet(tmp_path: Path, name: str) -> None:
     # (A double column holds no trace of how the log wrote a number: -1 is read back as
     # -1.0, so the bad values here are not whole numbers.)
     log.write_bytes(log.read_bytes().replace(b'"latency_ms": -1,', b'"latency_ms": -1.5,'))
-    code, _, err = _parquet_same_as_jsonl(log, _parquet(log, tmp_path / "hostile.parquet"))
+    code, _, err = _parquet_same_as_jsonl(log, parquet_copy(log, tmp_path / "hostile.parquet"))
     assert code == 2
     assert "line 21" in err
 
@@ -168,7 +150,7 @@ def test_a_folder_of_parquet_files(tmp_path: Path) -> None:
     folder.mkdir()
     half = TIES_RUNS // 2
     # Written later half first: the names, not the writing, give the order.
-    _parquet(log, folder / "part-1.parquet", order=f"LIMIT {half} OFFSET {half}")
-    _parquet(log, folder / "part-0.parquet", order=f"LIMIT {half}")
+    parquet_copy(log, folder / "part-1.parquet", order=f"LIMIT {half} OFFSET {half}")
+    parquet_copy(log, folder / "part-0.parquet", order=f"LIMIT {half}")
     _parquet_same_as_jsonl(log, folder)
     assert engine_stats(Engine.DUCKDB, str(folder)) == read_stats(log.open("rb"))
