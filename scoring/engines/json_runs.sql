@@ -1,7 +1,7 @@
 -- DuckDB only: the relation `runs` of statistics.sql read from a JSON Lines log, each line
--- a MAP of its keys to their JSON values (every key the line writes, a null one included;
--- a repeated key, a line that is not an object, malformed JSON, invalid UTF-8 or a lone
--- surrogate make DuckDB fail, and the log goes to the Python reader). DuckDB's JSON reader
+-- a MAP of its keys to their JSON values (every key the line writes, a null one and a
+-- repeated one included; a line that is not an object, malformed JSON, invalid UTF-8 or a
+-- lone surrogate make DuckDB fail, and the log goes to the Python reader). DuckDB's JSON reader
 -- coerces ("true" into a BOOLEAN, 3.5 into a BIGINT): every value is read here as its JSON
 -- text and `typed` says whether each is of the type RunRecord wants (strict, as the model
 -- is); checks.sql then checks the rules over the typed columns. A string without a
@@ -28,7 +28,7 @@ SELECT
     WHEN contains(finished_at, '\') THEN finished_at->>'$' ELSE finished_at[2:-2] END AS finished_at,
   keys,
   COALESCE(
-    -- Only the run's keys (each once: DuckDB refuses a repeated one).
+    -- Only the run's keys, each once.
     known_keys
     -- A string where RunRecord wants one (an absent key and a null are both NULL here).
     AND (run_id IS NULL OR starts_with(run_id, '"'))
@@ -66,7 +66,9 @@ FROM (
   FROM (
     SELECT input_order, m, map_values(m) AS v, cardinality(m) AS keys,
       map_keys(m) = {keys} AS canonical,
-      map_keys(m) = {keys} OR list_has_all({keys}, map_keys(m)) AS known_keys
+      -- (DuckDB checks a MAP's keys for repeats only when it hands one out.)
+      map_keys(m) = {keys} OR list_has_all({keys}, map_keys(m))
+        AND len(list_distinct(map_keys(m))) = cardinality(m) AS known_keys
     -- The input order: the line's position (DuckDB keeps the insertion order).
     FROM (SELECT row_number() OVER () AS input_order, m FROM {reader}) AS lines
   ) AS keyed
