@@ -85,8 +85,10 @@ _STRING_COMMAS = " + ".join(
     "ELSE 0 END"
     for name in _STRINGS
 )
+# (The input order is the line's position, unique by construction: not counted.)
 _JSON_CHECKS = (
-    "SELECT checks.*, typed.* FROM ({checks}) AS checks, "
+    "SELECT checks.runs, checks.repeated_run_ids, 0, checks.broken_runs, typed.* "
+    "FROM ({checks}) AS checks, "
     "(SELECT COUNT(*) FILTER (WHERE NOT typed), "
     f"SUM(keys - 1 + COALESCE({_STRING_COMMAS}, 0)) FROM runs) AS typed"
 )

@@ -66,9 +66,11 @@ FROM (
   FROM (
     SELECT input_order, m, map_values(m) AS v, cardinality(m) AS keys,
       map_keys(m) = {keys} AS canonical,
-      -- (DuckDB checks a MAP's keys for repeats only when it hands one out.)
-      map_keys(m) = {keys} OR list_has_all({keys}, map_keys(m))
-        AND len(list_distinct(map_keys(m))) = cardinality(m) AS known_keys
+      -- (DuckDB checks a MAP's keys for repeats only when it hands one out.) A CASE, so
+      -- that only the lines whose keys are not the usual ones are looked at further.
+      CASE WHEN map_keys(m) = {keys} THEN TRUE
+        ELSE list_has_all({keys}, map_keys(m))
+          AND len(list_distinct(map_keys(m))) = cardinality(m) END AS known_keys
     -- The input order: the line's position (DuckDB keeps the insertion order).
     FROM (SELECT row_number() OVER () AS input_order, m FROM {reader}) AS lines
   ) AS keyed
