@@ -190,11 +190,10 @@ class JsonStats:
         if outcome is None:
             return None
         if isinstance(counts, Proof):
-            found, expected = outcome.checks.runs, counts.runs
+            agrees = outcome.checks.runs == counts.runs
         else:
-            found = (outcome.checks.runs, outcome.commas)
-            expected = (counts.lines, counts.commas)
-        return agent_stats(outcome.rows) if found == expected else None
+            agrees = (outcome.checks.runs, outcome.commas) == (counts.lines, counts.commas)
+        return agent_stats(outcome.rows) if agrees else None
 
     def cancel(self) -> None:
         """Stop DuckDB (the log is not clean) and wait for its thread."""
