@@ -1,7 +1,7 @@
 """The DuckDB engine: the statistics of a run log computed by ``statistics.sql`` in DuckDB.
 
 Inputs: a JSON Lines log (plain or gzip), read and proven clean by DuckDB itself
-(``json_runs.sql`` and ``checks.sql``, on every core), with the bytes it cannot see
+(``json_runs.sql`` and ``checks.sql``), with the bytes it cannot see
 counted in Python meanwhile (:func:`scoring.engines.proof.count_bytes`); or a Parquet file
 with the table contract (:mod:`scoring.engines.tables`), its input order the
 ``input_order`` column or, without one, the order of its rows in the file.
@@ -70,6 +70,8 @@ CASTS = Casts(
 #: What DuckDB keeps in memory before it spills to a temporary folder (the window's sort
 #: of 10M runs would take more): the whole command then stays under 2 GiB.
 DUCKDB_MEMORY_LIMIT_MIB = 1024
+#: DuckDB's threads for a JSON Lines log (see JsonStats._run).
+JSON_THREADS = 1
 # The column read_parquet adds: the row's position in the file.
 _FILE_ROW = "file_row_number"
 # Rows fetched from DuckDB at a time when a table is handed to the Python reader.
@@ -141,8 +143,8 @@ class _JsonOutcome(NamedTuple):
 
 
 class JsonStats:
-    """The stats of a JSON Lines log read and checked by DuckDB in a thread of its own (on
-    every core), while the caller counts its bytes (DuckDB runs outside the GIL).
+    """The stats of a JSON Lines log read and checked by DuckDB in a thread of its own,
+    while the caller counts its bytes (DuckDB runs outside the GIL).
 
     :meth:`result` gives them once the bytes are counted (or, where the counting cannot
     tell, the Python reader's validation has proven the log clean), if every check held
@@ -164,6 +166,10 @@ class JsonStats:
             # The input order is the line's position: row_number() over the scan in
             # insertion order, kept in a table so that every reference reads the same.
             con.execute("SET preserve_insertion_order = true")
+            # One thread: the numbering keeps the scan in one pipeline, and on a busy
+            # machine a second DuckDB thread cost 1.7x the CPU time and the wall time of
+            # one (benchmarks/bench_engines.py); the caller counts the bytes meanwhile.
+            con.execute(f"SET threads = {JSON_THREADS}")
             con.execute(_json_runs(path, gzip))
             row = con.execute(_JSON_CHECKS.format(checks=source(Query.CHECKS))).fetchone()
             if row is None:
