@@ -1,27 +1,28 @@
 """Whether a JSON Lines run log is clean: every line a run the Python reader accepts, in a
-form every engine's JSON reader reads to the same values.
+form an engine's JSON reader reads to the same values.
 
-Two proofs. :func:`count_bytes` is DuckDB's half of one: a pass over the bytes, in C, for
-what DuckDB's reading (``json_runs.sql``) cannot see: a backslash (an escape, which would
-make a string's text other than its value), a carriage return that does not end a line,
-the lines (DuckDB skips a blank one, which must then be the Python reader's to skip), the
-commas (DuckDB's reader allows a trailing one), a head the Python reader names as binary.
-:func:`prove` is the whole Python reader's validation, for the other engines:
-
-An engine reads a JSON Lines log only once this pass has proven it clean; on any other log
-the command line reads it with the Python reader, which names every problem as it always
+An engine reads a JSON Lines log only once it is proven clean; on any other log the
+command line reads it with the Python reader, which names every problem as it always
 does. So a log an engine scores is one the methodology accepts, and a log it refuses is
-refused in the Python reader's own words.
+refused in the Python reader's own words. Two proofs:
 
-The pass is the Python reader's own validation of each chunk of lines
-(:func:`scoring.reading.chunk_rows`: every field's type and rule, in C, repeated keys
-included; :func:`~scoring.reading.status_rules_hold`: the rules that depend on the status;
-a chunk those refuse, line by line by the model, as the reader does), without its
-accounting; the duplicate ``run_id`` check is left to the engine's ``checks.sql``. It
-also refuses, to be safe rather than to be right, what is valid but which an engine's JSON
-reader might read otherwise: a carriage return that does not end a line, a ``\\u`` escape
-of a surrogate (an engine may replace an unpaired one). Nothing is printed and nothing
-raised: a log that cannot be proven is simply not clean.
+- :func:`count_bytes`, DuckDB's half of its own proof (the other half is SQL:
+  ``json_runs.sql`` and ``checks.sql``): one pass over the bytes, in C, for what
+  DuckDB's JSON reader does not show. A backslash (an escape: a string's text is then not
+  its value), a carriage return that does not end a line, and a head the Python reader
+  names as binary send the log to :func:`prove` instead; the lines (DuckDB skips a blank
+  one, and would take an object written over two lines as one run) and the commas (its
+  reader lets a trailing one through) must be what DuckDB's runs write.
+- :func:`prove`, the Python reader's own validation of each chunk of lines
+  (:func:`scoring.reading.chunk_rows`: every field's type and rule, in C, repeated keys
+  included; :func:`~scoring.reading.status_rules_hold`: the rules that depend on the
+  status; a chunk those refuse, line by line by the model, as the reader does), without
+  its accounting; the duplicate ``run_id`` check is left to the engine's ``checks.sql``.
+  It also refuses, to be safe rather than to be right, what is valid but which an
+  engine's JSON reader might read otherwise: a carriage return that does not end a line,
+  a ``\\u`` escape of a surrogate (an engine may replace an unpaired one).
+
+Nothing is printed and nothing raised: a log that cannot be proven is simply not clean.
 """
 
 from __future__ import annotations
