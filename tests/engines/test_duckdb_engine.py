@@ -179,3 +179,32 @@ def test_a_folder_of_parquet_files(tmp_path: Path) -> None:
     parquet_copy(log, folder / "part-0.parquet", order=f"LIMIT {half}")
     _parquet_same_as_jsonl(log, folder)
     assert engine_stats(Engine.DUCKDB, str(folder)) == read_stats(log.open("rb"))
+
+
+# --- The count of the bytes --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("block", [1 << 20, 1, 2, 3], ids=lambda b: f"block-{b}")
+def test_count_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int) -> None:
+    """Lines (a last one without its line feed included) and commas, in blocks of any
+    size; a carriage return that ends no line, a backslash or a binary head: not
+    countable (the Python reader's validation decides)."""
+    from scoring.engines import proof
+
+    monkeypatch.setattr(proof, "_COUNT_BLOCK_BYTES", block)
+    log = tmp_path / "log.jsonl"
+    cases = {
+        b'{"a": 1, "b": 2}\n{"a": 3}\n': proof.ByteCounts(2, 1),
+        b'{"a": 1}\r\n{"a": ","}': proof.ByteCounts(2, 1),
+        b"\n\n": proof.ByteCounts(2, 0),
+        b"": proof.ByteCounts(0, 0),
+        b'{"a": 1}\r{"a": 2}\n': None,
+        b'{"a": 1}\r': None,
+        b'{"a": "\\u00e9"}\n': None,
+        b"PK\x03\x04": None,
+        b'{"a": 1}\x00\n': None,
+    }
+    for data, expected in cases.items():
+        assert count_bytes(write(log, data)) == expected, data
+        if expected is not None:
+            assert count_bytes(write(log, data, compress=True)) == expected, data
