@@ -1,14 +1,14 @@
--- DuckDB only: the relation `runs` of statistics.sql read from a JSON Lines log, each line
--- a MAP of its keys to their JSON values (every key the line writes, a null one and a
--- repeated one included; a line that is not an object, malformed JSON, invalid UTF-8 or a
--- lone surrogate make DuckDB fail, and the log goes to the Python reader). DuckDB's JSON reader
--- coerces ("true" into a BOOLEAN, 3.5 into a BIGINT): every value is read here as its JSON
--- text and `typed` says whether each is of the type RunRecord wants (strict, as the model
--- is); checks.sql then checks the rules over the typed columns. A string without a
--- backslash is written as its characters between two quotes, which is how DuckDB writes a
--- JSON string back: its value is that text without the quotes; one with an escape is
--- decoded (only a log the Python reader's validation has proven clean holds one: see
--- scoring.engines.proof).
+-- DuckDB only: the relation `runs` of statistics.sql read from a JSON Lines log, each
+-- line a MAP of its keys to their JSON values (every key the line writes, a null one and
+-- a repeated one included; a line that is not an object, malformed JSON, invalid UTF-8 or
+-- a lone surrogate make DuckDB fail, and the log goes to the Python reader). DuckDB's
+-- JSON reader coerces ("true" into a BOOLEAN, 3.5 into a BIGINT): every value is read
+-- here as its JSON text and `typed` says whether each is of the type RunRecord wants
+-- (strict, as the model is); checks.sql then checks the rules over the typed columns. A
+-- string without a backslash is written as its characters between two quotes, which is
+-- how DuckDB writes a JSON string back: its value is that text without the quotes; one
+-- with an escape is decoded (only a log the Python reader's validation has proven clean
+-- holds one: see scoring.engines.proof).
 CREATE TEMP TABLE runs AS
 -- The input order: the line's position (DuckDB keeps the insertion order), numbered once
 -- the values are read (the MAP of a line is not carried through the numbering).
