@@ -70,7 +70,8 @@ CASTS = Casts(
 #: What DuckDB keeps in memory before it spills to a temporary folder (the window's sort
 #: of 10M runs would take more): the whole command then stays under 2 GiB.
 DUCKDB_MEMORY_LIMIT_MIB = 1024
-#: DuckDB's threads for a JSON Lines log (see JsonStats._run).
+#: DuckDB's threads for a JSON Lines log: one, which writes its rows in the file's order
+#: (see JsonStats._run).
 JSON_THREADS = 1
 # The column read_parquet adds: the row's position in the file.
 _FILE_ROW = "file_row_number"
@@ -163,12 +164,11 @@ class JsonStats:
     def _run(self, path: Path, gzip: bool) -> None:
         con = self._con
         try:
-            # The input order is the line's position: row_number() over the scan in
-            # insertion order, kept in a table so that every reference reads the same.
+            # The input order is the line's position: the rows of a table written in the
+            # scan's order, on one thread (json_runs.sql). On a busy machine a second
+            # DuckDB thread also cost more CPU time and wall time than one
+            # (benchmarks/bench_engines.py); the caller counts the bytes meanwhile.
             con.execute("SET preserve_insertion_order = true")
-            # One thread: the numbering keeps the scan in one pipeline, and on a busy
-            # machine a second DuckDB thread cost 1.7x the CPU time and the wall time of
-            # one (benchmarks/bench_engines.py); the caller counts the bytes meanwhile.
             con.execute(f"SET threads = {JSON_THREADS}")
             con.execute(_json_runs(path, gzip))
             row = con.execute(_JSON_CHECKS.format(checks=source(Query.CHECKS))).fetchone()
