@@ -12,15 +12,16 @@ values and offsets, drawn from a hash of the row number), then measures, each co
 a fresh subprocess and interleaved so that a busy machine slows both sides of a ratio alike:
 
 (a) the ``json.loads`` floor over every line of the JSON Lines log, and ``scoring report
-    LOG --format json --engine duckdb`` on it (validation included: the proof pass and the
-    checks), with ``--engine python`` beside it;
+    LOG --format json --engine duckdb`` on it (validation included: DuckDB's own reading
+    and checks, ``json_runs.sql`` and ``checks.sql``, and the count of the bytes), with
+    ``--engine python`` beside it;
 (b) ``--engine duckdb`` on the Parquet file: its time and peak memory (max RSS);
 (c) ``--engine spark`` (local mode) on the JSON Lines log, once: its time beside them
     (``--no-spark`` leaves it out).
 
 It prints the medians and each ratio as the median of the ratios of adjacent pairs, with
 its target: duckdb ÷ floor ≤ 1.0; Parquet peak memory < 2 GiB. Exit status 1 if a target
-is missed.
+is missed. For the figure on one core: ``taskset -c 0 python benchmarks/bench_engines.py``.
 """
 
 from __future__ import annotations

@@ -6,11 +6,14 @@ same :func:`scoring.report.report_of` as the Python reader's. The contract: for 
 input, the same stdout, stderr and exit status as ``--engine python``. It holds by
 construction:
 
-- a JSON Lines log (plain or gzip) is scored by the engine only once the Python reader's
-  own validation has proven it clean (:mod:`scoring.engines.proof`), and the engine's
-  ``checks.sql`` agrees (no repeated ``run_id``, as many runs as the proof counted);
-  otherwise :func:`engine_stats` says so (``None``) and the log is read by the Python
-  reader, which names every problem as it always does;
+- a JSON Lines log (plain or gzip) is scored by the engine only once it is proven clean:
+  by DuckDB itself (every value's JSON type in ``json_runs.sql``, the run rules in
+  ``checks.sql``, with the bytes it cannot see counted in Python meanwhile:
+  :func:`scoring.engines.proof.count_bytes`), or, for Spark and for a log whose bytes
+  the counting cannot vouch for (an escape, a carriage return), by the Python reader's
+  own validation (:func:`scoring.engines.proof.prove`) and ``checks.sql``; otherwise
+  :func:`engine_stats` says so (``None``) and the log is read by the Python reader,
+  which names every problem as it always does;
 - a Parquet file or a table is checked by ``checks.sql`` (the run rules over typed
   columns); one that breaks a rule, or whose columns are not the table contract's
   (:mod:`scoring.engines.tables`), is handed to the Python reader as JSON Lines in its
@@ -84,7 +87,7 @@ def engine_stats(engine: Engine, path: str, master: str | None = None) -> list[A
     or table that breaks a rule (the Python reader's messages), and
     :class:`EngineMissingError` without the extra.
     """
-    from scoring.engines.proof import prove
+    from scoring.engines.proof import count_bytes, prove
 
     file = Path(path)
     if engine is Engine.PYTHON or path == "-":
@@ -99,6 +102,10 @@ def engine_stats(engine: Engine, path: str, master: str | None = None) -> list[A
         if not file.is_file():
             return None  # the Python reader says why it cannot be read
         computing = duckdb_engine.JsonStats(file, _has_magic(file, GZIP_MAGIC))
+        counts = count_bytes(file)
+        if counts is not None:
+            return computing.result(counts)
+        # An escape, a carriage return, a binary head: the Python reader's validation says.
         proof = prove(file)
         if not proof.clean:
             computing.cancel()

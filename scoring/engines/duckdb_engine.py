@@ -1,9 +1,10 @@
 """The DuckDB engine: the statistics of a run log computed by ``statistics.sql`` in DuckDB.
 
-Inputs: a JSON Lines log (plain or gzip) that :func:`scoring.engines.proof.prove` has
-proven clean, read with the run's columns typed; or a Parquet file with the table contract
-(:mod:`scoring.engines.tables`), its input order the ``input_order`` column or, without
-one, the order of its rows in the file.
+Inputs: a JSON Lines log (plain or gzip), read and proven clean by DuckDB itself
+(``json_runs.sql`` and ``checks.sql``), with the bytes it cannot see
+counted in Python meanwhile (:func:`scoring.engines.proof.count_bytes`); or a Parquet file
+with the table contract (:mod:`scoring.engines.tables`), its input order the
+``input_order`` column or, without one, the order of its rows in the file.
 """
 
 from __future__ import annotations
@@ -12,17 +13,19 @@ import contextlib
 import tempfile
 import threading
 from collections.abc import Iterator
+from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 
 from scoring.engines.assemble import agent_stats
-from scoring.engines.proof import Proof
+from scoring.engines.proof import ByteCounts, Proof
 from scoring.engines.sql import Query, source
 from scoring.engines.tables import (
     INPUT_ORDER,
     PARQUET_SUFFIX,
+    RUN_COLUMNS,
     Casts,
     Checks,
     ColumnKind,
@@ -33,17 +36,6 @@ from scoring.engines.tables import (
 from scoring.reading import read_stats
 from scoring.stats import AgentStats
 
-_JSON_TYPES = {
-    "run_id": "VARCHAR",
-    "agent_id": "VARCHAR",
-    "task_id": "VARCHAR",
-    "status": "VARCHAR",
-    "success": "BOOLEAN",
-    "latency_ms": "DOUBLE",
-    "cost_usd": "DOUBLE",
-    "steps": "BIGINT",
-    "finished_at": "VARCHAR",
-}
 _INTEGERS = frozenset(
     {
         "TINYINT",
@@ -78,16 +70,40 @@ CASTS = Casts(
 #: What DuckDB keeps in memory before it spills to a temporary folder (the window's sort
 #: of 10M runs would take more): the whole command then stays under 2 GiB.
 DUCKDB_MEMORY_LIMIT_MIB = 1024
+#: DuckDB's threads for a JSON Lines log: one, which writes its rows in the file's order
+#: (see JsonStats._run).
+JSON_THREADS = 1
 # The column read_parquet adds: the row's position in the file.
 _FILE_ROW = "file_row_number"
 # Rows fetched from DuckDB at a time when a table is handed to the Python reader.
 _FETCH_ROWS = 65536
+# The run's keys, as a DuckDB list, in the order the reading of a JSON Lines log expects them.
+_KEYS = "[" + ", ".join(f"'{name}'" for name in RUN_COLUMNS) + "]"
+# What json_runs.sql counts beside checks.sql: the lines whose values are not of their
+# types, and the commas a clean log writes: between the keys of each line, and inside its
+# strings (looked for in the few that hold one).
+_STRINGS = [n for n, kind in RUN_COLUMNS.items() if kind in (ColumnKind.TEXT, ColumnKind.INSTANT)]
+_STRING_COMMAS = " + ".join(
+    f"CASE WHEN contains({name}, ',') THEN strlen({name}) - strlen(replace({name}, ',', '')) "
+    "ELSE 0 END"
+    for name in _STRINGS
+)
+# (The input order is the line's position, unique by construction: not counted.)
+_JSON_CHECKS = (
+    "SELECT checks.runs, checks.repeated_run_ids, 0, checks.broken_runs, typed.* "
+    "FROM ({checks}) AS checks, "
+    "(SELECT COUNT(*) FILTER (WHERE NOT typed), "
+    f"SUM(keys - 1 + COALESCE({_STRING_COMMAS}, 0)) FROM runs) AS typed"
+)
 
 
 def _connect(spill: Path) -> duckdb.DuckDBPyConnection:
     """An in-memory database that spills to the folder ``spill`` past
-    ``DUCKDB_MEMORY_LIMIT_MIB``, its timestamps in UTC (``CASTS.instant_text``)."""
+    ``DUCKDB_MEMORY_LIMIT_MIB``, its timestamps in UTC (``CASTS.instant_text``), silent."""
     con = duckdb.connect(":memory:")
+    # No progress bar: a query that runs for seconds would draw one on stderr, which must
+    # be what --engine python writes.
+    con.execute("SET enable_progress_bar = false")
     con.execute("SET TimeZone = 'UTC'")
     con.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT_MIB}MiB'")
     con.execute(f"SET temp_directory = {_sql_text(str(spill))}")
@@ -109,64 +125,84 @@ def _statistics(con: duckdb.DuckDBPyConnection) -> list[AgentStats]:
     return agent_stats(con.execute(source(Query.STATISTICS)).fetchall())
 
 
-class JsonStats:
-    """The stats of a JSON Lines log computed by DuckDB in a thread of its own, while the
-    caller proves the log clean (DuckDB runs outside the GIL: the two share the cores).
+def _json_runs(path: Path, gzip: bool) -> str:
+    """``json_runs.sql`` over the JSON Lines log at ``path``."""
+    compression = "gzip" if gzip else "uncompressed"
+    reader = (
+        f"read_json({_sql_text(str(path))}, format = 'newline_delimited', "
+        f"compression = '{compression}', records = false, "
+        "columns = {m: 'MAP(VARCHAR, JSON)'})"
+    )
+    text = files(__package__).joinpath("json_runs.sql").read_text(encoding="utf-8")
+    return text.replace("{keys}", _KEYS).replace("{reader}", reader)
 
-    :meth:`result` gives them once the proof has found the log clean (``None`` if DuckDB
-    read it otherwise than the proof did, or failed on it); :meth:`cancel` stops DuckDB
-    when the proof failed, and nothing it computed is used.
+
+class _JsonOutcome(NamedTuple):
+    checks: Checks
+    commas: int  # the commas of a clean log of these runs
+    rows: list[Any]
+
+
+class JsonStats:
+    """The stats of a JSON Lines log read and checked by DuckDB in a thread of its own,
+    while the caller counts its bytes (DuckDB runs outside the GIL).
+
+    :meth:`result` gives them once the bytes are counted (or, where the counting cannot
+    tell, the Python reader's validation has proven the log clean), if every check held
+    (``None`` if one did not, or DuckDB failed on the log: a line it cannot read);
+    :meth:`cancel` stops DuckDB when the log is not clean, and nothing it computed is
+    used.
     """
 
     def __init__(self, path: Path, gzip: bool) -> None:
         self._spill = tempfile.TemporaryDirectory(prefix="scoring-duckdb-")
         self._con = _connect(Path(self._spill.name))
-        self._outcome: tuple[Checks, list[Any]] | None = None
+        self._outcome: _JsonOutcome | None = None
         self._thread = threading.Thread(target=self._run, args=(path, gzip), daemon=True)
         self._thread.start()
 
     def _run(self, path: Path, gzip: bool) -> None:
-        columns = ", ".join(f"{name}: {_sql_text(kind)}" for name, kind in _JSON_TYPES.items())
-        compression = "gzip" if gzip else "uncompressed"
-        reader = (
-            f"read_json({_sql_text(str(path))}, format = 'newline_delimited', "
-            f"compression = '{compression}', columns = {{{columns}}})"
-        )
         con = self._con
         try:
-            # The input order is the row's position in the file: row_number() over the scan
-            # in insertion order, kept in a table so that every reference reads the same.
+            # The input order is the line's position: the rows of a table written in the
+            # scan's order, on one thread (json_runs.sql). On a busy machine a second
+            # DuckDB thread also cost more CPU time and wall time than one
+            # (benchmarks/bench_engines.py); the caller counts the bytes meanwhile.
             con.execute("SET preserve_insertion_order = true")
-            con.execute(
-                f"CREATE TEMP TABLE runs AS SELECT row_number() OVER () AS {INPUT_ORDER}, * "
-                f"FROM {reader}"
-            )
-            # The proof checked every rule but the uniqueness of run_id: only the counts
-            # are read here (DuckDB leaves the other columns of the checks uncomputed).
-            counted = con.execute(
-                f"SELECT runs, repeated_run_ids, 0, 0 FROM ({source(Query.CHECKS)})"
-            ).fetchone()
-            if counted is not None:
-                # Only DuckDB's rows here: they are read as stats once the log is proven.
-                rows = con.execute(source(Query.STATISTICS)).fetchall()
-                self._outcome = Checks(*counted), rows
+            con.execute(f"SET threads = {JSON_THREADS}")
+            con.execute(_json_runs(path, gzip))
+            row = con.execute(_JSON_CHECKS.format(checks=source(Query.CHECKS))).fetchone()
+            if row is None:
+                return
+            checks, (untyped, commas) = Checks(*row[:4]), row[4:]
+            if not checks.clean or untyped:
+                return
+            # Only DuckDB's rows here: they are read as stats once the bytes are counted.
+            rows = con.execute(source(Query.STATISTICS)).fetchall()
+            self._outcome = _JsonOutcome(checks, int(commas), rows)
         except duckdb.Error:
             self._outcome = None
         finally:
             con.close()
             self._spill.cleanup()
 
-    def result(self, proof: Proof) -> list[AgentStats] | None:
-        """The stats, if DuckDB read as many runs as ``proof`` counted, without a repeated
-        ``run_id``."""
+    def result(self, counts: ByteCounts | Proof) -> list[AgentStats] | None:
+        """The stats, if DuckDB read one run a line of the ``counts``, and the lines'
+        commas are all between their keys or inside their strings (none trailing); or, for
+        a log the Python reader's validation has proven clean, as many runs as the
+        ``proof`` counted."""
         self._thread.join()
-        if self._outcome is None:
+        outcome = self._outcome
+        if outcome is None:
             return None
-        checks, rows = self._outcome
-        return agent_stats(rows) if checks.clean and checks.runs == proof.runs else None
+        if isinstance(counts, Proof):
+            agrees = outcome.checks.runs == counts.runs
+        else:
+            agrees = (outcome.checks.runs, outcome.commas) == (counts.lines, counts.commas)
+        return agent_stats(outcome.rows) if agrees else None
 
     def cancel(self) -> None:
-        """Stop DuckDB (the proof failed) and wait for its thread."""
+        """Stop DuckDB (the log is not clean) and wait for its thread."""
         if self._thread.is_alive():
             with contextlib.suppress(duckdb.Error):  # already closed: the thread has ended
                 self._con.interrupt()

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as spark_functions
 from pyspark.sql.window import Window
@@ -186,8 +187,13 @@ def table_stats(spark: SparkSession, path: Path) -> list[AgentStats]:
 
 def named_table_stats(spark: SparkSession, name: str) -> list[AgentStats] | None:
     """The stats of the table ``name`` (with an ``input_order`` column); ``None`` if the
-    catalog has no such table (the command then says it cannot read the path)."""
-    if not spark.catalog.tableExists(name):
+    catalog has no such table, or ``name`` cannot name one (the command then says it cannot
+    read the path)."""
+    try:
+        exists = spark.catalog.tableExists(name)
+    except AnalysisException:  # not a table's name at all (a path that is not there)
+        return None
+    if not exists:
         return None
     frame = spark.table(name)
     if INPUT_ORDER not in frame.columns:

@@ -63,10 +63,12 @@ def _number(rng: random.Random, scale: float) -> float | int:
     return round(rng.uniform(0, scale), 9)
 
 
-def clean_log(seed: int, runs: int, agents: int, ties: bool = False) -> bytes:
+def clean_log(seed: int, runs: int, agents: int, ties: bool = False, escaped: bool = True) -> bytes:
     """A valid log: varied statuses, values, offsets and fractions; with ``ties``, every run
     of an agent finishes within a few seconds (the window is decided by the sub-µs digits
-    and the input order)."""
+    and the input order). ``escaped``: every character beyond ASCII written as a ``\\u``
+    escape (json.dumps's default), else as itself (no backslash in the log: the logs
+    DuckDB proves clean by itself, see scoring.engines.proof)."""
     rng = random.Random(seed)
     lines = []
     for i in range(runs):
@@ -88,7 +90,7 @@ def clean_log(seed: int, runs: int, agents: int, ties: bool = False) -> bytes:
         if terminal:
             second = rng.randrange(3) if ties else rng.randrange(0, 5 * 86400)
             record["finished_at"] = _stamp(rng, second)
-        lines.append(json.dumps(record))
+        lines.append(json.dumps(record, ensure_ascii=escaped))
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -136,12 +138,28 @@ HOSTILE_LINES: dict[str, str] = {
     "not JSON": "{not json",
     "an array": "[1, 2]",
     "lone surrogate": _line(agent_id="\ud800"),
+    # What DuckDB's JSON reader lets through or coerces, which json_runs.sql must refuse.
+    "trailing comma": _line()[:-1] + ", }",
+    "unknown field set to null": _line(note=None),
+    "a number as agent_id": _line(agent_id=5),
+    "1 as success": _line(success=1),
+    "true as latency": _line(latency_ms=True),
+    "3.0 steps": _line(steps=3.0),
+    "1e2 steps": _line().replace('"steps": 3', '"steps": 1e2'),
+    "a list as task_id": _line(task_id=["t-1"]),
+    "an object as cost": _line(cost_usd={"usd": 1}),
+    "-Infinity": _line().replace('"cost_usd": 0.01', '"cost_usd": -Infinity'),
+    "null": "null",
+    "an empty object": "{}",
+    "a string": '"run"',
+    "an object on two lines": _line().replace(', "task_id"', ',\n"task_id"'),
 }
 
 
-def hostile_log(name: str, seed: int = 7) -> bytes:
-    """A clean log with the line ``HOSTILE_LINES[name]`` in its middle."""
-    lines = clean_log(seed, 40, 3).decode().splitlines()
+def hostile_log(name: str, seed: int = 7, escaped: bool = True) -> bytes:
+    """A clean log (``escaped`` as :func:`clean_log`'s) with the line
+    ``HOSTILE_LINES[name]`` in its middle."""
+    lines = clean_log(seed, 40, 3, escaped=escaped).decode().splitlines()
     lines.insert(len(lines) // 2, HOSTILE_LINES[name])
     return ("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
 
@@ -165,6 +183,18 @@ ODD_CLEAN_LOGS: dict[str, Callable[[], bytes]] = {
     "steps beyond 64 bits": lambda: clean_log(11, 30, 2).replace(
         b'"steps": 7', b'"steps": 10000000000000000000000000000000'
     ),
+    "commas in strings": lambda: clean_log(12, 30, 2, escaped=False).replace(b'"t-1"', b'"t,1,"'),
+    "spaces before colons": lambda: clean_log(13, 30, 2, escaped=False).replace(b'": ', b'" : '),
+    "keys in another order": lambda: b"".join(
+        json.dumps(dict(reversed(json.loads(line).items())), ensure_ascii=False).encode() + b"\n"
+        for line in clean_log(14, 30, 2).splitlines()
+    ),
+    "a blank line, unescaped": lambda: clean_log(15, 30, 2, escaped=False).replace(
+        b"\n", b"\n\n", 1
+    ),
+    "a CRLF line end, unescaped": lambda: clean_log(16, 30, 2, escaped=False).replace(
+        b"\n", b"\r\n", 1
+    ),
     "empty": lambda: b"",
     "only blank lines": lambda: b"\n  \n\n",
 }
@@ -177,3 +207,27 @@ def write(path: Path, data: bytes, compress: bool = False) -> Path:
     """``data`` written to ``path`` (gzip-compressed with ``compress``)."""
     path.write_bytes(gzip.compress(data, mtime=0) if compress else data)
     return path
+
+
+_TYPED = (
+    "{run_id: 'VARCHAR', agent_id: 'VARCHAR', task_id: 'VARCHAR', status: 'VARCHAR', "
+    "success: 'BOOLEAN', latency_ms: 'DOUBLE', cost_usd: 'DOUBLE', steps: 'BIGINT', "
+    "finished_at: 'VARCHAR'}"
+)
+
+
+def parquet_copy(
+    source: Path, target: Path, select: str = "*", auto: bool = False, order: str = ""
+) -> Path:
+    """A Parquet copy of the JSON Lines log ``source``, written by DuckDB: its columns typed
+    as the table contract's (or, with ``auto``, as DuckDB guesses them: whole numbers,
+    timestamps, all-null JSON), ``select`` of them, ``order`` (an ``ORDER BY`` or ``LIMIT``)."""
+    import duckdb
+
+    columns = "" if auto else f", columns = {_TYPED}"
+    with duckdb.connect() as con:
+        con.execute(
+            f"COPY (SELECT {select} FROM read_json('{source}', format = 'newline_delimited'"
+            f"{columns}) {order}) TO '{target}' (FORMAT parquet)"
+        )
+    return target

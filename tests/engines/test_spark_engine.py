@@ -1,5 +1,7 @@
-"""``--engine spark`` (local mode) prints exactly what ``--engine python`` prints, on JSON
-Lines (plain and gzip), hostile logs, a log full of ties, Parquet and a table.
+"""``--engine spark`` (local mode) prints exactly what ``--engine python`` prints (stdout,
+stderr, exit status), on JSON Lines (plain and gzip), every hostile and odd log of
+``engine_logs`` (plain and gzip), an empty file, a log full of ties, Parquet copies of
+clean, tied and hostile logs, and a table.
 
 One Spark session for the module (a JVM is slow to start): the command line finds it
 active and uses it. Slow: the JVM and its jobs take about a minute of both cores, so the
@@ -19,7 +21,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_logs import TIES_RUNS, clean_log, cli, hostile_log, write
+from engine_logs import (
+    HOSTILE_LINES,
+    ODD_CLEAN_LOGS,
+    TIES_RUNS,
+    clean_log,
+    cli,
+    hostile_log,
+    parquet_copy,
+    write,
+)
 
 from scoring.engines import SPARK_LOCAL_MASTER, Engine, engine_stats
 from scoring.reading import read_stats
@@ -68,10 +79,68 @@ def test_a_log_full_of_ties(spark: Any, tmp_path: Path) -> None:
     assert engine_stats(Engine.SPARK, str(log)) == read_stats(log.open("rb"))
 
 
-@pytest.mark.parametrize("name", ["repeated key", "duplicate run_id", "two objects on a line"])
-def test_hostile_logs(spark: Any, tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize("compress", [False, True], ids=["plain", "gzip"])
+@pytest.mark.parametrize("name", sorted(HOSTILE_LINES))
+def test_hostile_logs(spark: Any, tmp_path: Path, name: str, compress: bool) -> None:
+    suffix = ".jsonl.gz" if compress else ".jsonl"
+    log = write(tmp_path / f"hostile{suffix}", hostile_log(name), compress)
+    code, _, err = _same_as_python(log, None, "--format=table")
+    assert code == 2
+    assert "line 21" in err  # the bad line, in the Python reader's words
+    assert engine_stats(Engine.SPARK, str(log)) is None  # never scored by Spark
+
+
+@pytest.mark.parametrize("name", sorted(ODD_CLEAN_LOGS))
+def test_odd_but_valid_logs(spark: Any, tmp_path: Path, name: str) -> None:
+    _same_as_python(write(tmp_path / "odd.jsonl", ODD_CLEAN_LOGS[name]()))
+
+
+def test_an_empty_gzip_file_and_a_missing_one(spark: Any, tmp_path: Path) -> None:
+    assert "no runs" in _same_as_python(write(tmp_path / "empty.jsonl.gz", b"", True))[2]
+    code, _, err = _same_as_python(tmp_path / "nowhere.jsonl")
+    assert code == 2
+    assert "cannot read" in err
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_clean_logs_and_parquet_copies(spark: Any, tmp_path: Path, seed: int) -> None:
+    log = write(tmp_path / "runs.jsonl", clean_log(30 + seed, 300, 1 + 2 * seed))
+    assert _same_as_python(log, None, "--format=table")[0] == 0
+    assert engine_stats(Engine.SPARK, str(log)) == read_stats(log.open("rb"))
+    typed = parquet_copy(log, tmp_path / "typed.parquet")
+    _same_as_python(typed, log, "--format=table")
+    assert engine_stats(Engine.SPARK, str(typed)) == read_stats(log.open("rb"))
+    # With the types DuckDB guesses: whole numbers, timestamps with a time zone.
+    _same_as_python(parquet_copy(log, tmp_path / "auto.parquet", auto=True), log)
+
+
+def test_a_parquet_copy_of_a_log_full_of_ties(spark: Any, tmp_path: Path) -> None:
+    log = write(tmp_path / "ties.jsonl", clean_log(23, TIES_RUNS, 2, ties=True))
+    shuffled = parquet_copy(
+        log,
+        tmp_path / "ordered.parquet",
+        "row_number() OVER () AS input_order, *",
+        order="ORDER BY hash(run_id)",
+    )
+    _same_as_python(shuffled, log, "--format=table")
+    assert engine_stats(Engine.SPARK, str(shuffled)) == read_stats(log.open("rb"))
+    in_order = parquet_copy(log, tmp_path / "ties.parquet")
+    _same_as_python(in_order, log)
+    assert engine_stats(Engine.SPARK, str(in_order)) == read_stats(log.open("rb"))
+
+
+@pytest.mark.parametrize(
+    "name", ["negative latency", "duplicate run_id", "completed without latency", "unknown status"]
+)
+def test_hostile_parquet(spark: Any, tmp_path: Path, name: str) -> None:
+    """A rule broken in a typed Parquet copy: the Python reader's message, for the line
+    that is the row's position in the input order."""
     log = write(tmp_path / "hostile.jsonl", hostile_log(name))
-    assert _same_as_python(log)[0] == 2
+    # A double column keeps no trace of how the log wrote a number (-1 reads back -1.0).
+    log.write_bytes(log.read_bytes().replace(b'"latency_ms": -1,', b'"latency_ms": -1.5,'))
+    code, _, err = _same_as_python(parquet_copy(log, tmp_path / "hostile.parquet"), log)
+    assert code == 2
+    assert "line 21" in err
 
 
 def test_parquet_and_a_table(spark: Any, tmp_path: Path) -> None:
