@@ -1,6 +1,6 @@
 """The browser's 1.2.0 intervals equal Python's: ``window.Methodology`` (methodology-
-uncertainty.js, methodology-intervals.js, methodology-paired.js) against ``scoring.rates``, ``scoring.moves`` and
-``scoring.paired``.
+uncertainty.js, methodology-intervals.js, methodology-paired.js) against ``scoring.rates``,
+``scoring.moves`` and ``scoring.paired``.
 
 In headless Chromium, on the page "How sure is a score?" of a ``file://`` copy of the built
 site, loaded once for the module: every case runs in one call (seeded random cases by the
