@@ -9,7 +9,10 @@ fixtures, not doctests, so they are left out of collection (pytest still loads t
 collect_ignore_glob = ["*conftest.py"]
 
 
+from collections.abc import Iterator  # noqa: E402
+
 import fast_lane  # noqa: E402
+import formula_check_memo  # noqa: E402
 import pytest  # noqa: E402 - below the note on collection it belongs to
 
 
@@ -79,3 +82,13 @@ def pytest_itemcollected(item: pytest.Item) -> None:
         item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
     elif _own_costly_fixture(item):
         item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _formula_check_once_per_code_state() -> Iterator[None]:
+    """The drift check's formula check, evaluated once per state of the code in each test
+    process (``tests/formula_check_memo.py``): the in-process checks and updates of the
+    contracts tests would each spend a second on the same evaluation."""
+    undo = formula_check_memo.install()
+    yield
+    undo()

@@ -3,7 +3,8 @@ its logs (``benchmarks/random_logs.py``): the logs are what they claim (the same
 the same seed, good ones scored, every planted fault refused), and the harness finds no
 difference between a tree and itself but finds one in a copy with a changed constant.
 
-Cheap: a few logs of a few runs; the harness runs two of them in subprocesses.
+A few logs of a few runs; the harness runs two of them in subprocesses, each importing the
+project: a benchmark's tool, not the written contract, out of the fast lane.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from random_logs import FILE_FAULTS, LINE_FAULTS, LINE_ODDITIES, Kind, LogSpec, 
 from contracts.source import REPO_ROOT
 from scoring.cli import run
 from scoring.constants import METHODOLOGY_VERSION
+
+pytestmark = pytest.mark.slow
 
 REPO = REPO_ROOT
 # Runs and agents of the small logs here: a few of each, so every check takes milliseconds.

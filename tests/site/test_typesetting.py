@@ -114,8 +114,11 @@ document.querySelectorAll('.probe-a, .probe-b')
 arguments[0].forEach(i => document.querySelector(`[data-pi="${i}"]`).classList.add('probe-a'));
 arguments[1].forEach(i => document.querySelector(`[data-pi="${i}"]`).classList.add('probe-b'));
 const math = document.querySelector(`[data-pi="${arguments[2]}"]`);
+math.scrollIntoView({block: 'center', inline: 'nearest'});
 const r = math.getBoundingClientRect();
-return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];
+const inView = r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth
+  && r.bottom <= window.innerHeight;
+return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height, inView];
 """
 
 
@@ -158,18 +161,25 @@ class Ink:
         return int(columns[-1] - columns[0] + 1) if columns.size else 0
 
 
-def _inks(driver: Any, a: list[int], b: list[int], math: int, blend: bool) -> tuple[Ink, Ink]:
+def _inks(
+    driver: Any, a: list[int], b: list[int], math: int, blend: bool, beyond: bool = False
+) -> tuple[Ink, Ink]:
     """The ink of the parts ``a`` and of the parts ``b`` of a formula, from one screenshot
-    (see :data:`PROBE_CSS`); ``blend``: their overlap shows in both."""
+    (see :data:`PROBE_CSS`); ``blend``: their overlap shows in both.
+
+    The formula is scrolled into the window first and the shot is of what the window shows:
+    a shot beyond the window (``beyond``, or a formula larger than the window) has Chromium
+    repaint the whole page for it, about ten times as long on the reference page. The
+    pixels are the same (``test_a_shot_in_the_window_is_the_shot_beyond_it``)."""
     import numpy as np
     from PIL import Image
 
-    x, y, width, height = driver.execute_script(SHOW_JS, a, b, math, blend)
+    x, y, width, height, in_view = driver.execute_script(SHOW_JS, a, b, math, blend)
     shot = driver.execute_cdp_cmd(
         "Page.captureScreenshot",
         {
             "format": "png",
-            "captureBeyondViewport": True,
+            "captureBeyondViewport": beyond or not in_view,
             "clip": {"x": x, "y": y, "width": width, "height": height, "scale": SCALE},
         },
     )
@@ -293,6 +303,25 @@ def test_page_in_chromium(driver: Any, base_url: str, name: str, check: str) -> 
     problems_of = typesetting_problems if check == "formulas_are_typeset" else plot_problems
     problems = problems_of(driver, f"{base_url}{name}.html")
     assert not problems, "\n".join(problems)
+
+
+def test_a_shot_in_the_window_is_the_shot_beyond_it(driver: Any, base_url: str) -> None:
+    """The measurement's shot of the window (``_inks``) reads the same ink as a shot of the
+    whole page would, for probes of each kind on the last formulas of the longest page."""
+    load(driver, f"{base_url}reference.html")
+    formulas = driver.execute_script(PROBES_JS, PROBE_CSS)
+    kinds: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+    for formula in reversed(formulas):
+        for probe in formula["probes"]:
+            kinds.setdefault(probe["kind"], (formula, probe))
+    assert set(kinds) == {"fence", "overline", "script"}, sorted(kinds)
+    for kind, (formula, probe) in kinds.items():
+        args = (probe["a"], probe["b"], formula["math"], kind == "script")
+        window, page = _inks(driver, *args), _inks(driver, *args, beyond=True)
+        assert window[0].mask.any(), f"{kind} {probe['what']!r} paints no ink"
+        for seen, whole in zip(window, page, strict=True):
+            assert seen.mask.shape == whole.mask.shape, (kind, probe["what"])
+            assert (seen.mask == whole.mask).all(), (kind, probe["what"])
 
 
 def test_the_font_loads_from_a_file_copy(

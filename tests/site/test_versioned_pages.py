@@ -22,7 +22,8 @@ import pytest
 from chromium_driver import console_errors, load, serve, wait_for
 from processes import run_captured
 from serving import copy_project
-from support import mkdocs_build
+from session_folders import inputs_hash, shared_folder
+from support import ROOT, built_site
 
 pytestmark = pytest.mark.slow
 
@@ -63,12 +64,12 @@ def page_config(html: str) -> dict[str, Any]:
     return config
 
 
-@pytest.fixture(scope="module")
-def deployed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A git repository with the project, 1.0.0 deployed, then 1.0.1 as latest and default."""
+def _deploy(root: Path) -> None:
+    """In ``root``: a git repository with the project, 1.0.0 deployed, then 1.0.1 as latest
+    and default."""
     if not MIKE.exists():
         pytest.fail(f"mike is not installed beside {sys.executable} (the docs extra pins it)")
-    root = copy_project(tmp_path_factory.mktemp("versioned"), COPIED)
+    copy_project(root, COPIED)
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.name", "Test")
     git(root, "config", "user.email", "test@example.invalid")
@@ -80,7 +81,13 @@ def deployed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     git(root, "commit", "-q", "-am", "a later release")
     run(root, str(MIKE), "deploy", "--update-aliases", "1.0.1", "latest")
     run(root, str(MIKE), "set-default", "latest")
-    return root
+
+
+@pytest.fixture(scope="module")
+def deployed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The repository of :func:`_deploy`, made once per session for every worker (the
+    browser's test runs on another worker than the others); the tests only read it."""
+    return shared_folder(tmp_path_factory, "versioned", _deploy, inputs_hash(COPIED))
 
 
 def test_versions_json_lists_both_versions(deployed: Path) -> None:
@@ -122,14 +129,16 @@ def test_the_versions_page_links_pages_that_exist(deployed: Path) -> None:
     assert any(re.fullmatch(r"1\.0\.1/downloads/methodology-site-.*\.zip", p) for p in published)
 
 
-def test_a_plain_build_has_no_selector_and_the_hook_is_why(deployed: Path, tmp_path: Path) -> None:
-    plain = mkdocs_build(deployed, tmp_path / "plain")
-    assert plain.returncode == 0, plain.stderr
-    assert page_config((tmp_path / "plain" / "index.html").read_text())["version"] is None
+def test_a_plain_build_has_no_selector_and_the_hook_is_why(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # The plain build is the session's build of this repository (the project mike deployed).
+    plain = built_site(tmp_path_factory)
+    assert page_config((plain / "index.html").read_text())["version"] is None
     # With the hook's condition met (as under mike), the same build turns the selector on.
     env = {**_env(), "MIKE_DOCS_VERSION": "9.9.9"}
     command = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "as-mike")]
-    subprocess.run(command, cwd=deployed, env=env, check=True, timeout=600)
+    subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=600)
     config = page_config((tmp_path / "as-mike" / "index.html").read_text())
     assert config["version"] == SELECTOR
 
