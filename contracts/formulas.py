@@ -20,9 +20,12 @@ zero, a mean over an empty set, a gated input), and with nothing else.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import importlib
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -102,7 +105,7 @@ class _Bindings:
     def __init__(self, formula: Formula, inputs: Mapping[str, Any]) -> None:
         self.formula = formula
         self.inputs = inputs
-        self.parameters = inspect.signature(formula.function).parameters
+        self.parameters = _parameters(formula.function)
         self.symbols = {canonical_symbol(k): b for k, b in formula.symbols.items()}
 
     def argument(self, name: str, default: Binding | None = None) -> Any:
@@ -222,9 +225,64 @@ class _Bindings:
                 # is applied by its code, which its golden points hold to published tables.
                 found = other.function(**{k: _plain(v) for k, v in inputs.items()})
                 return found  # type: ignore[return-value]
-            return latex_value(other, inputs)
+            memo = _NESTED.get()
+            key = _memo_key(other, inputs) if memo is not None else None
+            if key is None:
+                return latex_value(other, inputs)
+            if key not in memo:  # an exception is not kept: it is raised again each time
+                memo[key] = latex_value(other, inputs)
+            return memo[key]
 
         return apply
+
+
+@functools.lru_cache(maxsize=1024)
+def _parameters(function: Callable[..., Any]) -> Mapping[str, inspect.Parameter]:
+    """A function's parameters, looked up once per function object (a formula's golden
+    points and every ``uses`` of it ask for them again)."""
+    return inspect.signature(function).parameters
+
+
+#: The values of the formulas another formula ``uses``, kept for one pass of the check:
+#: a curve or pass^k at the same inputs is evaluated from its LaTeX once, not once per row
+#: of every formula that reads it. Set by :func:`formula_problems` (and
+#: :func:`check_formula` alone); ``None`` outside a pass, so nothing outlives one (a
+#: formula swapped between two checks is evaluated anew).
+_NESTED: contextvars.ContextVar[dict[Hashable, Any] | None] = contextvars.ContextVar(
+    "nested_formula_values", default=None
+)
+
+
+def _frozen(value: Any) -> Hashable:
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(_frozen(item) for item in value))
+    if isinstance(value, Mapping):
+        return ("mapping", tuple(sorted((repr(k), _frozen(v)) for k, v in value.items())))
+    hash(value)  # TypeError for anything else unhashable: not memoized
+    return (type(value).__name__, value)
+
+
+def _memo_key(formula: Formula, inputs: Mapping[str, Any]) -> Hashable | None:
+    """The key of one evaluation: the formula object, its LaTeX, and the inputs with their
+    types (``1`` and ``1.0`` and ``Fraction(1)`` stay apart); ``None`` when an input cannot
+    be a key."""
+    try:
+        frozen = tuple(sorted((name, _frozen(value)) for name, value in inputs.items()))
+    except TypeError:
+        return None
+    return (id(formula), formula.latex, frozen)
+
+
+@contextlib.contextmanager
+def _one_pass() -> Iterator[None]:
+    if _NESTED.get() is not None:  # already inside a pass: share its values
+        yield
+        return
+    token = _NESTED.set({})
+    try:
+        yield
+    finally:
+        _NESTED.reset(token)
 
 
 def _plain(value: Any) -> Any:
@@ -266,6 +324,11 @@ _WHERE = "\x00where\x00"
 
 def check_formula(formula: Formula) -> list[FormulaProblem]:
     """Every problem of one formula: its registration, then each golden point in turn."""
+    with _one_pass():
+        return _check_formula(formula)
+
+
+def _check_formula(formula: Formula) -> list[FormulaProblem]:
     located: list[tuple[str | None, int | None, int | None]] = []
 
     def problem(point: str | None, message: str) -> FormulaProblem:
@@ -342,7 +405,8 @@ def check_formula(formula: Formula) -> list[FormulaProblem]:
 def formula_problems(formulas: Mapping[str, Formula] | None = None) -> list[FormulaProblem]:
     """Every problem of every registered formula, in registration order."""
     chosen = FORMULAS if formulas is None else formulas
-    return [p for formula in chosen.values() for p in check_formula(formula)]
+    with _one_pass():
+        return [p for formula in chosen.values() for p in check_formula(formula)]
 
 
 def descriptive_formulas() -> list[tuple[str, str, str]]:
