@@ -17,6 +17,7 @@ import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 from scoring.constants import (
     COMPOSITE_WEIGHT_COST,
@@ -35,6 +36,9 @@ from scoring.registry import (
     tex_number,
 )
 from scoring.surd import Surd, Z, rational
+
+P = TypeVar("P", Surd, Fraction)
+"""A success rate: an exact surd, or an exact rational."""
 
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
 _MIN_TASKS = tex_number(INTERVAL_MIN_TASKS)
@@ -207,15 +211,24 @@ CohortTask = tuple[int, int, Number, Number]
 ``latency_ms`` and ``cost_usd`` (as written)."""
 
 
-def weighted_at(p: Surd, completed_runs: int, latency: Fraction, cost: Fraction) -> Surd:
-    """``S`` at a (possibly irrational) success rate, without the zero-success floor."""
-    scale = exact(SCORE_SCALE)
+# The weights and the scale as exact fractions, converted once (not on every agent's score).
+_SCALE_EXACT = exact(SCORE_SCALE)
+_W_S, _W_R, _W_C = (
+    exact(COMPOSITE_WEIGHT_SUCCESS),
+    exact(COMPOSITE_WEIGHT_RELIABILITY),
+    exact(COMPOSITE_WEIGHT_COST),
+)
+_NEUTRAL = exact(NEUTRAL_CONSISTENCY)
+
+
+def weighted_at(p: P, completed_runs: int, latency: Fraction, cost: Fraction) -> P:
+    """``S`` at a success rate, without the zero-success floor: at a (possibly irrational)
+    :class:`~scoring.surd.Surd` a surd, at an exact rational a ``Fraction`` (the same value,
+    without a surd's two other parts on every step)."""
     if completed_runs >= CONSISTENCY_MIN_RUNS:
-        consistency = p * p * 4 + p * -4 + 1  # 1 − 4p(1 − p)
+        consistency: Surd | Fraction = p * p * 4 + p * -4 + 1  # 1 − 4p(1 − p)
     else:
-        consistency = Surd(exact(NEUTRAL_CONSISTENCY))
-    return (
-        p * exact(COMPOSITE_WEIGHT_SUCCESS)
-        + consistency * (exact(COMPOSITE_WEIGHT_RELIABILITY) * latency / scale)
-        + exact(COMPOSITE_WEIGHT_COST) * cost / scale
-    ) * scale
+        consistency = _NEUTRAL
+    return (  # type: ignore[return-value]
+        p * _W_S + consistency * (_W_R * latency / _SCALE_EXACT) + _W_C * cost / _SCALE_EXACT
+    ) * _SCALE_EXACT

@@ -29,7 +29,7 @@ from scoring.rates import (
     outwards_with_margin,
 )
 from scoring.registry import ScoringError, const, formula, point, tex_number, uses, words
-from scoring.surd import Interval, Surd
+from scoring.surd import Interval
 
 # The scale a formula shows is the constant's, so a changed constant changes the formula.
 _SCALE_TEX = tex_number(SCORE_SCALE)
@@ -56,10 +56,11 @@ class CompositeMoves:
     interval: Interval
 
 
-def _weighted(p: float | Fraction, runs: int, latency: Fraction, cost: Fraction) -> float:
+def _weighted(p: Fraction, runs: int, latency: Fraction, cost: Fraction) -> float:
     """``f(p) = 100·w_s·p + w_r·L̂·cons(p) + w_c·Ĉ``: the weighted formula of 1.1.0 before
-    the zero-success floor, at a float or exact ``p`` (latency and cost scores fixed)."""
-    return float(weighted_at(Surd(exact(p)), runs, latency, cost))
+    the zero-success floor, at an exact ``p`` (latency and cost scores fixed), correctly
+    rounded to a float."""
+    return float(weighted_at(p, runs, latency, cost))
 
 
 @formula(
@@ -156,11 +157,14 @@ def success_moves(
     p_low, p_high = bounds
     if not 0 <= p_low <= p_high <= 1:
         raise ScoringError(f"bounds must satisfy 0 ≤ low ≤ high ≤ 1, not {bounds!r}")
-    values = [_weighted(p_low, runs, latency, cost), _weighted(p_high, runs, latency, cost)]
+    # Each float bound converted to its exact binary value once; f is evaluated exactly
+    # on rationals (no surd) and rounded once.
+    low, high = exact(p_low), exact(p_high)
+    values = [_weighted(low, runs, latency, cost), _weighted(high, runs, latency, cost)]
     f_max = max(values)
     if latency > 0 and runs >= CONSISTENCY_MIN_RUNS:
         vertex = Fraction(1, 2) - _SCALE * _W_S / (8 * _W_R * latency)
-        clipped = min(max(vertex, exact(p_low)), exact(p_high))
+        clipped = min(max(vertex, low), high)
         values.append(_weighted(clipped, runs, latency, cost))
     s0 = float(score)
     return max(s0 - min(values), floor_move), f_max - s0
@@ -327,7 +331,7 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     p, mean_latency, mean_cost = columns.mean(0), columns.mean(1), columns.mean(2)
     gradient = uncertainty.composite_gradient(p, mean_latency, mean_cost, n)
     latency, cost = latency_score(mean_latency), cost_score(mean_cost)
-    s0 = weighted_at(Surd(p), n, latency, cost).a  # rational at a rational p
+    s0 = weighted_at(p, n, latency, cost)  # rational at a rational p
     q = rates.t_factor(len(tasks))
     rate = rates.rate_bounds(p, sigma[0][0], len(tasks), n)
     bounds = (float(rate.low), float(rate.high))

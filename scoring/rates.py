@@ -345,11 +345,20 @@ def rate_bounds(
             raise ScoringError(f"level must be INTERVAL_LEVEL for k ≥ 2 (Wilson), not {level!r}")
         low, high = wilson_bounds(exact(m), n_eff)
         return RateBounds(low, high, n_eff, None, None)
-    q = t_factor(tasks, level)
-    z = INTERVAL_Z if share == _LEVEL else NormalDist(0, 1).inv_cdf(float((1 + share) / 2))
-    n_star = float(n_eff * Fraction(z) ** 2 / Fraction(q) ** 2)
+    q, n_star = _clopper_pearson_size(n_eff, tasks, share, level)
     low_cp, high_cp = clopper_pearson_bounds(m, n_star, level)
     return RateBounds(low_cp, high_cp, n_eff, q, n_star)
+
+
+def _clopper_pearson_size(
+    n_eff: Fraction, tasks: int, share: Fraction, level: Number
+) -> tuple[float, float]:
+    """``q`` (:func:`t_factor`) and ``n* = n_eff·z²/q²``, computed exactly and rounded once
+    to a float: one integer division (the quotient of two integers is correctly rounded)."""
+    q = t_factor(tasks, level)
+    z = INTERVAL_Z if share == _LEVEL else NormalDist(0, 1).inv_cdf(float((1 + share) / 2))
+    (zn, zd), (qn, qd) = z.as_integer_ratio(), q.as_integer_ratio()
+    return q, (n_eff.numerator * zn * zn * qd * qd) / (n_eff.denominator * zd * zd * qn * qn)
 
 
 def rate_interval(
@@ -374,10 +383,10 @@ def rate_interval(
         if (places, exact(scale)) != (FRACTION_DECIMALS, _ONE):
             raise ScoringError("a rate of order k ≥ 2 is a fraction: four decimals on [0, 1]")
         return wilson_interval(m, capped_effective_size(m, variance, tasks, runs, k))
-    bounds = rate_bounds(m, variance, tasks, runs, k)
-    if bounds.n_star is None:  # pragma: no cover - k = 1 always has n*
-        raise ScoringError("a rate of order 1 needs n*")
-    return clopper_pearson_interval(m, bounds.n_star, places=places, scale=scale)
+    # Only n* of rate_bounds: the bounds themselves are clopper_pearson_interval's to compute.
+    n_eff = capped_effective_size(m, variance, tasks, runs, k)
+    _, n_star = _clopper_pearson_size(n_eff, tasks, _share(INTERVAL_LEVEL), INTERVAL_LEVEL)
+    return clopper_pearson_interval(m, n_star, places=places, scale=scale)
 
 
 def _pooled(tasks: Sequence[tuple[int, int]]) -> tuple[Fraction, Fraction, int]:
