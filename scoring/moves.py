@@ -21,7 +21,7 @@ from scoring.constants import (
 )
 from scoring.curves import cost_score, latency_score
 from scoring.numeric import Number, exact
-from scoring.rates import (
+from scoring.rate_bounds import (
     _SCALE,
     _W_C,
     _W_R,
