@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring import rates, uncertainty
-from scoring.clustered import CohortTask, Columns, weighted_at
+from scoring.clustered import CohortTask, Columns, weighted_at, weighted_ratio
 from scoring.composite import outcome_consistency
 from scoring.constants import (
     CONSISTENCY_MIN_RUNS,
@@ -59,8 +59,9 @@ class CompositeMoves:
 def _weighted(p: Fraction, runs: int, latency: Fraction, cost: Fraction) -> float:
     """``f(p) = 100·w_s·p + w_r·L̂·cons(p) + w_c·Ĉ``: the weighted formula of 1.1.0 before
     the zero-success floor, at an exact ``p`` (latency and cost scores fixed), correctly
-    rounded to a float."""
-    return float(weighted_at(p, runs, latency, cost))
+    rounded to a float (one integer division)."""
+    numerator, denominator = weighted_ratio(p, runs, latency, cost)
+    return numerator / denominator
 
 
 @formula(
@@ -302,7 +303,7 @@ def _checked(tasks: Sequence[CohortTask], name: str) -> None:
                 f"{name}: each task needs runs > 0 and successes between 0 and its runs "
                 f"(got {runs} runs, {successes} successes)"
             )
-        if exact(latency) < 0 or exact(cost) < 0:
+        if exact(latency).numerator < 0 or exact(cost).numerator < 0:  # no Fraction compare
             raise ScoringError(f"{name}: latency and cost sums must not be negative")
 
 

@@ -10,6 +10,7 @@ looked up in its module when it is called (``quantiles.beta_quantile``,
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -68,13 +69,21 @@ def outwards_with_margin(
     margin = INTERVAL_BOUND_MARGIN
     floor = (Decimal(low) - margin).quantize(grid, rounding=ROUND_FLOOR)
     ceil = (Decimal(high) + margin).quantize(grid, rounding=ROUND_CEILING)
-    lowest, highest = (
-        (Decimal(edge.numerator) / edge.denominator).quantize(grid)
-        for edge in (exact(bottom), exact(top))
-    )
+    lowest, highest = _edges(bottom, top, grid)
     return Interval(min(max(floor, lowest), highest), max(min(ceil, highest), lowest))
 
 
+@functools.lru_cache(maxsize=64)
+def _edges(bottom: Number, top: Number, grid: Decimal) -> tuple[Decimal, Decimal]:
+    """``bottom`` and ``top`` on the grid (a scale's ends: the same few for every agent)."""
+    return (
+        (Decimal(exact(bottom).numerator) / exact(bottom).denominator).quantize(grid),
+        (Decimal(exact(top).numerator) / exact(top).denominator).quantize(grid),
+    )
+
+
+# Pure, and asked several times per agent for the same level (a Decimal, converted once).
+@functools.lru_cache(maxsize=64)
 def level_share(level: Number) -> Fraction:
     """``level`` as an exact share in (0, 1), or a clear error."""
     share = exact(level)
@@ -127,12 +136,22 @@ def clopper_pearson_bounds(
         raise ScoringError(f"m must lie in [0, 1], not {m!r}")
     if not (math.isfinite(n_star) and n_star > 0):
         raise ScoringError(f"n_star must be a positive size, not {n_star!r}")
-    alpha = 1 - level_share(level)
-    size = Fraction(n_star)
-    x = share * size
-    low = 0.0 if share == 0 else quantiles.beta_quantile(alpha / 2, x, size - x + 1)
-    high = 1.0 if share == 1 else quantiles.beta_quantile(1 - alpha / 2, x + 1, size - x)
+    below, above = _tails(level)
+    # x = m·n* and the shape parameters as integers over one denominator (m = a/b, the
+    # float n* = sn/sd exactly): each rounded once, by one integer division.
+    a, b = share.numerator, share.denominator
+    sn, sd = n_star.as_integer_ratio()
+    den, x = b * sd, a * sn
+    low = 0.0 if a == 0 else quantiles.beta_quantile(below, x / den, (b * sn - x + den) / den)
+    high = 1.0 if a == b else quantiles.beta_quantile(above, (x + den) / den, (b * sn - x) / den)
     return low, high
+
+
+@functools.lru_cache(maxsize=64)
+def _tails(level: Number) -> tuple[float, float]:
+    """``α/2`` and ``1 − α/2`` at ``α = 1 − level``, each rounded once to a float."""
+    alpha = 1 - level_share(level)
+    return float(alpha / 2), float(1 - alpha / 2)
 
 
 def pooled(tasks: Sequence[tuple[int, int]]) -> tuple[Fraction, Fraction, int]:
