@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring import rates, uncertainty
-from scoring.clustered import CohortTask, Columns, weighted_at
+from scoring.clustered import CohortTask, Columns, weighted_at, weighted_ratio
 from scoring.composite import outcome_consistency
 from scoring.constants import (
     CONSISTENCY_MIN_RUNS,
@@ -21,7 +21,7 @@ from scoring.constants import (
 )
 from scoring.curves import cost_score, latency_score
 from scoring.numeric import Number, exact
-from scoring.rates import (
+from scoring.rate_bounds import (
     _SCALE,
     _W_C,
     _W_R,
@@ -29,7 +29,7 @@ from scoring.rates import (
     outwards_with_margin,
 )
 from scoring.registry import ScoringError, const, formula, point, tex_number, uses, words
-from scoring.surd import Interval, Surd
+from scoring.surd import Interval
 
 # The scale a formula shows is the constant's, so a changed constant changes the formula.
 _SCALE_TEX = tex_number(SCORE_SCALE)
@@ -56,10 +56,12 @@ class CompositeMoves:
     interval: Interval
 
 
-def _weighted(p: float | Fraction, runs: int, latency: Fraction, cost: Fraction) -> float:
+def _weighted(p: Fraction, runs: int, latency: Fraction, cost: Fraction) -> float:
     """``f(p) = 100·w_s·p + w_r·L̂·cons(p) + w_c·Ĉ``: the weighted formula of 1.1.0 before
-    the zero-success floor, at a float or exact ``p`` (latency and cost scores fixed)."""
-    return float(weighted_at(Surd(exact(p)), runs, latency, cost))
+    the zero-success floor, at an exact ``p`` (latency and cost scores fixed), correctly
+    rounded to a float (one integer division)."""
+    numerator, denominator = weighted_ratio(p, runs, latency, cost)
+    return numerator / denominator
 
 
 @formula(
@@ -156,11 +158,14 @@ def success_moves(
     p_low, p_high = bounds
     if not 0 <= p_low <= p_high <= 1:
         raise ScoringError(f"bounds must satisfy 0 ≤ low ≤ high ≤ 1, not {bounds!r}")
-    values = [_weighted(p_low, runs, latency, cost), _weighted(p_high, runs, latency, cost)]
+    # Each float bound converted to its exact binary value once; f is evaluated exactly
+    # on rationals (no surd) and rounded once.
+    low, high = exact(p_low), exact(p_high)
+    values = [_weighted(low, runs, latency, cost), _weighted(high, runs, latency, cost)]
     f_max = max(values)
     if latency > 0 and runs >= CONSISTENCY_MIN_RUNS:
         vertex = Fraction(1, 2) - _SCALE * _W_S / (8 * _W_R * latency)
-        clipped = min(max(vertex, exact(p_low)), exact(p_high))
+        clipped = min(max(vertex, low), high)
         values.append(_weighted(clipped, runs, latency, cost))
     s0 = float(score)
     return max(s0 - min(values), floor_move), f_max - s0
@@ -298,7 +303,7 @@ def _checked(tasks: Sequence[CohortTask], name: str) -> None:
                 f"{name}: each task needs runs > 0 and successes between 0 and its runs "
                 f"(got {runs} runs, {successes} successes)"
             )
-        if exact(latency) < 0 or exact(cost) < 0:
+        if exact(latency).numerator < 0 or exact(cost).numerator < 0:  # no Fraction compare
             raise ScoringError(f"{name}: latency and cost sums must not be negative")
 
 
@@ -327,7 +332,7 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     p, mean_latency, mean_cost = columns.mean(0), columns.mean(1), columns.mean(2)
     gradient = uncertainty.composite_gradient(p, mean_latency, mean_cost, n)
     latency, cost = latency_score(mean_latency), cost_score(mean_cost)
-    s0 = weighted_at(Surd(p), n, latency, cost).a  # rational at a rational p
+    s0 = weighted_at(p, n, latency, cost)  # rational at a rational p
     q = rates.t_factor(len(tasks))
     rate = rates.rate_bounds(p, sigma[0][0], len(tasks), n)
     bounds = (float(rate.low), float(rate.high))

@@ -23,7 +23,7 @@ from scoring.moves import (
     _means,
 )
 from scoring.numeric import exact
-from scoring.rates import (
+from scoring.rate_bounds import (
     _ONE,
     _SCALE,
     outwards_with_margin,

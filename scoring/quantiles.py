@@ -98,8 +98,14 @@ def beta_quantile(probability: Number, a: Number, b: Number) -> float:
         return 0.0
     if p == 1:
         return 1.0
+    return _beta_quantile(p, float(a), float(b))
+
+
+# Pure in its three floats, and asked twice per agent with the same ones (the composite's
+# interval reads the bounds of its success rate's interval): a memo per argument triple.
+@lru_cache(maxsize=4096)
+def _beta_quantile(p: float, shape_a: float, shape_b: float) -> float:
     special = _special()
-    shape_a, shape_b = float(a), float(b)
     x = float(special.betaincinv(shape_a, shape_b, p))
     if 0 < x < 1:
         # One Newton step on I_x(a, b) = p: scipy's inverse is good to about 1e-12, and a step

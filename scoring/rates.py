@@ -12,123 +12,64 @@ What 1.2.0 keeps from 1.1.0 is imported, never written again: ``m`` and ``V``
 (:func:`~scoring.uncertainty.composite_gradient`), the curves ``L`` and ``C``,
 ``cons(p)`` and the weighted formula, the Wilson bounds and the exact outward rounding.
 
-Exact where it can be (``Fraction``, and 1.1.0's exact surds for the Wilson bounds of
-``k ≥ 2``); the Beta and t quantiles are floats computed to 1e-12 (:mod:`scoring.quantiles`),
-so a bound built on them is a float, rounded outwards past any rounding boundary within
-``INTERVAL_BOUND_MARGIN`` of it (rule 4 of the rates).
+Exact where it can be (``Fraction``; 1.1.0's exact surds for the Wilson bounds of ``k ≥ 2``);
+a bound built on the Beta and t quantiles (floats to 1e-12) is rounded outwards with a margin
+(:mod:`scoring.rate_bounds`, which holds the numbers these formulas read; their shared LaTeX
+and check inputs are :mod:`scoring.rate_tex`).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from decimal import Decimal
 from fractions import Fraction
-from statistics import NormalDist
 
-from scoring import quantiles, repeatability, uncertainty
-from scoring.clustered import (
-    Columns,
-    clustered_variance_tex,
-    clustered_wilson_golden,
-    effective_sample_size,
-    wilson_bounds,
-)
+from scoring import quantiles
+from scoring import rate_tex as tex
+from scoring.clustered import clustered_wilson_golden, effective_sample_size, wilson_bounds
 from scoring.constants import (
-    COMPOSITE_WEIGHT_COST,
-    COMPOSITE_WEIGHT_RELIABILITY,
-    COMPOSITE_WEIGHT_SUCCESS,
     FRACTION_DECIMALS,
-    INTERVAL_BOUND_MARGIN,
     INTERVAL_LEVEL,
     INTERVAL_MIN_TASKS,
-    INTERVAL_Z,
     REPEATABILITY_MIN_OUTCOMES,
     SCORE_DECIMALS,
     SCORE_SCALE,
 )
 from scoring.numeric import Number, exact
+from scoring.rate_bounds import (
+    RateBounds,
+    clopper_pearson_bounds,
+    n_star_of,
+    outwards_with_margin,
+    pass_hat_k_moments,
+)
+from scoring.rate_bounds import counts_checked as _counts_checked
+from scoring.rate_bounds import level_share as _share
+from scoring.rate_bounds import pooled as _pooled
 from scoring.registry import (
-    Binding,
-    Rows,
     ScoringError,
     arg,
-    at_least,
     column,
     const,
-    count,
     formula,
     point,
-    rows,
-    tex_number,
     total,
     uses,
 )
-from scoring.surd import Interval, Surd, outwards
+from scoring.surd import Interval, outwards
+
+# Re-exported: what was importable from here before the bounds had a module of their own.
+__all__ = ["RateBounds", "clopper_pearson_bounds", "outwards_with_margin", "pass_hat_k_moments"]
 
 _ONE = Fraction(1)
 _LEVEL = exact(INTERVAL_LEVEL)
-# The weights and the scale as exact fractions, converted once by scoring.composite.
-_SCALE = exact(SCORE_SCALE)
-_W_S, _W_R, _W_C = (
-    exact(COMPOSITE_WEIGHT_SUCCESS),
-    exact(COMPOSITE_WEIGHT_RELIABILITY),
-    exact(COMPOSITE_WEIGHT_COST),
-)
-
-
-# --- Rounding -----------------------------------------------------------------------------
-
-
-def outwards_with_margin(
-    low: float, high: float, places: int, bottom: Number, top: Number
-) -> Interval:
-    """``[low, high]`` rounded outwards at ``places`` decimals, a bound within
-    ``INTERVAL_BOUND_MARGIN`` of a rounding boundary rounded past it, then clipped to
-    ``[bottom, top]``: low = ``⌊(low − ε)·10^d⌋/10^d``, high = ``⌈(high + ε)·10^d⌉/10^d``.
-
-    Exact on the float's binary value (``Decimal`` of a float is exact), so a printed
-    interval never claims more than the one computed to 1e-12.
-
-    >>> outwards_with_margin(0.25, 0.7500000000001, 2, 0, 1)
-    Interval(low=Decimal('0.24'), high=Decimal('0.76'))
-    >>> outwards_with_margin(0.2512, 0.7488, 2, 0, 1)
-    Interval(low=Decimal('0.25'), high=Decimal('0.75'))
-    """
-    for name, value in (("low", low), ("high", high)):
-        if not math.isfinite(value):
-            raise ScoringError(f"{name} must be a finite bound, not {value!r}")
-    if low > high:
-        raise ScoringError(f"low must not exceed high ({low!r} > {high!r})")
-    grid = Decimal(1).scaleb(-places)
-    margin = INTERVAL_BOUND_MARGIN
-    floor = (Decimal(low) - margin).quantize(grid, rounding=ROUND_FLOOR)
-    ceil = (Decimal(high) + margin).quantize(grid, rounding=ROUND_CEILING)
-    lowest, highest = (
-        (Decimal(edge.numerator) / edge.denominator).quantize(grid)
-        for edge in (exact(bottom), exact(top))
-    )
-    return Interval(min(max(floor, lowest), highest), max(min(ceil, highest), lowest))
-
-
-# --- Rates --------------------------------------------------------------------------------
-
-# The numbers a formula shows are the constants', so a changed constant changes the formula.
-_MIN_TASKS = tex_number(INTERVAL_MIN_TASKS)
-_SCALE_TEX = tex_number(SCORE_SCALE)
-_LEVEL_BINDING = arg("level", default=const("INTERVAL_LEVEL"))
-_T_QUANTILE = uses("quantiles.t_quantile", "probability", "degrees_of_freedom")
-_CP = uses("uncertainty.clopper_pearson", "m", "n_star")
-_Q_TEX = r"q = t^{-1}\!\left(\dfrac{1 + \gamma}{2},\ T - 1\right)"
-_N_STAR_TEX = r"n^{*} = n_{\mathrm{eff}} \cdot \dfrac{z^2}{q^2}"
 
 
 @formula(
     "uncertainty.t_factor",
     title="Student t factor",
-    latex=_Q_TEX,
-    symbols={r"t^{-1}": _T_QUANTILE, r"\gamma": _LEVEL_BINDING, "T": arg("tasks")},
+    latex=tex.Q_TEX,
+    symbols={r"t^{-1}": tex.T_QUANTILE, r"\gamma": tex.LEVEL_BINDING, "T": arg("tasks")},
     golden=(
         point("T=30", tasks=30),
         point("T=10", tasks=INTERVAL_MIN_TASKS),
@@ -149,13 +90,6 @@ def t_factor(tasks: int, level: Number = INTERVAL_LEVEL) -> float:
     if tasks < 2:
         raise ScoringError(f"tasks must be at least 2 for a t quantile (T − 1 ≥ 1), not {tasks}")
     return quantiles.t_quantile((1 + _share(level)) / 2, tasks - 1)
-
-
-def _share(level: Number) -> Fraction:
-    share = exact(level)
-    if not 0 < share < 1:
-        raise ScoringError(f"level must lie in (0, 1), not {level!r}")
-    return share
 
 
 @formula(
@@ -235,49 +169,6 @@ def wilson_interval(m: Number, n_eff: Number) -> Interval:
     return outwards(low, high, FRACTION_DECIMALS, _ONE)
 
 
-@dataclass(frozen=True, slots=True)
-class RateBounds:
-    """A rate's bounds before rounding, and what they were read from.
-
-    ``low``/``high`` are floats for ``k = 1`` (Clopper–Pearson) and exact surds for
-    ``k ≥ 2`` (Wilson); ``n_star`` and ``q`` are ``None`` for ``k ≥ 2``.
-    """
-
-    low: float | Surd
-    high: float | Surd
-    n_eff: Fraction
-    q: float | None
-    n_star: float | None
-
-
-def clopper_pearson_bounds(
-    m: Number, n_star: float, level: Number = INTERVAL_LEVEL
-) -> tuple[float, float]:
-    """The Clopper–Pearson bounds of a rate ``m`` at a (non-integer) size ``n*``, with
-    ``x = m·n*``: low = ``B⁻¹(α/2; x, n* − x + 1)`` (0 when ``x = 0``), high =
-    ``B⁻¹(1 − α/2; x + 1, n* − x)`` (1 when ``x = n*``); ``α = 1 − level``. The shape
-    parameters are computed exactly from the float ``n*`` and rounded once each.
-
-    Returns two values in [0, 1], low ≤ m ≤ high.
-
-    >>> [round(b, 4) for b in clopper_pearson_bounds(Fraction(1, 2), 10.0)]
-    [0.1871, 0.8129]
-    >>> [round(b, 4) for b in clopper_pearson_bounds(0, 10.0)]
-    [0.0, 0.3085]
-    """
-    share = exact(m)
-    if not 0 <= share <= 1:
-        raise ScoringError(f"m must lie in [0, 1], not {m!r}")
-    if not (math.isfinite(n_star) and n_star > 0):
-        raise ScoringError(f"n_star must be a positive size, not {n_star!r}")
-    alpha = 1 - _share(level)
-    size = Fraction(n_star)
-    x = share * size
-    low = 0.0 if share == 0 else quantiles.beta_quantile(alpha / 2, x, size - x + 1)
-    high = 1.0 if share == 1 else quantiles.beta_quantile(1 - alpha / 2, x + 1, size - x)
-    return low, high
-
-
 @formula(
     "uncertainty.clopper_pearson",
     title="Clopper–Pearson interval at a non-integer size",
@@ -346,8 +237,7 @@ def rate_bounds(
         low, high = wilson_bounds(exact(m), n_eff)
         return RateBounds(low, high, n_eff, None, None)
     q = t_factor(tasks, level)
-    z = INTERVAL_Z if share == _LEVEL else NormalDist(0, 1).inv_cdf(float((1 + share) / 2))
-    n_star = float(n_eff * Fraction(z) ** 2 / Fraction(q) ** 2)
+    n_star = n_star_of(n_eff, q, share)
     low_cp, high_cp = clopper_pearson_bounds(m, n_star, level)
     return RateBounds(low_cp, high_cp, n_eff, q, n_star)
 
@@ -374,71 +264,19 @@ def rate_interval(
         if (places, exact(scale)) != (FRACTION_DECIMALS, _ONE):
             raise ScoringError("a rate of order k ≥ 2 is a fraction: four decimals on [0, 1]")
         return wilson_interval(m, capped_effective_size(m, variance, tasks, runs, k))
-    bounds = rate_bounds(m, variance, tasks, runs, k)
-    if bounds.n_star is None:  # pragma: no cover - k = 1 always has n*
-        raise ScoringError("a rate of order 1 needs n*")
-    return clopper_pearson_interval(m, bounds.n_star, places=places, scale=scale)
-
-
-def _pooled(tasks: Sequence[tuple[int, int]]) -> tuple[Fraction, Fraction, int]:
-    """``p̂ = Σc/Σn``, its clustered variance and ``Σn`` of ``(runs, successes)`` tasks."""
-    _counts_checked(tasks)
-    n = sum(runs for runs, _ in tasks)
-    return Fraction(sum(c for _, c in tasks), n), uncertainty.clustered_variance(tasks), n
-
-
-def _counts_checked(tasks: Sequence[tuple[int, int]]) -> None:
-    for runs, successes in tasks:
-        if runs <= 0 or not 0 <= successes <= runs:
-            raise ScoringError(
-                "each task needs runs > 0 and successes between 0 and its runs "
-                f"(got {runs} runs, {successes} successes)"
-            )
-
-
-def _pooled_tex(rate: str, result: str, scale: str = "") -> str:
-    """The LaTeX of a pooled rate's 1.2.0 interval: Clopper–Pearson at ``n*``, with the
-    effective size, ``q`` and the clustered variance it reads."""
-    return (
-        rf"{result} \in {scale}\mathrm{{CP}}({rate},\ n^{{*}}),\quad " + _N_STAR_TEX + r",\quad"
-        rf" n_{{\mathrm{{eff}}}} = \min\!\left(\begin{{cases}} \dfrac{{{rate}(1 - {rate})}}"
-        rf"{{V({rate})}} & V({rate}) > 0 \\ T & V({rate}) = 0 \end{{cases}},\ n\right),\quad "
-        + _Q_TEX
-        + r",\quad "
-        + clustered_variance_tex(rate)
-    )
-
-
-def _pooled_symbols(tasks: Rows, runs: str, successes: str, rate: str) -> dict[str, Binding]:
-    n = total(tasks, runs)
-    return {
-        r"\mathrm{CP}": _CP,
-        rate: total(tasks, successes, per=runs),
-        r"t^{-1}": _T_QUANTILE,
-        r"\gamma": const("INTERVAL_LEVEL"),
-        "z": const("INTERVAL_Z"),
-        "T": count(tasks.name),
-        "t": tasks,
-        "n_t": column(runs),
-        "c_t": column(successes),
-        "n": n,
-    }
-
-
-#: The cohort's tasks of the success rate: completed runs and successes.
-_COHORT_TASKS = rows("tasks", "n", "c")
-
-# decisions.md 1.2.0, the success-rate check: 24 tasks 6/6, 3 tasks 5/6, 1/7, 0/5, 3/8.
-_SUCCESS_CHECK = ((6, 6),) * 24 + ((6, 5),) * 3 + ((7, 1), (5, 0), (8, 3))
+    # Only n* of rate_bounds: the bounds themselves are clopper_pearson_interval's to compute.
+    n_eff = capped_effective_size(m, variance, tasks, runs, k)
+    n_star = n_star_of(n_eff, t_factor(tasks), _LEVEL)
+    return clopper_pearson_interval(m, n_star, places=places, scale=scale)
 
 
 @formula(
     "uncertainty.success_rate_interval",
     title="Success-rate interval",
-    latex=_pooled_tex(r"\hat p", "p"),
-    symbols=_pooled_symbols(_COHORT_TASKS, "n", "c", r"\hat p"),
+    latex=tex.pooled_tex(r"\hat p", "p"),
+    symbols=tex.pooled_symbols(tex.COHORT_TASKS, "n", "c", r"\hat p"),
     golden=(
-        point("decisions check", tasks=_SUCCESS_CHECK),
+        point("decisions check", tasks=tex.SUCCESS_CHECK),
         *clustered_wilson_golden(
             lambda successes, runs: (runs, successes), "zero successes", "all successes", runs=3
         ),
@@ -470,16 +308,16 @@ def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     title="Success-rate interval of independent runs",
     latex=(
         r"p \in \mathrm{CP}(\hat p,\ n^{*}),\quad \hat p = \dfrac{s}{n},\quad "
-        + _N_STAR_TEX
+        + tex.N_STAR_TEX
         + r",\quad n_{\mathrm{eff}} = \begin{cases} n - 1 & 0 < s < n \\ n & s = 0 \text{ or }"
         r" s = n \end{cases},\quad q = t^{-1}\!\left(\dfrac{1 + \gamma}{2},\ n - 1\right),"
-        r"\quad n \ge " + _MIN_TASKS
+        r"\quad n \ge " + tex.MIN_TASKS_TEX
     ),
     symbols={
-        r"\mathrm{CP}": _CP,
+        r"\mathrm{CP}": tex.CP,
         "n": arg("runs"),
         "s": arg("successes"),
-        r"t^{-1}": _T_QUANTILE,
+        r"t^{-1}": tex.T_QUANTILE,
         r"\gamma": const("INTERVAL_LEVEL"),
         "z": const("INTERVAL_Z"),
     },
@@ -514,16 +352,12 @@ def success_interval(runs: int, successes: int) -> Interval | None:
     return rate_interval(p, p * (1 - p) / (runs - 1), runs, runs)
 
 
-#: The window's tasks of the correctness axis: passes and known outcomes.
-_WINDOW_TASKS = rows("tasks", "passes", "known")
-
-
 @formula(
     "uncertainty.correctness_interval",
     title="Radar correctness interval",
-    latex=_pooled_tex(r"\hat r", r"\mathrm{correctness}", _SCALE_TEX + r" \cdot "),
+    latex=tex.pooled_tex(r"\hat r", r"\mathrm{correctness}", tex.SCALE_TEX + r" \cdot "),
     symbols={
-        **_pooled_symbols(_WINDOW_TASKS, "known", "passes", r"\hat r"),
+        **tex.pooled_symbols(tex.WINDOW_TASKS, "known", "passes", r"\hat r"),
     },
     golden=clustered_wilson_golden(
         lambda passes, known: (passes, known), "no passes", "every pass", runs=2
@@ -545,75 +379,38 @@ def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     return rate_interval(p, variance, len(tasks), n, places=SCORE_DECIMALS, scale=SCORE_SCALE)
 
 
-def pass_hat_k_moments(
-    tasks: Sequence[tuple[int, int]], k: int
-) -> tuple[Fraction, Fraction, int, int]:
-    """``m``, ``V``, ``T`` and ``Σ n_t`` of aggregate pass^k over the qualifying tasks of
-    ``(n, c)`` tasks: ``U_t = C(c, k)/C(n, k)`` (0 when ``c < k``), ``m`` their mean,
-    ``V = Σ_t (U_t − m)²/(T(T − 1))`` — the clustered variance with each task one value
-    (``n_t = 1``, ``S_t = U_t``). Needs two qualifying tasks.
-
-    >>> pass_hat_k_moments([(4, 4), (4, 0)] * 5, 1)
-    (Fraction(1, 2), Fraction(1, 36), 10, 40)
-    """
-    qualifying = [(n, c) for n, c in tasks if n >= REPEATABILITY_MIN_OUTCOMES]
-    values = [repeatability.pass_hat_k(n, c, k) for n, c in qualifying]
-    if len(values) < 2:
-        raise ScoringError(f"pass^k moments need at least two qualifying tasks, not {len(values)}")
-    # The integer columns of the clustered variance: the mean and V in one pass.
-    columns = Columns.of([(1, (u,)) for u in values])
-    runs = sum(n for n, _ in qualifying)
-    return columns.mean(0), columns.covariance()[0][0], len(values), runs
-
-
-#: The qualifying tasks of pass^k: those with enough recorded outcomes.
-_QUALIFYING = rows("tasks", "n", "c", keep=at_least("n", "REPEATABILITY_MIN_OUTCOMES"))
-
-# decisions.md 1.2.0, the pass^5 check: 100 tasks, 18 with a non-zero value.
-_PASS5_CHECK = (
-    ((8, 5),) * 6
-    + ((7, 5),) * 7
-    + ((8, 6),) * 2
-    + ((6, 5), (7, 6), (8, 7))
-    + ((5, 2),) * 21
-    + ((6, 3),) * 20
-    + ((7, 3),) * 20
-    + ((8, 4),) * 21
-)
-
-
 @formula(
     "uncertainty.pass_hat_k_interval",
     title="pass^k interval",
     latex=(
         r"\mathrm{pass}^k \in \begin{cases} \mathrm{CP}(m,\ n^{*}) & k = 1 \\"
         r" \mathrm{Wilson}(m,\ n_{\mathrm{eff}}) & k \ge 2 \end{cases},\quad "
-        + _N_STAR_TEX
+        + tex.N_STAR_TEX
         + r",\quad n_{\mathrm{eff}} = N_{\mathrm{eff}}(m, V, T, N, k),\quad "
-        + _Q_TEX
+        + tex.Q_TEX
         + r",\quad U_t = \mathrm{pass}^k(n_t, c_t),"
         r"\quad m = \dfrac{1}{T} \sum_{t=1}^{T} U_t,"
         r"\quad V = \dfrac{1}{T(T - 1)} \sum_{t=1}^{T} (U_t - m)^2,"
-        r"\quad N = \sum_{t=1}^{T} n_t,\quad T \ge " + _MIN_TASKS
+        r"\quad N = \sum_{t=1}^{T} n_t,\quad T \ge " + tex.MIN_TASKS_TEX
     ),
     symbols={
-        r"\mathrm{CP}": _CP,
+        r"\mathrm{CP}": tex.CP,
         r"\mathrm{Wilson}": uses("uncertainty.wilson", "m", "n_eff"),
         r"\mathrm{pass}^k": uses("repeatability.pass_hat_k", "n", "c", k=arg("k")),
         r"N_{\mathrm{eff}}": uses(
             "uncertainty.capped_effective_size", "m", "variance", "tasks", "runs", "k"
         ),
-        r"t^{-1}": _T_QUANTILE,
+        r"t^{-1}": tex.T_QUANTILE,
         r"\gamma": const("INTERVAL_LEVEL"),
         "z": const("INTERVAL_Z"),
-        "T": total(_QUALIFYING),
-        "t": _QUALIFYING,
+        "T": total(tex.QUALIFYING),
+        "t": tex.QUALIFYING,
         "n_t": column("n"),
         "c_t": column("c"),
         "k": arg("k"),
     },
     golden=(
-        point("decisions check, k=5", tasks=_PASS5_CHECK, k=5),
+        point("decisions check, k=5", tasks=tex.PASS5_CHECK, k=5),
         point("example,k=1", tasks=((4, 4), (4, 0)) * 5, k=1),
         point("example,k=3", tasks=((4, 4), (4, 2), (5, 4)) * 4, k=3),
         point("below the minimum", tasks=((4, 4),) * (INTERVAL_MIN_TASKS - 1), k=1),

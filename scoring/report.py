@@ -32,7 +32,7 @@ from typing import BinaryIO
 from scoring import scorer
 from scoring.constants import METHODOLOGY_VERSION, Axis
 from scoring.numeric import Number
-from scoring.reading import read_stats
+from scoring.reading import collector_paused, read_stats
 from scoring.scorer import AgentReport
 from scoring.stats import AgentStats
 
@@ -50,8 +50,11 @@ class Report:
 def report_of(stats: Iterable[AgentStats], weights: Mapping[Axis, Number] | None = None) -> Report:
     """The report of agents given by their stats (from :func:`scoring.reading.read_stats`,
     or from any engine that produces the same :class:`~scoring.stats.AgentStats`)."""
-    agents = [scorer.score(agent, weights) for agent in stats]
-    return Report(METHODOLOGY_VERSION, scorer.ranked(agents))
+    # Scoring builds no reference cycles: the collector would only rescan every agent's
+    # exact values, again and again as they accumulate.
+    with collector_paused():
+        agents = [scorer.score(agent, weights) for agent in stats]
+        return Report(METHODOLOGY_VERSION, scorer.ranked(agents))
 
 
 def build_report(

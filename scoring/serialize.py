@@ -20,6 +20,7 @@ from scoring.constants import (
 from scoring.errors import json_visible, visible
 from scoring.numeric import round_half_up
 from scoring.outcome import OutcomeScore
+from scoring.reading import collector_paused
 from scoring.report import AgentReport, Report
 from scoring.surd import Interval
 
@@ -99,10 +100,11 @@ def agent_to_json(agent: AgentReport) -> dict[str, Any]:
 
 def report_to_json(report: Report) -> dict[str, Any]:
     """The ``report --format json`` document."""
-    return {
-        "methodology_version": report.methodology_version,
-        "agents": [agent_to_json(agent) for agent in report.agents],
-    }
+    with collector_paused():  # a dict per agent, no cycles: nothing for it to collect
+        return {
+            "methodology_version": report.methodology_version,
+            "agents": [agent_to_json(agent) for agent in report.agents],
+        }
 
 
 def outcome_to_json(score: OutcomeScore) -> dict[str, Any]:

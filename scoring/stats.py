@@ -116,7 +116,9 @@ class Middle:
         >>> Middle(4, Fraction(2), Fraction(3)).median, Middle(3, Fraction(5), Fraction(5)).median
         (Fraction(5, 2), Fraction(5, 1))
         """
-        return (self.low + self.high) / 2
+        low, high = self.low, self.high
+        # An odd count's middle value is its own mean: no Fraction sum and division.
+        return low if low == high else (low + high) / 2
 
 
 @dataclass(frozen=True, slots=True)

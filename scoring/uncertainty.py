@@ -57,6 +57,13 @@ _MIN_TASKS = tex_number(INTERVAL_MIN_TASKS)
 
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
+# The scale and the composite's weights as exact fractions, converted once.
+_EXACT_SCALE = exact(SCORE_SCALE)
+_EXACT_WEIGHTS = (
+    exact(COMPOSITE_WEIGHT_SUCCESS),
+    exact(COMPOSITE_WEIGHT_RELIABILITY),
+    exact(COMPOSITE_WEIGHT_COST),
+)
 
 
 # --- Clustered variance -------------------------------------------------------------------
@@ -259,12 +266,7 @@ def composite_gradient(
     (Fraction(96, 1), Fraction(-1, 1000), Fraction(-225, 1))
     """
     rate = exact(p)
-    scale = exact(SCORE_SCALE)
-    w_s, w_r, w_c = (
-        exact(COMPOSITE_WEIGHT_SUCCESS),
-        exact(COMPOSITE_WEIGHT_RELIABILITY),
-        exact(COMPOSITE_WEIGHT_COST),
-    )
+    scale, (w_s, w_r, w_c) = _EXACT_SCALE, _EXACT_WEIGHTS
     gated = completed_runs >= CONSISTENCY_MIN_RUNS
     by_rate = scale * w_s + (
         w_r * curves.latency_score(mean_latency_ms) * 4 * (2 * rate - 1) if gated else 0

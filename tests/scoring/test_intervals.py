@@ -32,7 +32,7 @@ from interval_reference import (
 )
 from test_intervals_1_2 import PASS5_TASKS, SUCCESS_TASKS
 
-from scoring import build_report, moves, quantiles, rates, report_to_json
+from scoring import build_report, moves, quantiles, rate_bounds, rates, report_to_json
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, PASS_K_LEVELS, RADAR_WINDOW_RUNS
 
 SOME = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -379,7 +379,7 @@ ORIGINAL_MEAN_MOVES = moves.mean_moves
         (rates, "capped_effective_size", _uncapped),
         (quantiles, "t_quantile", _normal_quantile),
         (moves, "mean_moves", _symmetric_moves),
-        (rates, "INTERVAL_BOUND_MARGIN", 0),  # plain outward rounding, no margin
+        (rate_bounds, "INTERVAL_BOUND_MARGIN", 0),  # plain outward rounding, no margin
     ],
     ids=["cap", "t", "moves", "margin"],
 )
