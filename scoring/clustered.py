@@ -19,15 +19,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from scoring.constants import (
-    COMPOSITE_WEIGHT_COST,
-    COMPOSITE_WEIGHT_RELIABILITY,
-    COMPOSITE_WEIGHT_SUCCESS,
-    CONSISTENCY_MIN_RUNS,
     INTERVAL_MIN_TASKS,
-    NEUTRAL_CONSISTENCY,
-    SCORE_SCALE,
 )
-from scoring.numeric import Number, exact
+from scoring.numeric import Number
 from scoring.registry import (
     Point,
     ScoringError,
@@ -205,54 +199,3 @@ def clustered_wilson_golden(
 CohortTask = tuple[int, int, Number, Number]
 """One task of the composite's cohort: completed runs, successes, and the sums of their
 ``latency_ms`` and ``cost_usd`` (as written)."""
-
-
-# The weights and the scale as exact fractions, converted once (not on every agent's score).
-_SCALE_EXACT = exact(SCORE_SCALE)
-_W_S, _W_R, _W_C = (
-    exact(COMPOSITE_WEIGHT_SUCCESS),
-    exact(COMPOSITE_WEIGHT_RELIABILITY),
-    exact(COMPOSITE_WEIGHT_COST),
-)
-_NEUTRAL = exact(NEUTRAL_CONSISTENCY)
-
-
-def weighted_ratio(
-    p: Fraction, completed_runs: int, latency: Fraction, cost: Fraction
-) -> tuple[int, int]:
-    """``S`` at a success rate ``p`` without the zero-success floor, as an integer ratio
-    ``(numerator, denominator)``: ``100·w_s·p + w_r·L·cons(p) + w_c·C``, where
-    ``cons(p) = 1 − 4p(1 − p) = (1 − 2p)²`` (neutral below ``CONSISTENCY_MIN_RUNS``).
-
-    Integer products carried to the end (``p = a/b`` and each coefficient a ratio of its
-    own), so that the caller makes the one exact division: a ``Fraction``, or a float,
-    correctly rounded (Python divides integers so).
-
-    >>> Fraction(*weighted_ratio(Fraction(1, 2), 20, Fraction(80), Fraction(80)))
-    Fraction(44, 1)
-    """
-    a, b = p.numerator, p.denominator
-    k1, k2, k3 = _SCALE_EXACT * _W_S, _W_R * latency, _W_C * cost
-    n1, d1, n2, d2, n3, d3 = (
-        k1.numerator,
-        k1.denominator,
-        k2.numerator,
-        k2.denominator,
-        k3.numerator,
-        k3.denominator,
-    )
-    if completed_runs >= CONSISTENCY_MIN_RUNS:
-        # w_r·L·cons(p) = n2·(b − 2a)² / (d2·b²)
-        middle, middle_den = n2 * (b - 2 * a) ** 2, d2 * b * b
-    else:
-        middle, middle_den = n2 * _NEUTRAL.numerator, d2 * _NEUTRAL.denominator
-    # n1·a/(d1·b) + middle/middle_den + n3/d3 over the product of the three denominators.
-    first_den = d1 * b
-    numerator = n1 * a * middle_den * d3 + middle * first_den * d3 + n3 * first_den * middle_den
-    return numerator, first_den * middle_den * d3
-
-
-def weighted_at(p: Fraction, completed_runs: int, latency: Fraction, cost: Fraction) -> Fraction:
-    """``S`` at a success rate, without the zero-success floor (:func:`weighted_ratio`),
-    exactly."""
-    return Fraction(*weighted_ratio(p, completed_runs, latency, cost))

@@ -145,17 +145,30 @@ def composite_score(p: Number, consistency: Number, latency: Number, cost: Numbe
     rate = exact(p)
     if rate == 0:
         return Fraction(0)
-    scale = _EXACT[SCORE_SCALE]
-    # scale·(w_s·p + w_r·consistency·latency/scale + w_c·cost/scale), distributed, as three
-    # integer ratios over one denominator: a single division.
+    return Fraction(*weighted_ratio(rate, exact(consistency), exact(latency), exact(cost)))
+
+
+def weighted_ratio(
+    p: Fraction, consistency: Fraction, latency: Fraction, cost: Fraction
+) -> tuple[int, int]:
+    """The weighted formula of :func:`composite_score` without its zero-success floor, as
+    an integer ratio ``(numerator, denominator)``: the one implementation of
+    ``scale·(w_s·p + w_r·consistency·latency/scale + w_c·cost/scale)``. The composite is
+    its ``Fraction``; the interval's moves (``scoring.moves``) evaluate it at a bound of
+    the success rate, where one integer division gives the correctly rounded float.
+
+    >>> Fraction(*weighted_ratio(Fraction(1, 2), Fraction(0), Fraction(80), Fraction(80)))
+    Fraction(44, 1)
+    """
+    # Distributed, as three integer ratios over one denominator: a single division.
     terms = (
-        (scale * _EXACT[COMPOSITE_WEIGHT_SUCCESS], rate),
-        (_EXACT[COMPOSITE_WEIGHT_RELIABILITY] * exact(consistency), exact(latency)),
-        (_EXACT[COMPOSITE_WEIGHT_COST], exact(cost)),
+        (_EXACT[SCORE_SCALE] * _EXACT[COMPOSITE_WEIGHT_SUCCESS], p),
+        (_EXACT[COMPOSITE_WEIGHT_RELIABILITY] * consistency, latency),
+        (_EXACT[COMPOSITE_WEIGHT_COST], cost),
     )
     parts = [(x.numerator * y.numerator, x.denominator * y.denominator) for x, y in terms]
     common = math.lcm(*(d for _, d in parts))
-    return Fraction(sum(n * (common // d) for n, d in parts), common)
+    return sum(n * (common // d) for n, d in parts), common
 
 
 @dataclass(frozen=True, slots=True)

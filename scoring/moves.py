@@ -11,8 +11,8 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring import rates, uncertainty
-from scoring.clustered import CohortTask, Columns, weighted_at, weighted_ratio
-from scoring.composite import outcome_consistency
+from scoring.clustered import CohortTask, Columns
+from scoring.composite import outcome_consistency, weighted_ratio
 from scoring.constants import (
     CONSISTENCY_MIN_RUNS,
     INTERVAL_MIN_TASKS,
@@ -56,11 +56,17 @@ class CompositeMoves:
     interval: Interval
 
 
-def _weighted(p: Fraction, runs: int, latency: Fraction, cost: Fraction) -> float:
-    """``f(p) = 100·w_s·p + w_r·L̂·cons(p) + w_c·Ĉ``: the weighted formula of 1.1.0 before
-    the zero-success floor, at an exact ``p`` (latency and cost scores fixed), correctly
-    rounded to a float (one integer division)."""
-    numerator, denominator = weighted_ratio(p, runs, latency, cost)
+def _weighted(p: Fraction, runs: int, latency: Fraction, cost: Fraction) -> Fraction:
+    """``f(p) = 100·w_s·p + w_r·L̂·cons(p) + w_c·Ĉ``: the composite's weighted formula
+    (:func:`scoring.composite.weighted_ratio`) with the registered consistency
+    (:func:`scoring.composite.outcome_consistency`) at an exact ``p``, before the
+    zero-success floor, exactly."""
+    return Fraction(*weighted_ratio(p, outcome_consistency(p, runs), latency, cost))
+
+
+def _weighted_float(p: Fraction, runs: int, latency: Fraction, cost: Fraction) -> float:
+    """:func:`_weighted` correctly rounded to a float (one integer division)."""
+    numerator, denominator = weighted_ratio(p, outcome_consistency(p, runs), latency, cost)
     return numerator / denominator
 
 
@@ -161,12 +167,12 @@ def success_moves(
     # Each float bound converted to its exact binary value once; f is evaluated exactly
     # on rationals (no surd) and rounded once.
     low, high = exact(p_low), exact(p_high)
-    values = [_weighted(low, runs, latency, cost), _weighted(high, runs, latency, cost)]
+    values = [_weighted_float(low, runs, latency, cost), _weighted_float(high, runs, latency, cost)]
     f_max = max(values)
     if latency > 0 and runs >= CONSISTENCY_MIN_RUNS:
         vertex = Fraction(1, 2) - _SCALE * _W_S / (8 * _W_R * latency)
         clipped = min(max(vertex, low), high)
-        values.append(_weighted(clipped, runs, latency, cost))
+        values.append(_weighted_float(clipped, runs, latency, cost))
     s0 = float(score)
     return max(s0 - min(values), floor_move), f_max - s0
 
@@ -332,7 +338,7 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     p, mean_latency, mean_cost = columns.mean(0), columns.mean(1), columns.mean(2)
     gradient = uncertainty.composite_gradient(p, mean_latency, mean_cost, n)
     latency, cost = latency_score(mean_latency), cost_score(mean_cost)
-    s0 = weighted_at(p, n, latency, cost)  # rational at a rational p
+    s0 = _weighted(p, n, latency, cost)  # rational at a rational p
     q = rates.t_factor(len(tasks))
     rate = rates.rate_bounds(p, sigma[0][0], len(tasks), n)
     bounds = (float(rate.low), float(rate.high))
