@@ -31,6 +31,10 @@ from contracts.check import Finding, run_check
 from contracts.model import Methodology
 from contracts.result import CheckResult, ReadmeResult
 
+# Out of the fast lane: how the check speaks to GitHub (annotations, the step summary), each
+# case a check of a copy in a subprocess; the check itself stays there (test_check.py).
+pytestmark = pytest.mark.slow
+
 COPIED = ("scoring", "contracts", "pyproject.toml", "README.md")
 _COMMAND = re.compile(r"::(?P<level>[a-z]+)(?: (?P<properties>[^:]*))?::(?P<message>.*)")
 

@@ -22,6 +22,10 @@ from scoring.engines import Engine, engine_stats
 from scoring.engines.proof import count_bytes
 from scoring.reading import read_stats
 
+# Out of the fast lane: an engine of the report, not the written contract
+# (tests/engines/test_sql.py keeps the one SQL source and its dialects there).
+pytestmark = pytest.mark.slow
+
 duckdb = pytest.importorskip("duckdb", reason="the duckdb extra is not installed")
 
 CORPUS = sorted((Path(__file__).parents[2] / "contracts" / "corpus").glob("*.jsonl"))

@@ -25,6 +25,10 @@ from scoring.errors import MAX_LISTED_PROBLEMS, MAX_SHOWN_CHARS
 from scoring.outcome import iter_outcome_scores, score_outcome_lines
 from scoring.serialize import outcome_to_json
 
+# Out of the fast lane: the command line's streams under faults (closed pipes, full disks),
+# each case a subprocess; not the written contract.
+pytestmark = pytest.mark.slow
+
 # --- streams -------------------------------------------------------------------------------
 
 

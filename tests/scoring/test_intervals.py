@@ -35,6 +35,10 @@ from test_intervals_1_2 import PASS5_TASKS, SUCCESS_TASKS
 from scoring import build_report, moves, quantiles, rate_bounds, rates, report_to_json
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, PASS_K_LEVELS, RADAR_WINDOW_RUNS
 
+# Out of the fast lane: the report against the naive 1.2.0 reference at 50 digits (mpmath);
+# the intervals' golden points and check values stay there (test_intervals_1_2.py).
+pytestmark = pytest.mark.slow
+
 SOME = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -48,8 +48,15 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def _lane(name: str) -> tuple[pytest.MarkDecorator, ...]:
+    # The README's blocks are the written contract of the fast lane (a newcomer runs them);
+    # the pages' blocks run in the full suite (their prose is checked in the fast lane).
+    return () if name.startswith("README.md:") else (pytest.mark.slow,)
+
+
 @pytest.mark.parametrize(
-    ("name", "example"), [(n, e) for n, _, e in BLOCKS], ids=[n for n, _, _ in BLOCKS]
+    ("name", "example"),
+    [pytest.param(n, e, marks=_lane(n), id=n) for n, _, e in BLOCKS],
 )
 def test_code_block_runs(name: str, example: object, folder: Path) -> None:
     try:
