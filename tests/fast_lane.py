@@ -13,7 +13,7 @@ from __future__ import annotations
 from hypothesis import settings
 
 FAST_LANE = "not slow"
-FAST_LANE_EXAMPLES = 20
+FAST_LANE_EXAMPLES = 10
 #: Hypothesis's own property, kept to read the asked number through and to restore.
 _MAX_EXAMPLES: property = settings.__dict__["max_examples"]
 
