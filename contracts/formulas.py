@@ -226,12 +226,13 @@ class _Bindings:
                 found = other.function(**{k: _plain(v) for k, v in inputs.items()})
                 return found  # type: ignore[return-value]
             memo = _NESTED.get()
-            key = _memo_key(other, inputs) if memo is not None else None
-            if key is None:
+            key = None if memo is None else _memo_key(other, inputs)
+            if memo is None or key is None:
                 return latex_value(other, inputs)
             if key not in memo:  # an exception is not kept: it is raised again each time
                 memo[key] = latex_value(other, inputs)
-            return memo[key]
+            kept: Number | Span = memo[key]
+            return kept
 
         return apply
 
