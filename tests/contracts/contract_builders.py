@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from processes import run_captured
+from forked_python import run_python
 
 import contracts.check
 from contracts import store
@@ -92,11 +91,13 @@ def edit_lock(snapshots: Path, version: str, key: str, value: object) -> None:
 
 def python_in(root: Path, *args: str, timeout_s: float = 600) -> subprocess.CompletedProcess[str]:
     """``python ARGS`` in ``root``, with ``root`` first on the import path (so the copy's
-    ``scoring`` and ``contracts`` are the ones imported); output captured as text."""
+    ``scoring`` and ``contracts`` are the ones imported); output captured as text. Forked
+    from a process that has imported the heavy third-party libraries already
+    (``tests/forked_python.py``): about half the time of a new interpreter."""
     env = {
         **os.environ,
         "PYTHONPATH": str(root),
         "PYTHONDONTWRITEBYTECODE": "1",
         "NO_MKDOCS_2_WARNING": "1",
     }
-    return run_captured([sys.executable, *args], cwd=root, env=env, timeout=timeout_s)
+    return run_python(args, cwd=root, env=env, timeout=timeout_s)

@@ -336,7 +336,7 @@ PRINT_NOISE = textwrap.dedent(
     """
     import json, sys, tempfile
     from pathlib import Path
-    sys.path[:0] = ["tests/contracts", "benchmarks"]
+    sys.path[:0] = ["tests/contracts", "tests", "benchmarks"]
     from test_impact_noise import made_up_impact
     with tempfile.TemporaryDirectory() as folder:
         impact = made_up_impact(Path(folder))
