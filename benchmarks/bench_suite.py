@@ -12,6 +12,10 @@ never typed by hand.
 
     .venv/bin/python benchmarks/bench_suite.py --runs 3 --top 15  # the fast lane
     .venv/bin/python benchmarks/bench_suite.py --full --update    # both, into CONTRIBUTING.md
+    .venv/bin/python benchmarks/bench_suite.py --full --busy 2    # beside two busy processes
+
+``--busy N`` runs each lane beside N processes that spin on the CPU (the load of other
+tenants, made on purpose): a test that depends on timing fails there first.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from measuring import REPO
@@ -34,6 +39,8 @@ REGION = re.compile(
     r"(<!-- suite figures: [^\n]*-->\n)(.*?)(<!-- end suite figures -->)", re.DOTALL
 )
 FAST_LANE = ("-m", "not slow")
+#: A process that keeps one core busy until it is killed.
+_SPIN = "while True: pass"
 LANES = {"fast lane": FAST_LANE, "full suite": ()}
 
 
@@ -51,6 +58,8 @@ class Lane:
     cpu: list[float] = field(default_factory=list)
     #: The slowest items of the last run, as pytest's --durations prints them.
     top: list[str] = field(default_factory=list)
+    #: Busy processes that ran beside each run.
+    busy: int = 0
 
     @property
     def median(self) -> float:
@@ -61,9 +70,11 @@ class Lane:
         loads = ", ".join(f"{load:.1f}" for load in self.loads)
         cpu = f"; CPU time median {statistics.median(self.cpu):.0f} s" if self.cpu else ""
         verdict = "" if self.passed else " (a run FAILED)"
+        beside = f", beside {self.busy} busy processes" if self.busy else ""
         return (
             f"- {self.name}: median {self.median:.0f} s of {len(self.seconds)} run(s) ({runs}); "
-            f"load average before each run {loads} on {os.cpu_count()} cores{cpu}{verdict}"
+            f"load average before each run {loads} on {os.cpu_count()} cores{beside}{cpu}"
+            f"{verdict}"
         )
 
 
@@ -77,8 +88,21 @@ def slowest(output: str, count: int) -> list[str]:
     return [line for line in output.splitlines() if DURATION.match(line)][:count]
 
 
-def time_lane(name: str, arguments: Sequence[str], runs: int, top: int = 0) -> Lane:
-    """``runs`` fresh runs of ``python -m pytest <arguments>`` from the project root."""
+@contextmanager
+def busy_processes(count: int) -> Iterator[None]:
+    """``count`` processes spinning on the CPU while the block runs."""
+    spinning = [subprocess.Popen([sys.executable, "-c", _SPIN]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for process in spinning:
+            process.kill()
+            process.wait()
+
+
+def time_lane(name: str, arguments: Sequence[str], runs: int, top: int = 0, busy: int = 0) -> Lane:
+    """``runs`` fresh runs of ``python -m pytest <arguments>`` from the project root, each
+    beside ``busy`` spinning processes."""
     command = [sys.executable, "-m", "pytest", *arguments, "-q", "-p", "no:cacheprovider"]
     if top:
         command.append(f"--durations={top}")
@@ -86,15 +110,16 @@ def time_lane(name: str, arguments: Sequence[str], runs: int, top: int = 0) -> L
     for _ in range(runs):
         loads.append(os.getloadavg()[0])
         used = _children_cpu()  # of every finished, waited-for descendant: pytest's included
-        start = time.perf_counter()
-        done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
-        seconds.append(time.perf_counter() - start)
+        with busy_processes(busy):
+            start = time.perf_counter()
+            done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+            seconds.append(time.perf_counter() - start)
         cpu.append(_children_cpu() - used)
         passed = passed and done.returncode == 0
         shown = slowest(done.stdout, top)
         if done.returncode != 0:
             print(done.stdout[-3000:], file=sys.stderr)
-    return Lane(name, seconds, loads, passed, cpu, shown)
+    return Lane(name, seconds, loads, passed, cpu, shown, busy)
 
 
 def figures_text(lanes: Sequence[Lane]) -> str:
@@ -102,9 +127,28 @@ def figures_text(lanes: Sequence[Lane]) -> str:
     return "".join(f"{lane.line()}\n" for lane in lanes)
 
 
+#: What a figure line is of: its lane, and the busy processes beside it (none: quiet).
+_LINE_KEY = re.compile(
+    r"- (?P<name>[a-z ]+): median .*?(?:, beside (?P<busy>\d+) busy processes)?;"
+)
+
+
+def _key(line: str) -> tuple[str, int] | None:
+    found = _LINE_KEY.match(line)
+    return None if found is None else (found["name"], int(found["busy"] or 0))
+
+
 def update(lanes: Sequence[Lane]) -> None:
+    """Write the lanes' lines into CONTRIBUTING.md's region, keeping the lines there of
+    another lane or another load (a quiet run and a busy one are both quoted)."""
     text = CONTRIBUTING.read_text(encoding="utf-8")
-    fresh, count = REGION.subn(lambda m: m[1] + figures_text(lanes) + m[3], text)
+    new = {(lane.name, lane.busy) for lane in lanes}
+
+    def merged(found: re.Match[str]) -> str:
+        kept = [line for line in found[2].splitlines() if _key(line) not in new | {None}]
+        return found[1] + "".join(f"{line}\n" for line in kept) + figures_text(lanes) + found[3]
+
+    fresh, count = REGION.subn(merged, text)
     if count != 1:
         raise SystemExit(f"{CONTRIBUTING.name}: no 'suite figures' region to write into")
     CONTRIBUTING.write_text(fresh, encoding="utf-8")
@@ -116,9 +160,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--full", action="store_true", help="also time the whole suite")
     parser.add_argument("--update", action="store_true", help="write into CONTRIBUTING.md")
     parser.add_argument("--top", type=int, default=0, help="print the N slowest items too")
+    parser.add_argument("--busy", type=int, default=0, help="N spinning processes beside each run")
     args = parser.parse_args(argv)
     names = ["fast lane", "full suite"] if args.full else ["fast lane"]
-    lanes = [time_lane(name, LANES[name], args.runs, args.top) for name in names]
+    lanes = [time_lane(name, LANES[name], args.runs, args.top, args.busy) for name in names]
     print(figures_text(lanes), end="")
     for lane in lanes:
         if lane.top:

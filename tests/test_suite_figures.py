@@ -42,6 +42,29 @@ def test_the_writer_replaces_the_region_only(
     assert outside == bench_suite.REGION.sub("", bench_suite.CONTRIBUTING.read_text("utf-8"))
 
 
+def test_a_busy_run_is_quoted_beside_the_quiet_one_and_replaces_only_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = tmp_path / "CONTRIBUTING.md"
+    copy.write_text(bench_suite.CONTRIBUTING.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(bench_suite, "CONTRIBUTING", copy)
+    quiet = bench_suite.Lane("full suite", [250.0], [0.5], True, cpu=[400.0])
+    busy = bench_suite.Lane("full suite", [290.0], [2.5], True, cpu=[410.0], busy=2)
+    bench_suite.update([quiet])
+    bench_suite.update([busy])
+    body = bench_suite.REGION.findall(copy.read_text(encoding="utf-8"))[0][1]
+    assert quiet.line() in body
+    assert busy.line() in body
+    assert ", beside 2 busy processes;" in busy.line()
+    assert all(LINE.match(line) for line in body.splitlines())
+    again = bench_suite.Lane("full suite", [240.0], [0.4], True, cpu=[390.0])
+    bench_suite.update([again])
+    body = bench_suite.REGION.findall(copy.read_text(encoding="utf-8"))[0][1]
+    assert quiet.line() not in body
+    assert again.line() in body
+    assert busy.line() in body
+
+
 def test_a_line_with_its_cpu_time_is_still_a_figure_line() -> None:
     lane = bench_suite.Lane("full suite", [250.0], [3.0], True, cpu=[400.4], top=[])
     assert LINE.match(lane.line())
