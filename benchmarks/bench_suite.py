@@ -128,14 +128,16 @@ def figures_text(lanes: Sequence[Lane]) -> str:
 
 
 #: What a figure line is of: its lane, and the busy processes beside it (none: quiet).
-_LINE_KEY = re.compile(
-    r"- (?P<name>[a-z ]+): median .*?(?:, beside (?P<busy>\d+) busy processes)?;"
-)
+_LINE_NAME = re.compile(r"- (?P<name>[a-z ]+): median ")
+_LINE_BUSY = re.compile(r", beside (?P<busy>\d+) busy processes;")
 
 
 def _key(line: str) -> tuple[str, int] | None:
-    found = _LINE_KEY.match(line)
-    return None if found is None else (found["name"], int(found["busy"] or 0))
+    name = _LINE_NAME.match(line)
+    if name is None:
+        return None
+    busy = _LINE_BUSY.search(line)
+    return name["name"], 0 if busy is None else int(busy["busy"])
 
 
 def update(lanes: Sequence[Lane]) -> None:
