@@ -3,8 +3,9 @@
 One spoiled copy carries every fault that still builds with ``--strict``: a hand-written
 numeral, a hand-written code block with a number, a page whose macros were not rendered, a
 script and a stylesheet from another host, raw LaTeX where a formula should be, and a new
-constant that no page shows. A second copy calls a macro that fails: ``--strict`` must
-refuse to build it, and without ``--strict`` the error must show on the page.
+constant that no page shows. A second copy, cut to the pages it spoils, calls a macro
+that fails: ``--strict`` must refuse to build it, and without ``--strict`` the error must
+show on the page.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from support import (
     broken_links,
     external_assets,
     formula_problems,
+    macro_error_builds,
     methodology_pages,
     missing_constants,
     mkdocs_build,
@@ -130,26 +132,18 @@ def test_link_check_finds_a_missing_target(spoiled: Path) -> None:
 def test_a_macro_error_fails_the_strict_build_but_not_a_plain_one(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    project = copy_project(tmp_path_factory.mktemp("macro-error") / "project")
-    page = project / "docs" / "radar.md"
-    page.write_text(
-        page.read_text(encoding="utf-8") + '\n{{ c("composite.no_such_constant") }}\n',
-        encoding="utf-8",
-    )
-    # on_undefined: strict makes an unknown name an error too, not an empty string.
-    other = project / "docs" / "efficiency.md"
-    other.write_text(
-        other.read_text(encoding="utf-8") + "\n{{ no_such_variable }}\n", encoding="utf-8"
-    )
-    strict = mkdocs_build(project, project / "site-strict")
-    assert strict.returncode != 0
-    output = strict.stdout + strict.stderr
+    """An unknown constant on radar.md; ``on_undefined: strict`` makes an unknown name an
+    error too, not an empty string (efficiency.md). The copy is cut to those pages and
+    carries test_writer_errors.py's misspelt names as well (``support.MACRO_ERRORS``)."""
+    builds = macro_error_builds(tmp_path_factory)
+    status, output = builds.result("strict")
+    assert status != 0
     assert "composite.no_such_constant" in output
     assert "'no_such_variable' is undefined" in output
     assert "Aborted" in output
 
-    plain = mkdocs_build(project, project / "site", strict=False)
-    assert plain.returncode == 0, plain.stdout + plain.stderr
+    status, output = builds.result("plain")
+    assert status == 0, output
     for name in ("radar.html", "efficiency.html"):
-        page = next(p for p in pages(project / "site") if p.name == name)
+        page = next(p for p in pages(builds.site) if p.name == name)
         assert any("macro error" in p for p in template_leftovers(page)), name

@@ -194,11 +194,28 @@ def test_a_cached_build_without_the_cache_buster_loses_the_published_files(
 # --- A macro error, broken live code ----------------------------------------------------------
 
 
+@pytest.mark.parametrize("generator", parity.GENERATORS)
+def test_a_copy_cut_to_the_spoiled_pages_builds_clean(generator: str, tmp_path: Path) -> None:
+    """The copy the macro errors' tests cut to ``support.ERROR_PAGES`` (the other pages
+    stubs) builds with ``--strict`` under either generator, its pages rendered: what fails
+    its strict build in those tests is the spoil, not the cut."""
+    project = copy_project(tmp_path / "project", pages=support.ERROR_PAGES)
+    result = build(project, generator, project / "site")
+    assert result.returncode == 0, result.stdout + result.stderr
+    for name in support.ERROR_PAGES:
+        page = support.parse(project / "site" / name.replace(".md", ".html"), project / "site")
+        assert support.template_leftovers(page) == [], name
+        assert support.marked_keys(page), f"{name}: no macro output on the page"
+    stub = (project / "site" / "composite.html").read_text(encoding="utf-8")
+    assert "Left out of this copy of the site." in stub
+
+
 def test_a_macro_error_fails_the_strict_zensical_build_but_not_a_plain_one(
     tmp_path: Path,
 ) -> None:
-    """As ``mkdocs build`` does (tests/site/test_checks_fail.py, the same two errors)."""
-    project = copy_project(tmp_path / "project")
+    """As ``mkdocs build`` does (tests/site/test_checks_fail.py, the same two errors), on a
+    copy cut to the two pages they spoil."""
+    project = copy_project(tmp_path / "project", pages=support.ERROR_PAGES)
     page = project / "docs" / "radar.md"
     page.write_text(
         page.read_text(encoding="utf-8") + '\n{{ c("composite.no_such_constant") }}\n',
@@ -247,13 +264,16 @@ def test_broken_live_code_fails_the_strict_build_and_publishes_nothing(
 # --- serve ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("generator", parity.GENERATORS)
-def test_serve_picks_up_an_edited_constant_and_survives_errors(
-    generator: str, tmp_path: Path
-) -> None:
-    project = copy_project(tmp_path / "project")
+#: The pages the serve test reads: the others are stubs in its copy (serving.cut_to_pages).
+SERVED_PAGES = ("composite.md", "radar.md")
+
+
+def test_serve_picks_up_an_edited_constant_and_survives_errors(tmp_path: Path) -> None:
+    """``zensical serve``; ``mkdocs serve`` goes through the same edits, each awaited the same
+    way, in tests/site/test_serve.py (one server for all its tests)."""
+    project = copy_project(tmp_path / "project", pages=SERVED_PAGES)
     constants = project / "scoring" / "constants.py"
-    with serve(project, "composite.html", SUCCESS_WEIGHT, 90, generator) as served:
+    with serve(project, "composite.html", SUCCESS_WEIGHT, 90, "zensical") as served:
         assert _weight(served.get("methodology.json")) == "0.4"
         # Two weights in one save: they still sum to 1, as the invariants ask.
         text = constants.read_text(encoding="utf-8")
