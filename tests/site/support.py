@@ -310,7 +310,12 @@ def pages(site: Path) -> list[Page]:
 
 def methodology_pages(site: Path) -> list[Page]:
     """The pages written by hand (not the theme's 404 page, nor the published source)."""
-    return [p for p in pages(site) if p.name != "404.html" and not p.name.startswith("source/")]
+    return written_by_hand(pages(site))
+
+
+def written_by_hand(all_pages: list[Page]) -> list[Page]:
+    """Of ``all_pages`` (``pages`` of a site), those of :func:`methodology_pages`."""
+    return [p for p in all_pages if p.name != "404.html" and not p.name.startswith("source/")]
 
 
 # --- The checks -------------------------------------------------------------------------------

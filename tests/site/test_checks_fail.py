@@ -15,17 +15,18 @@ from pathlib import Path
 import pytest
 from serving import copy_project
 from support import (
+    Page,
     broken_links,
     external_assets,
     formula_problems,
     macro_error_builds,
-    methodology_pages,
     missing_constants,
     mkdocs_build,
     pages,
     prose_numerals,
     snapshot_constant_names,
     template_leftovers,
+    written_by_hand,
 )
 
 # Each test builds a spoiled copy of the project with mkdocs.
@@ -84,48 +85,60 @@ def spoiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
-def test_prose_check_names_a_hand_written_numeral(spoiled: Path) -> None:
-    page = next(p for p in methodology_pages(spoiled) if p.name == "composite.html")
+@pytest.fixture(scope="module")
+def spoiled_pages(spoiled: Path) -> list[Page]:
+    """Every page of the spoiled site, parsed once for the tests (the checks only read them)."""
+    return pages(spoiled)
+
+
+def _page(all_pages: list[Page], name: str) -> Page:
+    return next(p for p in all_pages if p.name == name)
+
+
+def test_prose_check_names_a_hand_written_numeral(spoiled_pages: list[Page]) -> None:
+    page = _page(spoiled_pages, "composite.html")
     problems = prose_numerals(page)
     assert any("'12,000'" in p for p in problems), problems
     assert any("'0'" in p and SPOILED_SENTENCE in p for p in problems), problems
 
 
-def test_prose_check_reads_hand_written_code_blocks(spoiled: Path) -> None:
-    page = next(p for p in methodology_pages(spoiled) if p.name == "composite.html")
+def test_prose_check_reads_hand_written_code_blocks(spoiled_pages: list[Page]) -> None:
+    page = _page(spoiled_pages, "composite.html")
     assert any("'30'" in p for p in prose_numerals(page))
 
 
-def test_leftover_check_finds_unrendered_macros(spoiled: Path) -> None:
-    page = next(p for p in pages(spoiled) if p.name == "unrendered.html")
+def test_leftover_check_finds_unrendered_macros(spoiled_pages: list[Page]) -> None:
+    page = _page(spoiled_pages, "unrendered.html")
     problems = template_leftovers(page)
     assert any("leftover '{{'" in p for p in problems), problems
 
 
-def test_asset_check_finds_other_hosts(spoiled: Path) -> None:
-    problems = external_assets(spoiled, pages(spoiled))
+def test_asset_check_finds_other_hosts(spoiled: Path, spoiled_pages: list[Page]) -> None:
+    problems = external_assets(spoiled, spoiled_pages)
     joined = "\n".join(problems)
     assert "https://cdn.example.com/tracker.js" in joined
     assert "//images.example.com/logo.png" in joined
     assert "https://fonts.example.com/x.woff2" in joined
 
 
-def test_formula_check_finds_raw_latex(spoiled: Path) -> None:
-    page = next(p for p in pages(spoiled) if p.name == "unrendered.html")
+def test_formula_check_finds_raw_latex(spoiled_pages: list[Page]) -> None:
+    page = _page(spoiled_pages, "unrendered.html")
     problems = formula_problems(page)
     assert any("without <math>" in p for p in problems), problems
     assert any("\\\\frac" in p or "\\frac" in p for p in problems), problems
 
 
-def test_constant_check_finds_a_constant_no_page_shows(spoiled: Path) -> None:
+def test_constant_check_finds_a_constant_no_page_shows(
+    spoiled: Path, spoiled_pages: list[Page]
+) -> None:
     names = snapshot_constant_names(spoiled)
     assert "composite.new_knob" in names
-    topic = [p for p in methodology_pages(spoiled) if p.name != "reference.html"]
+    topic = [p for p in written_by_hand(spoiled_pages) if p.name != "reference.html"]
     assert missing_constants(topic, names) == ["constant 'composite.new_knob' appears on no page"]
 
 
-def test_link_check_finds_a_missing_target(spoiled: Path) -> None:
-    problems = broken_links(spoiled, pages(spoiled))
+def test_link_check_finds_a_missing_target(spoiled: Path, spoiled_pages: list[Page]) -> None:
+    problems = broken_links(spoiled, spoiled_pages)
     assert any("downloads/missing.jsonl" in p for p in problems), problems
 
 
