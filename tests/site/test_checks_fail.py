@@ -150,9 +150,9 @@ def test_a_macro_error_fails_the_strict_build_but_not_a_plain_one(
     carries test_writer_errors.py's misspelt names as well (``support.MACRO_ERRORS``)."""
     builds = macro_error_builds(tmp_path_factory)
     status, output = builds.result("strict")
-    assert status != 0
-    assert "composite.no_such_constant" in output
-    assert "'no_such_variable' is undefined" in output
+    assert status != 0, f"the strict build of the macro errors passed:\n{output}"
+    assert "composite.no_such_constant" in output, f"the unknown constant:\n{output}"
+    assert "'no_such_variable' is undefined" in output, f"the undefined variable:\n{output}"
     assert "Aborted" in output
 
     status, output = builds.result("plain")

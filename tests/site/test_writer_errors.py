@@ -99,8 +99,8 @@ def test_a_misspelt_name_renders_the_rest_of_the_page(
     assert built.count('class="formula"') >= 2
     assert "Macro Rendering Error</strong></p>" not in built  # not the whole-page error
     status, output = builds.result("strict")
-    assert status != 0
-    assert "did you mean 'composite.weight.cost'" in output
+    assert status != 0, f"the strict build of the macro errors passed:\n{output}"
+    assert "did you mean 'composite.weight.cost'" in output, f"the misspelt name:\n{output}"
 
 
 @pytest.mark.slow
