@@ -3,9 +3,13 @@ site ``mkdocs build --strict`` builds, page for page and published file for publ
 (``benchmarks/parity.py`` says what is compared); a repeated Zensical build (nothing changed, so its
 cache answers) is still complete; a macro error or broken live code fails the strict build
 of both; ``serve`` of each picks up an edited constant, on the pages and in the published
-``methodology.json``, and survives a macro error. The comparison is shown to fail on a
-spoiled copy of the Zensical site, and on a real build with the configuration's cache
-buster removed."""
+``methodology.json``, and survives a macro error (``mkdocs serve`` in test_serve.py). The
+comparison is shown to fail on a spoiled copy of the Zensical site, and on a real build with
+the configuration's cache buster removed.
+
+The tests that spoil a copy to see a build fail or a server recover use copies cut to the
+pages they spoil or read (``serving.cut_to_pages``: the other pages are stubs);
+``test_a_copy_cut_to_the_spoiled_pages_builds_clean`` shows such a copy builds clean."""
 
 from __future__ import annotations
 
