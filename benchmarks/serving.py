@@ -39,10 +39,17 @@ class ServeError(RuntimeError):
     """``serve`` exited, or a page did not show what was awaited in time."""
 
 
-def copy_project(dest: Path, parts: Sequence[str] = ("mkdocs.yml", *PROJECT_FOLDERS)) -> Path:
+def copy_project(
+    dest: Path,
+    parts: Sequence[str] = ("mkdocs.yml", *PROJECT_FOLDERS),
+    pages: Sequence[str] | None = None,
+) -> Path:
     """A copy in ``dest`` of the project's files and folders ``parts`` (repository-relative;
     caches left out). The default is what the site is built from: mkdocs.yml and
-    ``PROJECT_FOLDERS``. The one scratch-copy helper of the benchmarks and the tests."""
+    ``PROJECT_FOLDERS``. The one scratch-copy helper of the benchmarks and the tests.
+
+    With ``pages`` (names under docs/, such as ``radar.md``), a cut copy: only these pages
+    are the site's, the others are stubs (:func:`cut_to_pages`)."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     dest.mkdir(parents=True, exist_ok=True)
     for part in parts:
@@ -51,7 +58,29 @@ def copy_project(dest: Path, parts: Sequence[str] = ("mkdocs.yml", *PROJECT_FOLD
             shutil.copytree(source, dest / part, ignore=ignore)
         else:
             shutil.copy2(source, dest / part)
+    if pages is not None:
+        cut_to_pages(dest, pages)
     return dest
+
+
+#: What a page the cut leaves out holds instead: its links from the kept pages resolve, so
+#: a strict build of the copy warns of nothing a build of the whole site does not.
+STUB_PAGE = "# {title}\n\nLeft out of this copy of the site.\n"
+
+
+def cut_to_pages(project: Path, pages: Sequence[str]) -> None:
+    """Keep ``pages`` (names under ``project``'s docs/) as they are and make every other page
+    a stub (:data:`STUB_PAGE`): a build of the copy renders only these through the macros
+    (the files the macros publish, the theme, the navigation and the hooks are the same), at
+    a fraction of the cost of the whole site."""
+    docs = project / "docs"
+    missing = [page for page in pages if not (docs / page).is_file()]
+    if missing:
+        raise ValueError(f"no such pages in docs/: {missing}")
+    for page in docs.glob("*.md"):
+        if page.name not in pages:
+            title = page.stem.replace("-", " ").capitalize()
+            page.write_text(STUB_PAGE.format(title=title), encoding="utf-8")
 
 
 def free_port() -> int:

@@ -24,6 +24,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from processes import run_captured
+from serving import copy_project
 from session_folders import inputs_hash, shared_folder
 
 from contracts.source import REPO_ROOT as ROOT
@@ -146,6 +147,73 @@ def rendered_pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _BUILT["rendered"]
 
 
+#: The pages the spoiled copies that need only a few pages keep (``serving.cut_to_pages``):
+#: the macro errors are written into these; every other page is a stub. A cut copy without
+#: a spoil builds clean with ``--strict`` under both generators
+#: (test_generator_parity.py), so what fails a cut copy's strict build is its spoil.
+ERROR_PAGES = ("radar.md", "efficiency.md")
+
+#: The macro errors of :func:`macro_error_builds`, by page, each with the test it is for:
+#: an unknown constant and an undefined variable (``on_undefined: strict``:
+#: test_checks_fail.py), misspelt names shown in place with the closest names
+#: (test_writer_errors.py). They do not interfere: each is an error in place on its page.
+MACRO_ERRORS: dict[str, tuple[str, ...]] = {
+    "radar.md": (
+        '{{ c("composite.no_such_constant") }}',
+        'Misspelt: {{ c("composite.wieght.cost") }}, {{ formula("radar.profil") }}.',
+    ),
+    "efficiency.md": ("{{ no_such_variable }}",),
+}
+
+
+@dataclass(frozen=True)
+class MacroErrorBuilds:
+    """A copy cut to :data:`ERROR_PAGES` with :data:`MACRO_ERRORS` written in, built by
+    ``mkdocs build`` with ``--strict`` and without."""
+
+    folder: Path
+
+    @property
+    def project(self) -> Path:
+        return self.folder / "project"
+
+    @property
+    def site(self) -> Path:
+        """The plain build's site."""
+        return self.project / "site"
+
+    def result(self, which: str) -> tuple[int, str]:
+        """(exit status, stdout and stderr) of the ``strict`` or the ``plain`` build."""
+        status, output = (self.folder / f"{which}.txt").read_text(encoding="utf-8").split("\n", 1)
+        return int(status), output
+
+
+def _build_macro_errors(folder: Path) -> None:
+    project = copy_project(folder / "project", pages=ERROR_PAGES)
+    for name, calls in MACRO_ERRORS.items():
+        page = project / "docs" / name
+        text = page.read_text(encoding="utf-8")
+        page.write_text(text + "".join(f"\n{call}\n" for call in calls), encoding="utf-8")
+    for which, dest, strict in (
+        ("strict", project / "site-strict", True),
+        ("plain", project / "site", False),
+    ):
+        done = mkdocs_build(project, dest, strict=strict)
+        (folder / f"{which}.txt").write_text(
+            f"{done.returncode}\n{done.stdout}{done.stderr}", encoding="utf-8"
+        )
+
+
+def macro_error_builds(tmp_path_factory: pytest.TempPathFactory) -> MacroErrorBuilds:
+    """The two builds of :class:`MacroErrorBuilds`, made once per session for every worker;
+    the tests only read them."""
+    if "macro-errors" not in _BUILT:
+        key = inputs_hash()
+        folder = shared_folder(tmp_path_factory, "macro-errors", _build_macro_errors, key)
+        _BUILT["macro-errors"] = folder
+    return MacroErrorBuilds(_BUILT["macro-errors"])
+
+
 # --- Parsing ----------------------------------------------------------------------------------
 
 
@@ -242,7 +310,12 @@ def pages(site: Path) -> list[Page]:
 
 def methodology_pages(site: Path) -> list[Page]:
     """The pages written by hand (not the theme's 404 page, nor the published source)."""
-    return [p for p in pages(site) if p.name != "404.html" and not p.name.startswith("source/")]
+    return written_by_hand(pages(site))
+
+
+def written_by_hand(all_pages: list[Page]) -> list[Page]:
+    """Of ``all_pages`` (``pages`` of a site), those of :func:`methodology_pages`."""
+    return [p for p in all_pages if p.name != "404.html" and not p.name.startswith("source/")]
 
 
 # --- The checks -------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import os
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import bench_page_load
 import pytest
@@ -92,38 +93,19 @@ def test_the_fingerprint_moves_with_an_edit_and_ignores_caches(tmp_path: Path) -
     assert builds.code_fingerprint([tmp_path / "pkg"]) != before
 
 
-@pytest.mark.slow  # loads the live code in a fresh interpreter, as Zensical's shim does
-def test_one_site_serves_every_page_of_a_build(tmp_path: Path) -> None:
-    project = copy_project(tmp_path / "project")
-    data = bench_page_load.run(project, unshared=2)
-    build = data["build"]
-    assert len(build) == len(bench_page_load.PAGES)
-    # One Site for the whole build, and the first page published the files beside the pages.
-    assert len({r["site"] for r in build}) == 1
-    assert (project / "site" / "methodology.json").is_file()
-    # Each page's links are relative to that page, and the macros render on every page.
-    assert all('href="methodology.json"' in r["link"] for r in build)
-    assert all(">0.40<" in r["weight"] for r in build)
-    # A new configuration object is a new build: the live code is loaded again.
-    unshared = data["unshared"]
-    assert len({r["site"] for r in unshared}) == len(unshared)
-
-
-@pytest.mark.slow  # loads the live code in a fresh interpreter, as Zensical's shim does
-def test_each_page_links_from_itself_and_an_edit_starts_a_new_site(tmp_path: Path) -> None:
-    """Pages of one build share the Site, yet each page's links start from that page; were a
-    generator to keep one configuration object across rebuilds, an edited constant would
-    still show, since the fingerprint of the live code is part of what a build is."""
-    project = copy_project(tmp_path / "project")
-    code = f"""
+#: One fresh interpreter for the tests below (each load of the live code there costs
+#: seconds): the pages of one build (``bench_page_load.PAGES``, one configuration object),
+#: a page of that build one folder down, an edit of the live code and a page of the same
+#: configuration after it, then pages each with a configuration of its own.
+_LOADS = """
 import json, sys
 from pathlib import Path
-sys.path.insert(0, {str(ROOT / "benchmarks")!r})
-from bench_page_load import load_pages, new_config
-project = Path({str(project)!r})
+sys.path.insert(0, {benchmarks!r})
+from bench_page_load import PAGES, load_pages, new_config
+project = Path({project!r})
 config = new_config(project)
-pages = [("composite.md", "composite.html"), ("radar.md", "sub/radar.html")]
-before = load_pages(project, pages, config)
+build = load_pages(project, list(PAGES), config)
+nested = load_pages(project, [("radar.md", "sub/radar.html")], config)
 constants = project / "scoring" / "constants.py"
 constants.write_text(
     # (and a weight of 0.30 to 0.25: the weights still sum to 1, as the invariants ask)
@@ -132,12 +114,50 @@ constants.write_text(
     .replace('Decimal("0.30")', 'Decimal("0.25")', 1),
     encoding="utf-8",
 )
-after = load_pages(project, pages[:1], config)
-print(json.dumps(before + after))
+edited = load_pages(project, [("composite.md", "composite.html")], config)
+unshared = load_pages(project, list(PAGES[:2]))
+print(json.dumps({{"build": build, "nested": nested, "edited": edited, "unshared": unshared}}))
 """
+
+
+@pytest.fixture(scope="module")
+def loads(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    """What :data:`_LOADS` records of each page, by step (``bench_page_load.load_pages``)."""
+    project = copy_project(tmp_path_factory.mktemp("loads") / "project")
+    code = _LOADS.format(benchmarks=str(ROOT / "benchmarks"), project=str(project))
     result = run_captured([sys.executable, "-c", code], timeout=600)
     assert result.returncode == 0, result.stderr
-    top, nested, edited = json.loads(result.stdout.splitlines()[-1])
+    assert (project / "site" / "methodology.json").is_file()  # the first page published it
+    data: dict[str, list[dict[str, Any]]] = json.loads(result.stdout.splitlines()[-1])
+    return data
+
+
+@pytest.mark.slow  # loads the live code in a fresh interpreter, as Zensical's shim does
+def test_one_site_serves_every_page_of_a_build(loads: dict[str, list[dict[str, Any]]]) -> None:
+    build = loads["build"]
+    assert len(build) == len(bench_page_load.PAGES)
+    # One Site for the whole build (the first page published the files beside the pages:
+    # the fixture checks methodology.json).
+    assert len({r["site"] for r in build}) == 1
+    # Each page's links are relative to that page, and the macros render on every page.
+    assert all('href="methodology.json"' in r["link"] for r in build)
+    assert all(">0.40<" in r["weight"] for r in build)
+    # A new configuration object is a new build: the live code is loaded again.
+    unshared = loads["unshared"]
+    assert len(unshared) == 2
+    assert len({r["site"] for r in unshared}) == len(unshared)
+
+
+@pytest.mark.slow  # loads the live code in a fresh interpreter, as Zensical's shim does
+def test_each_page_links_from_itself_and_an_edit_starts_a_new_site(
+    loads: dict[str, list[dict[str, Any]]],
+) -> None:
+    """Pages of one build share the Site, yet each page's links start from that page; were a
+    generator to keep one configuration object across rebuilds, an edited constant would
+    still show, since the fingerprint of the live code is part of what a build is."""
+    [top] = [r for r in loads["build"] if r["page"] == "composite.md"]
+    [nested] = loads["nested"]
+    [edited] = loads["edited"]
     assert top["site"] == nested["site"]
     assert 'href="methodology.json"' in top["link"]
     assert 'href="../methodology.json"' in nested["link"]

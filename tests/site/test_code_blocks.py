@@ -88,36 +88,64 @@ RUNS = (
     "\n```python\nfrom scoring import build_report\n```\n\n```sh\npython -m contracts check\n```\n"
 )
 TEMPLATED = "\n```python\nprint({{ 1 }})\n```\n"
+#: A block the skip directive leaves out (it would fail if it ran).
+SKIPPED = '\n<!-- skip: next "a block this test marks as skipped" -->\n```sh\nexit 3\n```\n'
 
 
-def _spoiled_copy(tmp_path: Path, readme_tail: str, page_tail: str) -> tuple[Path, Path]:
-    folder = work_folder(tmp_path / "work")
-    for path, tail in (
-        (folder / "README.md", readme_tail),
-        (folder / "docs" / "index.md", page_tail),
-    ):
-        path.write_text(path.read_text(encoding="utf-8") + tail, encoding="utf-8")
-    return folder, folder
+def _documents(tmp_path: Path, readme: str, page: str) -> Path:
+    """A root holding only a README.md and a docs/index.md (the page's own text, which has no
+    code block, then ``page``): the blocks that ``run_all`` runs are the ones written here.
+    The real README's and pages' blocks are ``test_code_block_runs``'s, one test each;
+    running them again here would only repeat those tests."""
+    root = tmp_path / "documents"
+    (root / "docs").mkdir(parents=True)
+    (root / "README.md").write_text("# A README\n" + readme, encoding="utf-8")
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "```" not in index, "docs/index.md has code blocks: they would run here too"
+    (root / "docs" / "index.md").write_text(index + page, encoding="utf-8")
+    return root
+
+
+def _fence_lines(lines: list[str], code: str) -> list[int]:
+    """The line numbers Sybil names the blocks whose first line is ``code`` by: that of the
+    opening fence, just above the code, or for a doctest that of its ``>>>`` line."""
+    below = 1 if code.startswith(">>> ") else 0
+    return [number + below for number, line in enumerate(lines) if line == code]
 
 
 @pytest.mark.slow
 def test_broken_blocks_fail_with_file_and_line_and_working_ones_do_not(tmp_path: Path) -> None:
-    clean_root, clean_folder = _spoiled_copy(tmp_path / "clean", RUNS, RUNS)
-    failures, ran, skipped = run_all(clean_root, clean_folder)
-    assert not failures, "\n".join(failures)
-    assert ran > 0
-    assert skipped > 0
-
-    readme_tail = RAISES + WRONG_OUTPUT + BAD_SHELL + WRONG_CONSOLE
-    root, folder = _spoiled_copy(tmp_path / "spoiled", readme_tail, RAISES + TEMPLATED)
-    failures, _, _ = run_all(root, folder)
+    """One run over working, skipped and broken blocks side by side: only the broken fail,
+    each with its file and line."""
+    readme_tail = RUNS + SKIPPED + RAISES + WRONG_OUTPUT + BAD_SHELL + WRONG_CONSOLE
+    root = _documents(tmp_path, readme_tail, RUNS + RAISES + TEMPLATED)
+    folder = work_folder(tmp_path / "work")
+    failures, ran, skipped = run_all(root, folder)
     readme = (root / "README.md").read_text(encoding="utf-8").splitlines()
     page = (root / "docs" / "index.md").read_text(encoding="utf-8").splitlines()
-    # Sybil names a block by the line of its opening fence, just above the code.
+    broken = {
+        f"README.md:{n}"
+        for code in (
+            "from scoring import no_such_function",
+            ">>> 1 + 1",
+            "python -m scoring report no-such-file.jsonl",
+            "$ python -m contracts check",
+        )
+        for n in _fence_lines(readme, code)
+    } | {
+        f"docs/index.md:{n}"
+        for code in ("from scoring import no_such_function", "print({{ 1 }})")
+        for n in _fence_lines(page, code)
+    }
+    joined = "\n".join(failures)
+    assert len(broken) == 6, broken
+    # The working blocks (RUNS in both files) ran and did not fail; the marked one was skipped.
+    assert {failure.split(": ", 1)[0] for failure in failures} == broken, joined
+    assert ran == 6 + 4 + 1  # the broken, the working, and the skip marker itself
+    assert skipped == 1
+    assert len(failures) == 6, joined
     first_readme = readme.index("from scoring import no_such_function")
     first_page = page.index("from scoring import no_such_function")
-    joined = "\n".join(failures)
-    assert len(failures) == 6, joined
     assert f"README.md:{first_readme}: " in joined
     assert "ImportError" in joined
     assert "no_such_function" in joined

@@ -3,9 +3,13 @@ site ``mkdocs build --strict`` builds, page for page and published file for publ
 (``benchmarks/parity.py`` says what is compared); a repeated Zensical build (nothing changed, so its
 cache answers) is still complete; a macro error or broken live code fails the strict build
 of both; ``serve`` of each picks up an edited constant, on the pages and in the published
-``methodology.json``, and survives a macro error. The comparison is shown to fail on a
-spoiled copy of the Zensical site, and on a real build with the configuration's cache
-buster removed."""
+``methodology.json``, and survives a macro error (``mkdocs serve`` in test_serve.py). The
+comparison is shown to fail on a spoiled copy of the Zensical site, and on a real build with
+the configuration's cache buster removed.
+
+The tests that spoil a copy to see a build fail or a server recover use copies cut to the
+pages they spoil or read (``serving.cut_to_pages``: the other pages are stubs);
+``test_a_copy_cut_to_the_spoiled_pages_builds_clean`` shows such a copy builds clean."""
 
 from __future__ import annotations
 
@@ -180,8 +184,12 @@ def test_a_cached_build_without_the_cache_buster_loses_the_published_files(
     site: Path, tmp_path: Path
 ) -> None:
     """Why mkdocs.yml carries ``build_nonce``: without it, the second of two Zensical builds
-    comes from its cache, which empties site/ and never runs the macros."""
-    project = copy_project(tmp_path / "project")
+    comes from its cache, which empties site/ and never runs the macros. (With it, the
+    second build is complete: ``zensical_project``, and the copy cut as this one is in
+    ``test_a_copy_cut_to_the_spoiled_pages_builds_clean``.) The copy is cut to
+    ``support.ERROR_PAGES``, the others stubs: the loss is the published files', whatever
+    the pages hold."""
+    project = copy_project(tmp_path / "project", pages=support.ERROR_PAGES)
     _edit(project / "mkdocs.yml", NONCE, "")
     for _ in range(2):
         result = build(project, "zensical")
@@ -194,11 +202,32 @@ def test_a_cached_build_without_the_cache_buster_loses_the_published_files(
 # --- A macro error, broken live code ----------------------------------------------------------
 
 
+@pytest.mark.parametrize("generator", parity.GENERATORS)
+def test_a_copy_cut_to_the_spoiled_pages_builds_clean(generator: str, tmp_path: Path) -> None:
+    """The copy the macro errors' tests cut to ``support.ERROR_PAGES`` (the other pages
+    stubs) builds with ``--strict`` under either generator, its pages rendered: what fails
+    its strict build in those tests is the spoil, not the cut. Under Zensical it is built
+    twice, as ``zensical_project``: with the cache buster, the second build still publishes
+    the files the cache-buster test's copy (cut the same way, the buster removed) loses."""
+    project = copy_project(tmp_path / "project", pages=support.ERROR_PAGES)
+    for _ in range(2 if generator == "zensical" else 1):
+        result = build(project, generator, project / "site")
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert (project / "site" / "methodology.json").is_file()
+    for name in support.ERROR_PAGES:
+        page = support.parse(project / "site" / name.replace(".md", ".html"), project / "site")
+        assert support.template_leftovers(page) == [], name
+        assert support.marked_keys(page), f"{name}: no macro output on the page"
+    stub = (project / "site" / "composite.html").read_text(encoding="utf-8")
+    assert "Left out of this copy of the site." in stub
+
+
 def test_a_macro_error_fails_the_strict_zensical_build_but_not_a_plain_one(
     tmp_path: Path,
 ) -> None:
-    """As ``mkdocs build`` does (tests/site/test_checks_fail.py, the same two errors)."""
-    project = copy_project(tmp_path / "project")
+    """As ``mkdocs build`` does (tests/site/test_checks_fail.py, the same two errors), on a
+    copy cut to the two pages they spoil."""
+    project = copy_project(tmp_path / "project", pages=support.ERROR_PAGES)
     page = project / "docs" / "radar.md"
     page.write_text(
         page.read_text(encoding="utf-8") + '\n{{ c("composite.no_such_constant") }}\n',
@@ -247,13 +276,16 @@ def test_broken_live_code_fails_the_strict_build_and_publishes_nothing(
 # --- serve ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("generator", parity.GENERATORS)
-def test_serve_picks_up_an_edited_constant_and_survives_errors(
-    generator: str, tmp_path: Path
-) -> None:
-    project = copy_project(tmp_path / "project")
+#: The pages the serve test reads: the others are stubs in its copy (serving.cut_to_pages).
+SERVED_PAGES = ("composite.md", "radar.md")
+
+
+def test_serve_picks_up_an_edited_constant_and_survives_errors(tmp_path: Path) -> None:
+    """``zensical serve``; ``mkdocs serve`` goes through the same edits, each awaited the same
+    way, in tests/site/test_serve.py (one server for all its tests)."""
+    project = copy_project(tmp_path / "project", pages=SERVED_PAGES)
     constants = project / "scoring" / "constants.py"
-    with serve(project, "composite.html", SUCCESS_WEIGHT, 90, generator) as served:
+    with serve(project, "composite.html", SUCCESS_WEIGHT, 90, "zensical") as served:
         assert _weight(served.get("methodology.json")) == "0.4"
         # Two weights in one save: they still sum to 1, as the invariants ask.
         text = constants.read_text(encoding="utf-8")

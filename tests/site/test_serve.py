@@ -1,9 +1,16 @@
 """The writer's loop: ``mkdocs serve`` (in a copy of the repository) picks up an edited
-constant without a restart, shows a macro error on the page instead of dying, and recovers
-once the error is fixed. ``benchmarks/bench_serve_reload.py`` times the first part."""
+constant without a restart, on the page and in the published ``methodology.json``, shows a
+macro error on the page instead of dying, and recovers once the error is fixed.
+``benchmarks/bench_serve_reload.py`` times the first part; ``test_generator_parity.py``
+holds ``zensical serve`` to the same loop.
+
+One server carries every test, each edit awaited by its own condition and undone before the
+next test. The copy is cut to the pages the tests read (``serving.cut_to_pages``): each of
+the dozen rebuilds renders two pages through the macros, not the whole site."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,9 +27,16 @@ pytestmark = pytest.mark.slow
 REBUILD_LIMIT_S = 300.0
 
 
+#: The pages the tests read: the others are stubs in the served copy.
+PAGES = ("composite.md", "radar.md")
+
+#: The published snapshot's entry of the success weight, with its value.
+SNAPSHOT_WEIGHT = r'"name": "composite\.weight\.success",[^}}]*"value": {}\n'
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    project = copy_project(tmp_path_factory.mktemp("serve") / "project")
+    project = copy_project(tmp_path_factory.mktemp("serve") / "project", pages=PAGES)
     ready = r'data-mv="constant:composite\.weight\.success"'
     with serve(project, "composite.html", ready, limit_s=REBUILD_LIMIT_S) as server:
         yield server
@@ -51,6 +65,7 @@ def _set_weights(path: Path, success: str, cost: str) -> None:
 
 def test_an_edited_constant_shows_without_a_restart(served: Served) -> None:
     constants = served.project / "scoring" / "constants.py"
+    assert _weight(served.get("methodology.json")) == "0.4"
     _set_weights(constants, "0.45", "0.25")
     # That it shows, not how fast: the time is benchmarks/bench_serve_reload.py's figure (a
     # timed assertion fails whenever the machine is busy).
@@ -58,6 +73,9 @@ def test_an_edited_constant_shows_without_a_restart(served: Served) -> None:
     # Values computed from the constant move with it: the worked example's composite,
     # 100 × (0.45 × 3/4 + 0.30 × 1/4 × 88/100 + 0.25 × 65/100).
     _shows(served, "composite.html", r'data-mv="example:composite\.typical/score"[^>]*>56\.60<')
+    # The published snapshot moved with it (written after the pages: awaited too).
+    _shows(served, "methodology.json", SNAPSHOT_WEIGHT.format(r"0\.45"))
+    assert _weight(served.get("methodology.json")) == "0.45"
     _set_weights(constants, "0.40", "0.30")
     _shows(served, "composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.40<')
 
@@ -90,3 +108,12 @@ def test_broken_live_code_shows_on_the_pages_and_serve_survives(served: Served) 
     assert served.process.poll() is None
     constants.write_text(original, encoding="utf-8")
     _shows(served, "composite.html", r'data-mv="constant:composite\.weight\.success"')
+
+
+def _weight(text: str | None) -> str | None:
+    """The success weight in the text of a published ``methodology.json``."""
+    if text is None:
+        return None
+    data = json.loads(text)
+    [entry] = [e for e in data["constants"] if e["name"] == "composite.weight.success"]
+    return str(entry["value"])

@@ -5,7 +5,9 @@ banner, the versions page links each version's pages to folders that exist, and 
 opens ``latest``. A plain build has no selector (nothing to fetch); the hook is what
 removes it.
 
-Each deployment is a full build of the site: slow.
+Each deployment is a build of the site: slow. The copy is cut to the pages the tests read
+(:data:`PAGES`; ``serving.cut_to_pages`` makes the others stubs): a deployment renders
+those through the macros, not every page.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from chromium_driver import console_errors, load, serve, wait_for
 from processes import run_captured
 from serving import copy_project
 from session_folders import inputs_hash, shared_folder
-from support import ROOT, built_site
+from support import built_site
 
 pytestmark = pytest.mark.slow
 
 COPIED = ("mkdocs.yml", "docs", "scoring", "contracts", "pyproject.toml")
+#: The pages the tests read (the others are stubs in the deployed copy).
+PAGES = ("index.md", "composite.md", "versions.md")
 MIKE = Path(sys.executable).parent / "mike"
 #: The theme's version setting where mike builds (mkdocs.yml): no banner on latest or dev.
 SELECTOR = {"provider": "mike", "default": ["latest", "dev"]}
@@ -69,7 +73,7 @@ def _deploy(root: Path) -> None:
     and default."""
     if not MIKE.exists():
         pytest.fail(f"mike is not installed beside {sys.executable} (the docs extra pins it)")
-    copy_project(root, COPIED)
+    copy_project(root, COPIED, pages=PAGES)
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.name", "Test")
     git(root, "config", "user.email", "test@example.invalid")
@@ -135,10 +139,12 @@ def test_a_plain_build_has_no_selector_and_the_hook_is_why(
     # The plain build is the session's build of this repository (the project mike deployed).
     plain = built_site(tmp_path_factory)
     assert page_config((plain / "index.html").read_text())["version"] is None
-    # With the hook's condition met (as under mike), the same build turns the selector on.
+    # With the hook's condition met (as under mike), the same build turns the selector on
+    # (of a copy cut to the page read: the hook sets the theme's configuration, every page's).
+    project = copy_project(tmp_path / "project", pages=("index.md",))
     env = {**_env(), "MIKE_DOCS_VERSION": "9.9.9"}
     command = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "as-mike")]
-    subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=600)
+    subprocess.run(command, cwd=project, env=env, check=True, timeout=600)
     config = page_config((tmp_path / "as-mike" / "index.html").read_text())
     assert config["version"] == SELECTOR
 
