@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import re
 import shutil
 from dataclasses import dataclass
@@ -54,14 +55,15 @@ PAGES = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
 # one in cyan and one in magenta: one screenshot shows both, the red channel's ink is the
 # first part's, the green channel's the second's. For a script and its base the two are
 # multiplied where they overlap, so that a pixel they share is dark in both (only there:
-# blending breaks the stretching of an overline's bar in Chromium).
+# blending breaks the stretching of an overline's bar in Chromium). The blending is a class
+# of the probed parts (``probe-mix``), not of the page: a class set on the root restyles the
+# whole page, some 50 ms on the reference page for each probe that changes it.
 PROBE_CSS = """
 html.probe-mode, html.probe-mode body { background: #fff !important; }
 html.probe-mode body * { visibility: hidden !important; }
 html.probe-mode .probe-a, html.probe-mode .probe-a *,
 html.probe-mode .probe-b, html.probe-mode .probe-b * { visibility: visible !important; }
-html.probe-blend .probe-a, html.probe-blend .probe-a *,
-html.probe-blend .probe-b, html.probe-blend .probe-b * { mix-blend-mode: multiply; }
+html.probe-mode .probe-mix, html.probe-mode .probe-mix * { mix-blend-mode: multiply; }
 html.probe-mode .probe-a, html.probe-mode .probe-a * { color: rgb(0, 255, 255) !important; }
 html.probe-mode .probe-b, html.probe-mode .probe-b * { color: rgb(255, 0, 255) !important; }
 """
@@ -106,20 +108,46 @@ document.querySelectorAll('article math').forEach((math, index) => {
 return formulas;
 """
 
+# Shows one probe of each formula of a batch (``arguments[0]``: per probe its parts ``a``
+# and ``b`` and whether they blend), scrolls the batch into the window (one formula: to its
+# centre) and returns each formula's box on the page and whether all are in the window.
 SHOW_JS = """
+const [shown, maths] = arguments;
 document.documentElement.classList.add('probe-mode');
-document.documentElement.classList.toggle('probe-blend', arguments[3]);
-document.querySelectorAll('.probe-a, .probe-b')
-  .forEach(e => e.classList.remove('probe-a', 'probe-b'));
-arguments[0].forEach(i => document.querySelector(`[data-pi="${i}"]`).classList.add('probe-a'));
-arguments[1].forEach(i => document.querySelector(`[data-pi="${i}"]`).classList.add('probe-b'));
-const math = document.querySelector(`[data-pi="${arguments[2]}"]`);
-math.scrollIntoView({block: 'center', inline: 'nearest'});
-const r = math.getBoundingClientRect();
-const inView = r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth
-  && r.bottom <= window.innerHeight;
-return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height, inView];
+document.querySelectorAll('.probe-a, .probe-b, .probe-mix')
+  .forEach(e => e.classList.remove('probe-a', 'probe-b', 'probe-mix'));
+const part = i => document.querySelector(`[data-pi="${i}"]`);
+for (const [a, b, blend] of shown) {
+  const mix = blend ? ['probe-mix'] : [];
+  a.forEach(i => part(i).classList.add('probe-a', ...mix));
+  b.forEach(i => part(i).classList.add('probe-b', ...mix));
+}
+const elements = maths.map(part);
+if (elements.length === 1) {
+  elements[0].scrollIntoView({block: 'center', inline: 'nearest'});
+} else {
+  const boxes = elements.map(e => e.getBoundingClientRect());
+  const top = Math.min(...boxes.map(r => r.top)) + window.scrollY;
+  const bottom = Math.max(...boxes.map(r => r.bottom)) + window.scrollY;
+  window.scrollTo({top: top - (window.innerHeight - (bottom - top)) / 2, behavior: 'instant'});
+}
+const boxes = elements.map(e => e.getBoundingClientRect());
+const inView = boxes.every(r => r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth
+  && r.bottom <= window.innerHeight);
+return [boxes.map(r => [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]),
+        inView];
 """
+#: Each formula's box on the page and the window's height: what a batch is made from.
+BOXES_JS = """
+return [arguments[0].map(i => {
+  const r = document.querySelector(`[data-pi="${i}"]`).getBoundingClientRect();
+  return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];
+}), window.innerHeight];
+"""
+#: The CSS px between two formulas measured in one shot, and between a batch and the
+#: window's edges: ink that strays from its formula's box into this gap is seen
+#: (:func:`_batch_inks`), and the batch measured one formula a shot instead.
+BATCH_GAP_PX = 12
 
 
 @pytest.fixture
@@ -161,55 +189,150 @@ class Ink:
         return int(columns[-1] - columns[0] + 1) if columns.size else 0
 
 
-def _inks(
-    driver: Any, a: list[int], b: list[int], math: int, blend: bool, beyond: bool = False
-) -> tuple[Ink, Ink]:
-    """The ink of the parts ``a`` and of the parts ``b`` of a formula, from one screenshot
-    (see :data:`PROBE_CSS`); ``blend``: their overlap shows in both.
+def _device(value: float) -> int:
+    """A CSS px position or length as a shot at :data:`SCALE` rounds it (half up)."""
+    return math.floor(value * SCALE + 0.5)
 
-    The formula is scrolled into the window first and the shot is of what the window shows:
-    a shot beyond the window (``beyond``, or a formula larger than the window) has Chromium
-    repaint the whole page for it, about ten times as long on the reference page. The
-    pixels are the same (``test_a_shot_in_the_window_is_the_shot_beyond_it``)."""
+
+def _masks(pixels: Any) -> tuple[Ink, Ink]:
+    return Ink(pixels[:, :, 0] < INK_BELOW), Ink(pixels[:, :, 1] < INK_BELOW)
+
+
+def _shot(driver: Any, box: tuple[float, float, float, float], beyond: bool) -> Any:
+    """The pixels (rows × columns × RGB) of the page's ``box`` at :data:`SCALE`."""
     import numpy as np
     from PIL import Image
 
-    x, y, width, height, in_view = driver.execute_script(SHOW_JS, a, b, math, blend)
+    x, y, width, height = box
     shot = driver.execute_cdp_cmd(
         "Page.captureScreenshot",
         {
             "format": "png",
-            "captureBeyondViewport": beyond or not in_view,
+            "captureBeyondViewport": beyond,
             "clip": {"x": x, "y": y, "width": width, "height": height, "scale": SCALE},
         },
     )
-    pixels = np.asarray(Image.open(io.BytesIO(base64.b64decode(shot["data"]))).convert("RGB"))
-    return Ink(pixels[:, :, 0] < INK_BELOW), Ink(pixels[:, :, 1] < INK_BELOW)
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(shot["data"]))).convert("RGB"))
 
 
-def _formula_problems(driver: Any, formula: dict[str, Any]) -> list[str]:
-    """What breaks the rules in one formula of the loaded page (each without its place)."""
+def _batch_inks(
+    driver: Any, shown: list[tuple[int, dict[str, Any]]], beyond: bool = False
+) -> list[tuple[Ink, Ink]]:
+    """The ink of the parts ``a`` and of the parts ``b`` of each ``(math, probe)`` shown,
+    one probe of each of a batch of formulas (see :data:`PROBE_CSS`); a script's parts blend,
+    so that their overlap shows in both.
+
+    The formulas are scrolled into the window first and the shot is of what the window
+    shows: a shot beyond the window (``beyond``, or a formula larger than the window) has
+    Chromium repaint the whole page for it, about ten times as long on the reference page.
+    The pixels are the same (``test_a_shot_in_the_window_is_the_shot_beyond_it``). Several
+    formulas are shot at once and each is cut out of the shot where a shot of its box alone
+    would start (its edges rounded half up): the same pixels again
+    (``test_a_shot_of_a_batch_is_the_shot_of_each_formula``). Ink outside every formula's
+    box, farther than half the gap between two boxes, is a part straying from its box,
+    perhaps into another's: then each is shot alone. (Closer ink, a glyph's edge past its
+    box, is left out as a shot of the box alone leaves it out.)"""
+    parts = [[probe["a"], probe["b"], probe["kind"] == "script"] for _, probe in shown]
+    boxes, in_view = driver.execute_script(SHOW_JS, parts, [m for m, _ in shown])
+    beyond = beyond or not in_view
+    if len(shown) == 1:
+        return [_masks(_shot(driver, tuple(boxes[0]), beyond))]
+    left, top = math.floor(min(b[0] for b in boxes)), math.floor(min(b[1] for b in boxes))
+    right = math.ceil(max(b[0] + b[2] for b in boxes))
+    bottom = math.ceil(max(b[1] + b[3] for b in boxes))
+    pixels = _shot(driver, (left, top, right - left, bottom - top), beyond)
+    inks, stray = [], pixels[:, :, :2].min(axis=2) < INK_BELOW
+    near = _device(BATCH_GAP_PX / 2)  # ink this close to its box can reach no other box
+    for x, y, width, height in boxes:
+        row, column = _device(y) - top * SCALE, _device(x) - left * SCALE
+        rows = slice(row, row + _device(height))
+        columns = slice(column, column + _device(width))
+        inks.append(_masks(pixels[rows, columns]))
+        grown_rows = slice(max(row - near, 0), rows.stop + near)
+        stray[grown_rows, max(column - near, 0) : columns.stop + near] = False
+    if stray.any():
+        return [ink for one in shown for ink in _batch_inks(driver, [one], beyond)]
+    return inks
+
+
+def _inks(
+    driver: Any, a: list[int], b: list[int], math_id: int, blend: bool, beyond: bool = False
+) -> tuple[Ink, Ink]:
+    """The ink of the parts ``a`` and of the parts ``b`` of one formula, from one shot of it
+    alone (:func:`_batch_inks`); ``blend``: their overlap shows in both."""
+    probe = {"a": a, "b": b, "kind": "script" if blend else "fence"}
+    return _batch_inks(driver, [(math_id, probe)], beyond)[0]
+
+
+def _batches(boxes: list[list[float]], window_height: float) -> list[list[int]]:
+    """The formulas (by index, in page order) in batches shot at once: a batch fits in the
+    window with :data:`BATCH_GAP_PX` to spare, and its formulas' boxes, grown by that gap,
+    do not meet."""
+
+    def apart(i: int, j: int) -> bool:
+        (xi, yi, wi, hi), (xj, yj, wj, hj) = boxes[i], boxes[j]
+        gap = BATCH_GAP_PX
+        return (
+            xi + wi + gap <= xj
+            or xj + wj + gap <= xi
+            or yi + hi + gap <= yj
+            or (yj + hj + gap <= yi)
+        )
+
+    batches: list[list[int]] = []
+    for i, (_, y, _, height) in enumerate(boxes):
+        batch = batches[-1] if batches else []
+        top = min([y, *(boxes[j][1] for j in batch)])
+        bottom = max([y + height, *(boxes[j][1] + boxes[j][3] for j in batch)])
+        if (
+            batch
+            and bottom - top <= window_height - 2 * BATCH_GAP_PX
+            and all(apart(i, j) for j in batch)
+        ):
+            batch.append(i)
+        else:
+            batches.append([i])
+    return batches
+
+
+def _probe_problems(probe: dict[str, Any], a: Ink, b: Ink) -> list[str]:
+    """What breaks the rules in one probe of a formula (without its place)."""
     problems = []
-    for probe in formula["probes"]:
-        blend = probe["kind"] == "script"
-        a, b = _inks(driver, probe["a"], probe["b"], formula["math"], blend)
-        what = f"{probe['kind']} {probe['what']!r}"
-        if probe["kind"] == "fence" and a.height < FENCE_COVER * b.height:
-            problems.append(
-                f"{what} is {a.height}px tall around {b.height}px of content "
-                f"({a.height / b.height:.0%} < {FENCE_COVER:.0%})"
+    what = f"{probe['kind']} {probe['what']!r}"
+    if probe["kind"] == "fence" and a.height < FENCE_COVER * b.height:
+        problems.append(
+            f"{what} is {a.height}px tall around {b.height}px of content "
+            f"({a.height / b.height:.0%} < {FENCE_COVER:.0%})"
+        )
+    elif probe["kind"] == "overline" and a.width < OVERLINE_COVER * b.width:
+        problems.append(
+            f"{what} is {a.width}px wide over a {b.width}px base "
+            f"({a.width / b.width:.0%} < {OVERLINE_COVER:.0%})"
+        )
+    elif probe["kind"] == "script":
+        shared = int((a.mask & b.mask).sum())
+        if shared:
+            problems.append(f"{what}: script and base share {shared} pixels")
+    if not a.mask.any():
+        problems.append(f"{what} paints no ink")
+    return problems
+
+
+def _formulas_problems(driver: Any, formulas: list[dict[str, Any]]) -> list[list[str]]:
+    """What breaks the rules in each of ``formulas`` of the loaded page: batches of them
+    (:func:`_batches`) shot once per probe of their formula with the most, showing the
+    next probe of each formula that has one."""
+    boxes, window_height = driver.execute_script(BOXES_JS, [f["math"] for f in formulas])
+    problems: list[list[str]] = [[] for _ in formulas]
+    for batch in _batches(boxes, window_height):
+        for k in range(max(len(formulas[i]["probes"]) for i in batch)):
+            shown = [i for i in batch if len(formulas[i]["probes"]) > k]
+            probes = [formulas[i]["probes"][k] for i in shown]
+            inks = _batch_inks(
+                driver, [(formulas[i]["math"], formulas[i]["probes"][k]) for i in shown]
             )
-        elif probe["kind"] == "overline" and a.width < OVERLINE_COVER * b.width:
-            problems.append(
-                f"{what} is {a.width}px wide over a {b.width}px base "
-                f"({a.width / b.width:.0%} < {OVERLINE_COVER:.0%})"
-            )
-        elif probe["kind"] == "script":
-            shared = int((a.mask & b.mask).sum())
-            if shared:
-                problems.append(f"{what}: script and base share {shared} pixels")
-        if not a.mask.any():
-            problems.append(f"{what} paints no ink")
+            for i, probe, (a, b) in zip(shown, probes, inks, strict=True):
+                problems[i].extend(_probe_problems(probe, a, b))
     return problems
 
 
@@ -225,14 +348,22 @@ def typesetting_problems(driver: Any, url: str, spoil_css: str = "") -> list[str
     load(driver, url)
     formulas = driver.execute_script(PROBES_JS, PROBE_CSS + spoil_css)
     site, page = url.rsplit("/", 1)
+
+    def key(formula: dict[str, Any]) -> str:
+        return f"{site}|{spoil_css}|{formula['key']}"  # a site of its own, or spoiled: anew
+
+    # The page's formulas not measured before, each distinct one once (where it first shows).
+    new: dict[str, dict[str, Any]] = {}
+    for formula in formulas:
+        if key(formula) not in _MEASURED:
+            new.setdefault(key(formula), formula)
+    found = _formulas_problems(driver, list(new.values()))
+    _MEASURED.update(zip(new, found, strict=True))
     problems = []
     for formula in formulas:
         where = f"{page} {formula['name']}"
-        key = f"{site}|{spoil_css}|{formula['key']}"  # a site of its own, or spoiled: anew
-        if key not in _MEASURED:
-            _MEASURED[key] = _formula_problems(driver, formula)
-        problems.extend(f"{where}: {found}" for found in _MEASURED[key])
-    driver.execute_script("document.documentElement.classList.remove('probe-mode', 'probe-blend')")
+        problems.extend(f"{where}: {found}" for found in _MEASURED[key(formula)])
+    driver.execute_script("document.documentElement.classList.remove('probe-mode')")
     return problems + font_problems(driver, page, site)
 
 
