@@ -108,11 +108,12 @@ document.querySelectorAll('article math').forEach((math, index) => {
 return formulas;
 """
 
-# Shows one probe of each formula of a batch (``arguments[0]``: per probe its parts ``a``
-# and ``b`` and whether they blend), scrolls the batch into the window (one formula: to its
-# centre) and returns each formula's box on the page and whether all are in the window.
+# Shows the probes of one shot (``arguments[0]``: per probe its parts ``a`` and ``b`` and
+# whether they blend) and scrolls them into the window: the page's range ``arguments[2]``
+# (top, bottom) to its middle, or without one the formula ``arguments[1][0]`` to its centre.
+# Returns the box on the page of each formula of ``arguments[1]`` and the window's box.
 SHOW_JS = """
-const [shown, maths] = arguments;
+const [shown, maths, range] = arguments;
 document.documentElement.classList.add('probe-mode');
 document.querySelectorAll('.probe-a, .probe-b, .probe-mix')
   .forEach(e => e.classList.remove('probe-a', 'probe-b', 'probe-mix'));
@@ -122,32 +123,37 @@ for (const [a, b, blend] of shown) {
   a.forEach(i => part(i).classList.add('probe-a', ...mix));
   b.forEach(i => part(i).classList.add('probe-b', ...mix));
 }
-const elements = maths.map(part);
-if (elements.length === 1) {
-  elements[0].scrollIntoView({block: 'center', inline: 'nearest'});
-} else {
-  const boxes = elements.map(e => e.getBoundingClientRect());
-  const top = Math.min(...boxes.map(r => r.top)) + window.scrollY;
-  const bottom = Math.max(...boxes.map(r => r.bottom)) + window.scrollY;
+if (range) {
+  const [top, bottom] = range;
   window.scrollTo({top: top - (window.innerHeight - (bottom - top)) / 2, behavior: 'instant'});
+} else {
+  part(maths[0]).scrollIntoView({block: 'center', inline: 'nearest'});
 }
-const boxes = elements.map(e => e.getBoundingClientRect());
-const inView = boxes.every(r => r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth
-  && r.bottom <= window.innerHeight);
-return [boxes.map(r => [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]),
-        inView];
-"""
-#: Each formula's box on the page and the window's height: what a batch is made from.
-BOXES_JS = """
-return [arguments[0].map(i => {
-  const r = document.querySelector(`[data-pi="${i}"]`).getBoundingClientRect();
+const boxes = maths.map(i => {
+  const r = part(i).getBoundingClientRect();
   return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];
+});
+return [boxes, [window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]];
+"""
+#: Per probe (its formula and its parts), the formula's box and the box of the parts on the
+#: page; and the window's height: what the shots are planned from (the formula's box is
+#: asked again as each is shot).
+BOXES_JS = """
+const box = e => { const r = e.getBoundingClientRect();
+  return [r.left + window.scrollX, r.top + window.scrollY, r.right + window.scrollX,
+          r.bottom + window.scrollY]; };
+const part = i => document.querySelector(`[data-pi="${i}"]`);
+return [arguments[0].map(([math, parts]) => {
+  const boxes = parts.map(i => box(part(i)));
+  return [box(part(math)), [Math.min(...boxes.map(b => b[0])), Math.min(...boxes.map(b => b[1])),
+    Math.max(...boxes.map(b => b[2])), Math.max(...boxes.map(b => b[3]))]];
 }), window.innerHeight];
 """
-#: The CSS px between two formulas measured in one shot, and between a batch and the
-#: window's edges: ink that strays from its formula's box into this gap is seen
-#: (:func:`_batch_inks`), and the batch measured one formula a shot instead.
-BATCH_GAP_PX = 12
+#: The CSS px around a probe's parts where their ink may lie (a glyph's ink may pass its
+#: box), and between these zones of two probes in one shot. Ink outside every zone is a
+#: part straying from its box, perhaps into another's zone (:func:`_batch_inks`).
+MARGIN_PX = 4
+GAP_PX = 4
 
 
 @pytest.fixture
@@ -215,43 +221,71 @@ def _shot(driver: Any, box: tuple[float, float, float, float], beyond: bool) -> 
     return np.asarray(Image.open(io.BytesIO(base64.b64decode(shot["data"]))).convert("RGB"))
 
 
-def _batch_inks(
-    driver: Any, shown: list[tuple[int, dict[str, Any]]], beyond: bool = False
-) -> list[tuple[Ink, Ink]]:
-    """The ink of the parts ``a`` and of the parts ``b`` of each ``(math, probe)`` shown,
-    one probe of each of a batch of formulas (see :data:`PROBE_CSS`); a script's parts blend,
-    so that their overlap shows in both.
+Box = tuple[float, float, float, float]  # left, top, right, bottom on the page, CSS px
 
-    The formulas are scrolled into the window first and the shot is of what the window
-    shows: a shot beyond the window (``beyond``, or a formula larger than the window) has
-    Chromium repaint the whole page for it, about ten times as long on the reference page.
-    The pixels are the same (``test_a_shot_in_the_window_is_the_shot_beyond_it``). Several
-    formulas are shot at once and each is cut out of the shot where a shot of its box alone
-    would start (its edges rounded half up): the same pixels again
-    (``test_a_shot_of_a_batch_is_the_shot_of_each_formula``). Ink outside every formula's
-    box, farther than half the gap between two boxes, is a part straying from its box,
-    perhaps into another's: then each is shot alone. (Closer ink, a glyph's edge past its
-    box, is left out as a shot of the box alone leaves it out.)"""
-    parts = [[probe["a"], probe["b"], probe["kind"] == "script"] for _, probe in shown]
-    boxes, in_view = driver.execute_script(SHOW_JS, parts, [m for m, _ in shown])
-    beyond = beyond or not in_view
+
+def _zone(parts: Box) -> Box:
+    """Where the ink of a probe's parts may lie: their box grown by :data:`MARGIN_PX` (a
+    glyph's ink may pass its box by a pixel or so). Its shot keeps the zone within the
+    formula's box (a shot of the formula alone keeps nothing outside that)."""
+    return (parts[0] - MARGIN_PX, parts[1] - MARGIN_PX, parts[2] + MARGIN_PX, parts[3] + MARGIN_PX)
+
+
+def _one_inks(driver: Any, math_id: int, probe: dict[str, Any], beyond: bool) -> tuple[Ink, Ink]:
+    """One probe shot alone: the shot of its formula's box (see :func:`_batch_inks`)."""
+    parts = [[probe["a"], probe["b"], probe["kind"] == "script"]]
+    boxes, (sx, sy, width, height) = driver.execute_script(SHOW_JS, parts, [math_id], None)
+    x, y, w, h = boxes[0]
+    in_view = x >= sx and y >= sy and x + w <= sx + width and y + h <= sy + height
+    return _masks(_shot(driver, (x, y, w, h), beyond or not in_view))
+
+
+def _batch_inks(
+    driver: Any, shown: list[tuple[int, dict[str, Any], Box]], beyond: bool = False
+) -> list[tuple[Ink, Ink]]:
+    """The ink of the parts ``a`` and of the parts ``b`` of each ``(math, probe, zone)``
+    shown, probes whose zones (:func:`_zone`) do not meet (see :data:`PROBE_CSS`); a script's parts
+    blend, so that their overlap shows in both.
+
+    The probes are scrolled into the window first and the shot is of what the window shows:
+    a shot beyond the window (``beyond``, or a formula larger than the window) has Chromium
+    repaint the whole page for it, about ten times as long on the reference page. The pixels
+    are the same (``test_a_shot_in_the_window_is_the_shot_beyond_it``). Several probes are
+    shot at once, of one formula or of several, and each is cut out of the shot at its zone
+    within its formula's box: pixels of the page's own grid, so the ink is that of a shot of
+    its formula alone (``test_a_shot_of_many_probes_measures_as_one_of_each``). Ink outside
+    every zone is a part straying from its box, perhaps into another's zone: then each
+    probe is shot alone."""
     if len(shown) == 1:
-        return [_masks(_shot(driver, tuple(boxes[0]), beyond))]
-    left, top = math.floor(min(b[0] for b in boxes)), math.floor(min(b[1] for b in boxes))
-    right = math.ceil(max(b[0] + b[2] for b in boxes))
-    bottom = math.ceil(max(b[1] + b[3] for b in boxes))
-    pixels = _shot(driver, (left, top, right - left, bottom - top), beyond)
+        math_id, probe, _ = shown[0]
+        return [_one_inks(driver, math_id, probe, beyond)]
+    parts = [[probe["a"], probe["b"], probe["kind"] == "script"] for _, probe, _ in shown]
+    top, bottom = min(k[1] for *_, k in shown), max(k[3] for *_, k in shown)
+    boxes, (sx, sy, width, height) = driver.execute_script(
+        SHOW_JS, parts, [m for m, _, _ in shown], [top, bottom]
+    )
+    left, top = math.floor(min(k[0] for *_, k in shown)), math.floor(top)
+    right, bottom = math.ceil(max(k[2] for *_, k in shown)), math.ceil(bottom)
+    in_view = left >= sx and top >= sy and right <= sx + width and bottom <= sy + height
+    pixels = _shot(driver, (left, top, right - left, bottom - top), beyond or not in_view)
     inks, stray = [], pixels[:, :, :2].min(axis=2) < INK_BELOW
-    near = _device(BATCH_GAP_PX / 2)  # ink this close to its box can reach no other box
-    for x, y, width, height in boxes:
-        row, column = _device(y) - top * SCALE, _device(x) - left * SCALE
-        rows = slice(row, row + _device(height))
-        columns = slice(column, column + _device(width))
-        inks.append(_masks(pixels[rows, columns]))
-        grown_rows = slice(max(row - near, 0), rows.stop + near)
-        stray[grown_rows, max(column - near, 0) : columns.stop + near] = False
+    for (x, y, w, h), (_, _, kept) in zip(boxes, shown, strict=True):
+        # The zone (whole pixels around it), in the pixels of this shot; of it, what the
+        # formula's own shot holds: from its box's corner, its size, each rounded half up.
+        zone = [
+            math.floor(kept[0] * SCALE) - left * SCALE,
+            math.floor(kept[1] * SCALE) - top * SCALE,
+            math.ceil(kept[2] * SCALE) - left * SCALE,
+            math.ceil(kept[3] * SCALE) - top * SCALE,
+        ]
+        row0 = max(_device(y) - top * SCALE, zone[1], 0)
+        row1 = max(min(_device(y) + _device(h) - top * SCALE, zone[3]), 0)
+        col0 = max(_device(x) - left * SCALE, zone[0], 0)
+        col1 = max(min(_device(x) + _device(w) - left * SCALE, zone[2]), 0)
+        inks.append(_masks(pixels[row0:row1, col0:col1]))
+        stray[max(zone[1], 0) : max(zone[3], 0), max(zone[0], 0) : max(zone[2], 0)] = False
     if stray.any():
-        return [ink for one in shown for ink in _batch_inks(driver, [one], beyond)]
+        return [_one_inks(driver, m, probe, beyond) for m, probe, _ in shown]
     return inks
 
 
@@ -261,38 +295,36 @@ def _inks(
     """The ink of the parts ``a`` and of the parts ``b`` of one formula, from one shot of it
     alone (:func:`_batch_inks`); ``blend``: their overlap shows in both."""
     probe = {"a": a, "b": b, "kind": "script" if blend else "fence"}
-    return _batch_inks(driver, [(math_id, probe)], beyond)[0]
+    return _one_inks(driver, math_id, probe, beyond)
 
 
-def _batches(boxes: list[list[float]], window_height: float) -> list[list[int]]:
-    """The formulas (by index, in page order) in batches shot at once: a batch fits in the
-    window with :data:`BATCH_GAP_PX` to spare, and its formulas' boxes, grown by that gap,
-    do not meet."""
+def _apart(one: Box, other: Box) -> bool:
+    gap = GAP_PX
+    return (
+        one[2] + gap <= other[0]
+        or other[2] + gap <= one[0]
+        or one[3] + gap <= other[1]
+        or other[3] + gap <= one[1]
+    )
 
-    def apart(i: int, j: int) -> bool:
-        (xi, yi, wi, hi), (xj, yj, wj, hj) = boxes[i], boxes[j]
-        gap = BATCH_GAP_PX
-        return (
-            xi + wi + gap <= xj
-            or xj + wj + gap <= xi
-            or yi + hi + gap <= yj
-            or (yj + hj + gap <= yi)
-        )
 
-    batches: list[list[int]] = []
-    for i, (_, y, _, height) in enumerate(boxes):
-        batch = batches[-1] if batches else []
-        top = min([y, *(boxes[j][1] for j in batch)])
-        bottom = max([y + height, *(boxes[j][1] + boxes[j][3] for j in batch)])
-        if (
-            batch
-            and bottom - top <= window_height - 2 * BATCH_GAP_PX
-            and all(apart(i, j) for j in batch)
-        ):
-            batch.append(i)
+def _shots(kept: list[Box], window_height: float) -> list[list[int]]:
+    """The probes (by index, in page order) in shots: each probe in the first shot where its
+    zone (``kept``) meets no other's and the shot still fits in the window with a margin."""
+    shots: list[list[int]] = []
+    spans: list[tuple[float, float]] = []
+    room = window_height - 4 * (MARGIN_PX + GAP_PX)
+    for i, box in enumerate(kept):
+        for n, (shot, (top, bottom)) in enumerate(zip(shots, spans, strict=True)):
+            span = (min(top, box[1]), max(bottom, box[3]))
+            if span[1] - span[0] <= room and all(_apart(box, kept[j]) for j in shot):
+                shot.append(i)
+                spans[n] = span
+                break
         else:
-            batches.append([i])
-    return batches
+            shots.append([i])
+            spans.append((box[1], box[3]))
+    return shots
 
 
 def _probe_problems(probe: dict[str, Any], a: Ink, b: Ink) -> list[str]:
@@ -319,20 +351,18 @@ def _probe_problems(probe: dict[str, Any], a: Ink, b: Ink) -> list[str]:
 
 
 def _formulas_problems(driver: Any, formulas: list[dict[str, Any]]) -> list[list[str]]:
-    """What breaks the rules in each of ``formulas`` of the loaded page: batches of them
-    (:func:`_batches`) shot once per probe of their formula with the most, showing the
-    next probe of each formula that has one."""
-    boxes, window_height = driver.execute_script(BOXES_JS, [f["math"] for f in formulas])
+    """What breaks the rules in each of ``formulas`` of the loaded page: every probe of
+    them measured once, many probes a shot (:func:`_shots`)."""
+    probes = [(i, probe) for i, f in enumerate(formulas) for probe in f["probes"]]
+    asked = [[formulas[i]["math"], probe["a"] + probe["b"]] for i, probe in probes]
+    boxes, window_height = driver.execute_script(BOXES_JS, asked)
+    kept = [_zone(tuple(p)) for _, p in boxes]
     problems: list[list[str]] = [[] for _ in formulas]
-    for batch in _batches(boxes, window_height):
-        for k in range(max(len(formulas[i]["probes"]) for i in batch)):
-            shown = [i for i in batch if len(formulas[i]["probes"]) > k]
-            probes = [formulas[i]["probes"][k] for i in shown]
-            inks = _batch_inks(
-                driver, [(formulas[i]["math"], formulas[i]["probes"][k]) for i in shown]
-            )
-            for i, probe, (a, b) in zip(shown, probes, inks, strict=True):
-                problems[i].extend(_probe_problems(probe, a, b))
+    for shot in _shots(kept, window_height):
+        shown = [(formulas[probes[j][0]]["math"], probes[j][1], kept[j]) for j in shot]
+        for j, (a, b) in zip(shot, _batch_inks(driver, shown), strict=True):
+            i, probe = probes[j]
+            problems[i].extend(_probe_problems(probe, a, b))
     return problems
 
 
@@ -453,6 +483,45 @@ def test_a_shot_in_the_window_is_the_shot_beyond_it(driver: Any, base_url: str) 
         for seen, whole in zip(window, page, strict=True):
             assert seen.mask.shape == whole.mask.shape, (kind, probe["what"])
             assert (seen.mask == whole.mask).all(), (kind, probe["what"])
+
+
+def _measures(ink: tuple[Ink, Ink]) -> tuple[int, ...]:
+    """What the rules read of a probe's ink: each part's pixels, height and width, and the
+    pixels the two share."""
+    a, b = ink
+    shared = int((a.mask & b.mask).sum())
+    return (int(a.mask.sum()), int(b.mask.sum()), a.height, a.width, b.height, b.width, shared)
+
+
+def test_a_shot_of_many_probes_measures_as_one_of_each(driver: Any, base_url: str) -> None:
+    """The measurement's shot of many probes at once (``_batch_inks``) reads of each the same
+    ink as a shot of its formula alone, for shots that hold probes of each kind, several of
+    one formula among them, on the longest page."""
+    load(driver, f"{base_url}reference.html")
+    formulas = driver.execute_script(PROBES_JS, PROBE_CSS)
+    probes = [(f["math"], probe) for f in formulas for probe in f["probes"]]
+    boxes, window_height = driver.execute_script(
+        BOXES_JS, [[m, probe["a"] + probe["b"]] for m, probe in probes]
+    )
+    zones = [_zone(tuple(parts)) for _, parts in boxes]
+    kinds: set[str] = set()
+    one_formula = False
+    for shot in _shots(zones, window_height):
+        shown = [(*probes[j], zones[j]) for j in shot]
+        new_kind = {probe["kind"] for _, probe, _ in shown} - kinds
+        shared = len({m for m, _, _ in shown}) < len(shown)
+        if len(shown) < 3 or not (new_kind or (shared and not one_formula)):
+            continue
+        kinds |= new_kind
+        one_formula |= shared
+        for (m, probe, _), ink in zip(shown, _batch_inks(driver, shown), strict=True):
+            alone = _one_inks(driver, m, probe, False)
+            assert ink[0].mask.any(), f"{probe['kind']} {probe['what']!r} paints no ink"
+            assert _measures(ink) == _measures(alone), (probe["kind"], probe["what"])
+        if kinds == {"fence", "overline", "script"} and one_formula:
+            break
+    assert kinds == {"fence", "overline", "script"}, sorted(kinds)
+    assert one_formula, "no shot held two probes of one formula"
 
 
 def test_the_font_loads_from_a_file_copy(
