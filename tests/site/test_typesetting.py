@@ -35,7 +35,7 @@ from typing import Any
 
 import chromium_driver
 import pytest
-from chromium_driver import load, serve
+from chromium_driver import emulating, load, serve
 from support import ROOT, built_site
 
 pytestmark = pytest.mark.slow
@@ -593,15 +593,9 @@ return Array.from(document.querySelectorAll('article figure.plot')).map(figure =
 
 def plot_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
     """What makes a plot of the page hard to read on a 375 px phone (empty: nothing)."""
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True},
-    )
-    try:
+    with emulating(driver, *PHONE, mobile=True):
         load(driver, url)
         found = driver.execute_script(PLOTS_JS, spoil_css)
-    finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     page = url.rsplit("/", 1)[-1]
     problems = []
     for plot in found:
