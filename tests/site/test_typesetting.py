@@ -423,7 +423,9 @@ def font_problems(driver: Any, page: str, site: str = "") -> list[str]:
     family = served_family()
     driver.execute_cdp_cmd("DOM.enable", {})
     driver.execute_cdp_cmd("CSS.enable", {})
-    root = driver.execute_cdp_cmd("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    # The document node alone: the query below sends the nodes it finds (the whole tree,
+    # depth -1, took a quarter of a second on the reference page).
+    root = driver.execute_cdp_cmd("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
     selector = "article math :is(mi, mo, mn, mtext)"
     nodes = driver.execute_cdp_cmd("DOM.querySelectorAll", {"nodeId": root, "selector": selector})
     keys = driver.execute_script(GLYPH_KEYS_JS, selector)
