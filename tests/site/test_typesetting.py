@@ -2,7 +2,8 @@
 
 For each formula the browser paints only the parts a rule compares (everything else on the
 page is made invisible, layout untouched), and the ink of each part is read from a
-screenshot (numpy and Pillow). The rules, from TeX's:
+screenshot (numpy and Pillow): each distinct formula (markup and width) once, many probes a
+screenshot where their parts lie apart, each probe in one. The rules, from TeX's:
 
 - a stretchy fence (``\\left(``, the brace of ``cases``, the parentheses of a binomial) is at
   least 0.9 of the height of what it encloses (``\\delimiterfactor`` 901);
@@ -244,8 +245,8 @@ def _batch_inks(
     driver: Any, shown: list[tuple[int, dict[str, Any], Box]], beyond: bool = False
 ) -> list[tuple[Ink, Ink]]:
     """The ink of the parts ``a`` and of the parts ``b`` of each ``(math, probe, zone)``
-    shown, probes whose zones (:func:`_zone`) do not meet (see :data:`PROBE_CSS`); a script's parts
-    blend, so that their overlap shows in both.
+    shown, probes whose zones (:func:`_zone`) do not meet (see :data:`PROBE_CSS`); a
+    script's parts blend, so that their overlap shows in both.
 
     The probes are scrolled into the window first and the shot is of what the window shows:
     a shot beyond the window (``beyond``, or a formula larger than the window) has Chromium
