@@ -31,6 +31,7 @@ import io
 import math
 import re
 import shutil
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -525,6 +526,37 @@ def test_a_shot_of_many_probes_measures_as_one_of_each(driver: Any, base_url: st
             break
     assert kinds == {"fence", "overline", "script"}, sorted(kinds)
     assert one_formula, "no shot held two probes of one formula"
+
+
+def test_ink_outside_every_zone_has_the_shot_retaken_one_probe_a_shot(
+    driver: Any, base_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Subscripts that cast their ink below their box (a text shadow, boxes unchanged): a
+    shot of many probes that holds one is retaken one probe a shot, and reads of each what
+    a shot of its formula alone reads."""
+    load(driver, f"{base_url}composite.html")
+    stray = "math msub > :last-child { text-shadow: 0 14px 0 currentColor; }"
+    formulas = driver.execute_script(PROBES_JS, PROBE_CSS + stray)
+    probes = [(f["math"], probe) for f in formulas for probe in f["probes"]]
+    boxes, window_height = driver.execute_script(
+        BOXES_JS, [[m, probe["a"] + probe["b"]] for m, probe in probes]
+    )
+    zones = [_zone(tuple(parts)) for _, parts in boxes]
+    shot = next(
+        shot
+        for shot in _shots(zones, window_height)
+        if len(shot) > 1 and any(probes[j][1]["kind"] == "script" for j in shot)
+    )
+    shown = [(*probes[j], zones[j]) for j in shot]
+    taken: list[Any] = []
+    shoot = _shot
+    monkeypatch.setattr(
+        sys.modules[__name__], "_shot", lambda *args: taken.append(args) or shoot(*args)
+    )
+    inks = _batch_inks(driver, shown)
+    assert len(taken) == 1 + len(shown), f"{len(taken)} shots for {len(shown)} probes"
+    for (m, probe, _), ink in zip(shown, inks, strict=True):
+        assert _measures(ink) == _measures(_one_inks(driver, m, probe, False)), probe["what"]
 
 
 def test_the_font_loads_from_a_file_copy(
