@@ -111,6 +111,23 @@ def fresh(driver: Any) -> Any:
     return driver
 
 
+@contextlib.contextmanager
+def emulating(driver: Any, width: int, height: int, *, mobile: bool) -> Iterator[None]:
+    """For the block, the page laid out as on a device ``width`` × ``height`` CSS px (a
+    phone where ``mobile``), at one device pixel per CSS px; the pages opened in the block
+    are loaded at that size. A blank page is opened before the size changes each way: a
+    loaded page would be laid out again for the change, up to a second for the reference
+    page on a busy machine (the next page's load would unload it anyway)."""
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}
+    driver.get("about:blank")
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        yield
+    finally:
+        driver.get("about:blank")
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def load(driver: Any, url: str, timeout_s: float = 10) -> None:
     """Open ``url`` and wait until the page and its web fonts have loaded."""
     driver.get(url)

@@ -17,6 +17,7 @@ from chromium_driver import (
     DESKTOP,
     LOCAL_PREFIXES,
     console_errors,
+    emulating,
     load,
     requested_urls,
     save_screenshot,
@@ -87,11 +88,7 @@ def test_page_in_browser(chromium: Any, base_url: str, name: str) -> None:
 
     _screenshot(chromium, SCREENSHOTS / f"{name}-desktop.png", DESKTOP[0])
 
-    chromium.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True},
-    )
-    try:
+    with emulating(chromium, *PHONE, mobile=True):
         _load(chromium, url)
         overflow = chromium.execute_script(
             "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
@@ -100,8 +97,6 @@ def test_page_in_browser(chromium: Any, base_url: str, name: str) -> None:
         phone_plots = _sizes(chromium, "figure.plot svg:not(details:not([open]) svg)")
         assert all(w > 100 for w, _ in phone_plots), f"{name}: a plot collapses on a phone"
         _screenshot(chromium, SCREENSHOTS / f"{name}-phone.png", PHONE[0])
-    finally:
-        chromium.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     errors = console_errors(chromium)
     assert not errors, f"{name} (phone): console errors:\n" + "\n".join(errors)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from chromium_driver import load
+from chromium_driver import emulating, load
 from support import ROOT, import_macros
 
 pytestmark = pytest.mark.slow
@@ -50,11 +50,7 @@ def test_each_term_is_marked_once_a_section_never_in_a_heading(
 
 
 def test_a_tap_shows_the_definition_and_links_the_glossary(chromium: Any, base_url: str) -> None:
-    chromium.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 360, "height": 800, "deviceScaleFactor": 1, "mobile": True},
-    )
-    try:
+    with emulating(chromium, 360, 800, mobile=True):
         load(chromium, f"{base_url}uncertainty.html")
         term = chromium.find_element("css selector", "abbr.gloss-term")
         tip = chromium.find_element("id", term.get_attribute("aria-controls"))
@@ -67,8 +63,6 @@ def test_a_tap_shows_the_definition_and_links_the_glossary(chromium: Any, base_u
         assert href.endswith(f"glossary.html#{glossary.anchor(term.text)}")
         term.click()
         assert not tip.is_displayed()
-    finally:
-        chromium.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_the_glossary_page_lists_every_term(chromium: Any, base_url: str) -> None:

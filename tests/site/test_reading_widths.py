@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from chromium_driver import load
+from chromium_driver import emulating, load
 from support import ROOT
 
 pytestmark = pytest.mark.slow
@@ -94,33 +94,20 @@ return problems;
 """
 
 
-def _at(chromium: Any, size: tuple[int, int]) -> None:
-    chromium.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size == PHONE},
-    )
-
-
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["360x800", "1280x900"])
 @pytest.mark.parametrize("name", PAGES)
 def test_nothing_is_wider_than_the_article(
     chromium: Any, base_url: str, name: str, size: tuple[int, int]
 ) -> None:
-    _at(chromium, size)
-    try:
+    with emulating(chromium, *size, mobile=size == PHONE):
         load(chromium, f"{base_url}{name}.html")
         problems = chromium.execute_script(WIDTH_PROBLEMS, SLACK_PX)
-    finally:
-        chromium.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert not problems, f"{name} at {size[0]}×{size[1]}:\n" + "\n".join(problems)
 
 
 def test_the_versions_page_is_short(chromium: Any, base_url: str) -> None:
-    _at(chromium, DESKTOP)
-    try:
+    with emulating(chromium, *DESKTOP, mobile=False):
         load(chromium, f"{base_url}versions.html")
         height = chromium.execute_script("return document.documentElement.scrollHeight")
-    finally:
-        chromium.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     screens = height / DESKTOP[1]
     assert screens < VERSIONS_MAX_SCREENS, f"versions page: {screens:.1f} screens at 1280×900"
