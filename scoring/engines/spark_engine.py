@@ -113,8 +113,9 @@ def session(master: str) -> Iterator[SparkSession]:
         spark.sparkContext.setLogLevel("ERROR")
     if master.startswith(_LOCAL):
         # In local mode a shuffle partition beyond the cores only queues as one more task
-        # of every stage (the statistics query has many): one partition per core halves a
-        # small log's job (about 4 s to 2 s for the corpus's 987 runs at 8 partitions).
+        # of every stage (the statistics query has many): one partition per core cuts a
+        # small log's job (the corpus's 987 runs on 2 cores: about 4 s at 8 partitions,
+        # 2.2 s at 1); more cores, as many partitions.
         parallelism = spark.sparkContext.defaultParallelism
         spark.conf.set("spark.sql.shuffle.partitions", str(parallelism))
     try:
