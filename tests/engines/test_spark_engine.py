@@ -7,7 +7,7 @@ One Spark session for the module (a JVM is slow to start): the command line find
 active and uses it. Each file is scored by Spark once (:func:`_spark_stats`, keyed by its
 path and bytes): every format's output and every comparison with the Python reader read
 that one result, since the command computes the stats before it knows the format.
-Slow: the JVM and its jobs take about a minute of both cores, so the
+Slow: the JVM and its jobs take about two minutes of both cores, so the
 fast lane leaves this file to the whole suite; the SQL the engines share
 (``scoring/engines/statistics.sql``) stays in the fast lane through DuckDB
 (``test_duckdb_engine.py``), and Spark's translation of it through ``test_sql.py``. CI
