@@ -4,7 +4,10 @@ stderr, exit status), on JSON Lines (plain and gzip), every hostile and odd log 
 clean, tied and hostile logs, and a table.
 
 One Spark session for the module (a JVM is slow to start): the command line finds it
-active and uses it. Slow: the JVM and its jobs take about a minute of both cores, so the
+active and uses it. Each file is scored by Spark once (:func:`_spark_stats`, keyed by its
+path and bytes): every format's output and every comparison with the Python reader read
+that one result, since the command computes the stats before it knows the format.
+Slow: the JVM and its jobs take about two minutes of both cores, so the
 fast lane leaves this file to the whole suite; the SQL the engines share
 (``scoring/engines/statistics.sql``) stays in the fast lane through DuckDB
 (``test_duckdb_engine.py``), and Spark's translation of it through ``test_sql.py``. CI
@@ -14,9 +17,11 @@ saying so, where pyspark is not installed.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +37,10 @@ from engine_logs import (
     write,
 )
 
+import scoring.cli
 from scoring.engines import SPARK_LOCAL_MASTER, Engine, engine_stats
 from scoring.reading import read_stats
+from scoring.stats import AgentStats
 
 # Looked up, not imported: the fast lane collects this file without running it, and
 # pyspark takes a second to import in every worker.
@@ -53,6 +60,52 @@ def spark() -> Iterator[Any]:
         yield active
 
 
+#: Spark's result for a file, by its path, the master and its bytes' digest.
+_SCORED: dict[tuple[str, str | None, str], list[AgentStats] | None] = {}
+
+
+def _digest(file: Path) -> str | None:
+    """The SHA-256 of the file's bytes (a folder's: each file's name and bytes); ``None``
+    for a path that is neither (a table's name, a missing file)."""
+    if file.is_file():
+        parts = [file]
+    elif file.is_dir():
+        parts = sorted(part for part in file.rglob("*") if part.is_file())
+    else:
+        return None
+    digest = hashlib.sha256()
+    for part in parts:
+        for piece in (str(part.relative_to(file)).encode(), part.read_bytes()):
+            # Length-prefixed: no two folders hash the same bytes.
+            digest.update(len(piece).to_bytes(8, "big") + piece)
+    return digest.hexdigest()
+
+
+def _spark_stats(path: str, master: str | None = None) -> list[AgentStats] | None:
+    """``engine_stats(Engine.SPARK, path, master)``, computed once per file's bytes (a
+    Spark job is seconds; the stats are a function of the bytes, the path and the master).
+    A raised error is not kept: the next call raises it again."""
+    digest = _digest(Path(path))
+    if digest is None:
+        return engine_stats(Engine.SPARK, path, master)
+    key = (path, master, digest)
+    if key not in _SCORED:
+        _SCORED[key] = engine_stats(Engine.SPARK, path, master)
+    return _SCORED[key]  # frozen dataclasses in a list each caller only reads
+
+
+@pytest.fixture(autouse=True)
+def _scored_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command's Spark stats through :func:`_spark_stats` (its other engines as is)."""
+
+    def scored(engine: Engine, path: str, master: str | None = None) -> list[AgentStats] | None:
+        if engine is Engine.SPARK:
+            return _spark_stats(path, master)
+        return engine_stats(engine, path, master)
+
+    monkeypatch.setattr(scoring.cli, "engine_stats", scored)
+
+
 def _same_as_python(path: Path, shown: Path | None = None, *formats: str) -> tuple[int, str, str]:
     """The engine's output on ``path`` is Python's on ``shown`` (the JSON Lines log it is a
     copy of; the same file by default)."""
@@ -66,17 +119,52 @@ def _same_as_python(path: Path, shown: Path | None = None, *formats: str) -> tup
 
 def test_the_corpus_and_a_gzip_copy(spark: Any, tmp_path: Path) -> None:
     _same_as_python(CORPUS_LOG)
-    stats = engine_stats(Engine.SPARK, str(CORPUS_LOG))
+    stats = _spark_stats(str(CORPUS_LOG))
     assert stats is not None  # scored by Spark, not handed to the Python reader
     assert stats == read_stats(CORPUS_LOG.open("rb"))
     packed = write(tmp_path / "runs.jsonl.gz", CORPUS_LOG.read_bytes(), compress=True)
-    assert engine_stats(Engine.SPARK, str(packed)) == stats
+    assert _spark_stats(str(packed)) == stats
+
+
+def test_a_spoiled_statistic_fails(
+    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the tests prove through the cache: a statistic Spark got wrong fails the
+    comparison, and a file rewritten at the same path is scored again."""
+    from scoring.engines import spark_engine
+
+    exact = spark_engine._statistics
+
+    def spoiled(session: Any) -> list[AgentStats]:
+        # Every window's lower middle latency 1 s off (an agent without one left as is:
+        # the comparison below says whether the spoil reached the output).
+        return [
+            agent
+            if (middle := agent.window.latency_ms) is None
+            else replace(
+                agent,
+                window=replace(agent.window, latency_ms=replace(middle, low=middle.low + 1000)),
+            )
+            for agent in exact(session)
+        ]
+
+    log = write(tmp_path / "runs.jsonl", clean_log(40, 80, 2))
+    with monkeypatch.context() as patched:
+        patched.setattr(spark_engine, "_statistics", spoiled)
+        with pytest.raises(AssertionError):
+            _same_as_python(log)
+        wrong = _spark_stats(str(log))
+        assert wrong is not None  # scored by Spark (spoiled), not by the Python reader
+        assert wrong != read_stats(log.open("rb"))
+    write(log, clean_log(41, 80, 2))  # other bytes, the same path: scored by Spark again
+    _same_as_python(log)
+    assert _spark_stats(str(log)) == read_stats(log.open("rb"))
 
 
 def test_a_log_full_of_ties(spark: Any, tmp_path: Path) -> None:
     log = write(tmp_path / "ties.jsonl", clean_log(21, TIES_RUNS, 2, ties=True))
     _same_as_python(log, None, "--format=table")
-    assert engine_stats(Engine.SPARK, str(log)) == read_stats(log.open("rb"))
+    assert _spark_stats(str(log)) == read_stats(log.open("rb"))
 
 
 @pytest.mark.parametrize("compress", [False, True], ids=["plain", "gzip"])
@@ -87,7 +175,7 @@ def test_hostile_logs(spark: Any, tmp_path: Path, name: str, compress: bool) -> 
     code, _, err = _same_as_python(log, None, "--format=table")
     assert code == 2
     assert "line 21" in err  # the bad line, in the Python reader's words
-    assert engine_stats(Engine.SPARK, str(log)) is None  # never scored by Spark
+    assert _spark_stats(str(log)) is None  # never scored by Spark
 
 
 @pytest.mark.parametrize("name", sorted(ODD_CLEAN_LOGS))
@@ -106,10 +194,10 @@ def test_an_empty_gzip_file_and_a_missing_one(spark: Any, tmp_path: Path) -> Non
 def test_clean_logs_and_parquet_copies(spark: Any, tmp_path: Path, seed: int) -> None:
     log = write(tmp_path / "runs.jsonl", clean_log(30 + seed, 300, 1 + 2 * seed))
     assert _same_as_python(log, None, "--format=table")[0] == 0
-    assert engine_stats(Engine.SPARK, str(log)) == read_stats(log.open("rb"))
+    assert _spark_stats(str(log)) == read_stats(log.open("rb"))
     typed = parquet_copy(log, tmp_path / "typed.parquet")
     _same_as_python(typed, log, "--format=table")
-    assert engine_stats(Engine.SPARK, str(typed)) == read_stats(log.open("rb"))
+    assert _spark_stats(str(typed)) == read_stats(log.open("rb"))
     # With the types DuckDB guesses: whole numbers, timestamps with a time zone.
     _same_as_python(parquet_copy(log, tmp_path / "auto.parquet", auto=True), log)
 
@@ -123,10 +211,10 @@ def test_a_parquet_copy_of_a_log_full_of_ties(spark: Any, tmp_path: Path) -> Non
         order="ORDER BY hash(run_id)",
     )
     _same_as_python(shuffled, log, "--format=table")
-    assert engine_stats(Engine.SPARK, str(shuffled)) == read_stats(log.open("rb"))
+    assert _spark_stats(str(shuffled)) == read_stats(log.open("rb"))
     in_order = parquet_copy(log, tmp_path / "ties.parquet")
     _same_as_python(in_order, log)
-    assert engine_stats(Engine.SPARK, str(in_order)) == read_stats(log.open("rb"))
+    assert _spark_stats(str(in_order)) == read_stats(log.open("rb"))
 
 
 @pytest.mark.parametrize(
@@ -153,10 +241,10 @@ def test_parquet_and_a_table(spark: Any, tmp_path: Path) -> None:
     frame.coalesce(1).write.parquet(str(tmp_path / "runs.parquet"))
     parquet = tmp_path / "runs.parquet"
     _same_as_python(parquet, log)
-    assert engine_stats(Engine.SPARK, str(parquet)) == read_stats(log.open("rb"))
+    assert _spark_stats(str(parquet)) == read_stats(log.open("rb"))
     # A table has no row order: it carries the input order as a column.
     from pyspark.sql import functions
 
     ordered = frame.withColumn("input_order", functions.monotonically_increasing_id())
     ordered.orderBy(functions.rand(seed=3)).createOrReplaceTempView("scored_runs")
-    assert engine_stats(Engine.SPARK, "scored_runs") == read_stats(log.open("rb"))
+    assert _spark_stats("scored_runs") == read_stats(log.open("rb"))
