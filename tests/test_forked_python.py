@@ -12,6 +12,9 @@ import forked_python
 import pytest
 from processes import run_captured
 
+# The harness of the scratch-copy tests, which are in the full suite: so is its proof.
+pytestmark = pytest.mark.slow
+
 # Each program prints what a scratch-copy command depends on, or ends in one of the ways a
 # command can end.
 PROGRAMS: dict[str, tuple[str, ...]] = {
