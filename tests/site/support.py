@@ -296,6 +296,16 @@ class Page:
         return found[0]
 
 
+def success_weight(text: str | None) -> str | None:
+    """The success weight in the text of a published ``methodology.json`` (``None`` for
+    no text: the page is not served yet)."""
+    if text is None:
+        return None
+    data = json.loads(text)
+    [entry] = [e for e in data["constants"] if e["name"] == "composite.weight.success"]
+    return str(entry["value"])
+
+
 def parse(path: Path, site: Path) -> Page:
     builder = _Builder()
     builder.feed(path.read_text(encoding="utf-8"))

@@ -25,7 +25,7 @@ import pytest
 import support
 from parity import build
 from serving import copy_project, serve
-from support import MACRO_ERROR_TEXT
+from support import MACRO_ERROR_TEXT, success_weight
 
 # Builds and serves copies of the site with both generators.
 pytestmark = pytest.mark.slow
@@ -286,7 +286,7 @@ def test_serve_picks_up_an_edited_constant_and_survives_errors(tmp_path: Path) -
     project = copy_project(tmp_path / "project", pages=SERVED_PAGES)
     constants = project / "scoring" / "constants.py"
     with serve(project, "composite.html", SUCCESS_WEIGHT, 90, "zensical") as served:
-        assert _weight(served.get("methodology.json")) == "0.4"
+        assert success_weight(served.get("methodology.json")) == "0.4"
         # Two weights in one save: they still sum to 1, as the invariants ask.
         text = constants.read_text(encoding="utf-8")
         constants.write_text(
@@ -297,7 +297,7 @@ def test_serve_picks_up_an_edited_constant_and_survives_errors(tmp_path: Path) -
         )
         served.wait_for("composite.html", SUCCESS_WEIGHT + r"[^>]*>0\.45<", limit_s=60)
         # The published snapshot moved with it.
-        assert _weight(served.get("methodology.json")) == "0.45"
+        assert success_weight(served.get("methodology.json")) == "0.45"
 
         page = project / "docs" / "radar.md"
         original = page.read_text(encoding="utf-8")
@@ -308,11 +308,3 @@ def test_serve_picks_up_an_edited_constant_and_survives_errors(tmp_path: Path) -
             "radar.html", r"^(?![\s\S]*Macro Rendering Error)[\s\S]*Fitness radar", limit_s=60
         )
         assert served.process.poll() is None
-
-
-def _weight(text: str | None) -> str | None:
-    if text is None:
-        return None
-    data = json.loads(text)
-    [entry] = [e for e in data["constants"] if e["name"] == "composite.weight.success"]
-    return str(entry["value"])

@@ -10,13 +10,13 @@ the dozen rebuilds renders two pages through the macros, not the whole site."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from serving import Served, copy_project, serve
+from support import success_weight
 
 # mkdocs serve on a copy of the project, polled until pages change.
 pytestmark = pytest.mark.slow
@@ -65,7 +65,7 @@ def _set_weights(path: Path, success: str, cost: str) -> None:
 
 def test_an_edited_constant_shows_without_a_restart(served: Served) -> None:
     constants = served.project / "scoring" / "constants.py"
-    assert _weight(served.get("methodology.json")) == "0.4"
+    assert success_weight(served.get("methodology.json")) == "0.4"
     _set_weights(constants, "0.45", "0.25")
     # That it shows, not how fast: the time is benchmarks/bench_serve_reload.py's figure (a
     # timed assertion fails whenever the machine is busy).
@@ -75,7 +75,7 @@ def test_an_edited_constant_shows_without_a_restart(served: Served) -> None:
     _shows(served, "composite.html", r'data-mv="example:composite\.typical/score"[^>]*>56\.60<')
     # The published snapshot moved with it (written after the pages: awaited too).
     _shows(served, "methodology.json", SNAPSHOT_WEIGHT.format(r"0\.45"))
-    assert _weight(served.get("methodology.json")) == "0.45"
+    assert success_weight(served.get("methodology.json")) == "0.45"
     _set_weights(constants, "0.40", "0.30")
     _shows(served, "composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.40<')
 
@@ -108,12 +108,3 @@ def test_broken_live_code_shows_on_the_pages_and_serve_survives(served: Served) 
     assert served.process.poll() is None
     constants.write_text(original, encoding="utf-8")
     _shows(served, "composite.html", r'data-mv="constant:composite\.weight\.success"')
-
-
-def _weight(text: str | None) -> str | None:
-    """The success weight in the text of a published ``methodology.json``."""
-    if text is None:
-        return None
-    data = json.loads(text)
-    [entry] = [e for e in data["constants"] if e["name"] == "composite.weight.success"]
-    return str(entry["value"])
