@@ -36,6 +36,9 @@ EXACT_UNITS_LIMIT = 2**53
 #: Decimals of at most 15 significant digits (a double's ``DBL_DIG``) are each the shortest
 #: decimal of a distinct double: the one a double is read back as.
 EXACT_SIGNIFICANT_DIGITS = 15
+#: The equal parts of an agent's span of instants the radar window is first cut by (not a
+#: methodology number: any count gives the same window; more cut a spread log closer).
+WINDOW_PARTS = 1024
 
 
 class Dialect(StrEnum):
@@ -65,6 +68,7 @@ def source(query: Query) -> str:
     text = files(__package__).joinpath(f"{query.value}.sql").read_text(encoding="utf-8")
     return text.format(
         window_runs=RADAR_WINDOW_RUNS,
+        window_parts=WINDOW_PARTS,
         largest_double=repr(LARGEST_DOUBLE),
         calendar=_calendar(),
         units_per_one=UNITS_PER_ONE,

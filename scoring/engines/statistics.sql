@@ -63,12 +63,43 @@ outcomes AS (
   SELECT agent_id, task_id, COUNT(*) AS outcome_n, SUM(passed) AS outcome_c
   FROM terminal WHERE success IS NOT NULL GROUP BY agent_id, task_id
 ),
+spans AS (
+  -- The radar window: each agent's latest runs. Sorting every terminal run by recency would
+  -- take most of the query, so the runs are first cut to those that can be in the window:
+  -- each agent's span of instants is split into equal parts, and an older part than the
+  -- newest ones that hold a window's worth of runs holds none of the window's. (The part of
+  -- a run is a non-decreasing function of its instant, so equal instants share a part, and
+  -- an older part's runs are all older than the window's.)
+  SELECT agent_id, MIN(instant_us) AS first_us, MAX(instant_us) AS last_us
+  FROM terminal GROUP BY agent_id
+),
+parted AS MATERIALIZED (
+  SELECT terminal.*,
+    CASE WHEN spans.last_us = spans.first_us THEN 0
+      ELSE CAST(FLOOR(CAST(terminal.instant_us - spans.first_us AS DOUBLE) * {window_parts}
+        / CAST(spans.last_us - spans.first_us AS DOUBLE)) AS BIGINT) END AS span_part
+  FROM terminal JOIN spans ON spans.agent_id = terminal.agent_id
+),
+reach AS (
+  SELECT agent_id, MAX(CASE WHEN newer_runs >= {window_runs} THEN span_part END) AS oldest_part
+  FROM (
+    SELECT agent_id, span_part, SUM(runs) OVER (
+      PARTITION BY agent_id ORDER BY span_part DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS newer_runs
+    FROM (
+      SELECT agent_id, span_part, COUNT(*) AS runs FROM parted GROUP BY agent_id, span_part
+    ) AS parts
+  ) AS counted GROUP BY agent_id
+),
 latest AS MATERIALIZED (
   SELECT * FROM (
-    SELECT *, ROW_NUMBER() OVER (
-      PARTITION BY agent_id ORDER BY instant_us DESC, finer_digits DESC, input_order DESC
+    SELECT parted.*, ROW_NUMBER() OVER (
+      PARTITION BY parted.agent_id ORDER BY instant_us DESC, finer_digits DESC, input_order DESC
     ) AS recency
-    FROM terminal
+    FROM parted JOIN reach ON reach.agent_id = parted.agent_id
+    WHERE reach.oldest_part IS NULL OR parted.span_part IS NULL
+      OR parted.span_part >= reach.oldest_part
   ) AS ranked WHERE recency <= {window_runs}
 ),
 window_tasks AS (

@@ -70,6 +70,35 @@ def test_clean_logs(tmp_path: Path, seed: int, compress: bool, escaped: bool) ->
     _scored_by_the_engine(log)
 
 
+@pytest.mark.parametrize("ties", [False, True], ids=["spread", "ties"])
+def test_the_window_cut_decides(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ties: bool
+) -> None:
+    """The logs above reach the cut of statistics.sql's radar window at its edge: the
+    oldest part that can hold a window run. Spoiled to leave that part out, the stats
+    differ from the Python reader's (so the clean logs' agreement says the cut is right)."""
+    from scoring.engines import duckdb_engine
+    from scoring.engines.sql import Query
+
+    kept = "parted.span_part >= reach.oldest_part"
+    log = write(tmp_path / "runs.jsonl", clean_log(11 if ties else 0, 800, 2, ties, False))
+    with log.open("rb") as lines:
+        python = read_stats(lines)
+    assert engine_stats(Engine.DUCKDB, str(log)) == python
+
+    written = duckdb_engine.source
+
+    def spoiled(query: Query) -> str:
+        text = written(query)
+        if query is Query.STATISTICS:
+            assert kept in text
+            return text.replace(kept, kept.replace(">=", ">"))
+        return text
+
+    monkeypatch.setattr(duckdb_engine, "source", spoiled)
+    assert engine_stats(Engine.DUCKDB, str(log)) not in (None, python)
+
+
 @ESCAPED
 def test_a_log_full_of_ties(tmp_path: Path, escaped: bool) -> None:
     """Runs of one agent finish within three seconds: the window is chosen by the digits
