@@ -52,6 +52,10 @@ FLAGS = (
     "--force-color-profile=srgb",
 )
 DESKTOP = (1280, 900)
+#: Options of every ``Page.captureScreenshot``: the PNG encoded for speed, not size. PNG is
+#: lossless at any compression level, so the pixels are the same (a larger file); a 9000 px
+#: page is shot in 0.5-0.7 s instead of 1.1 s on a 2-core machine.
+SHOT_OPTIONS = {"optimizeForSpeed": True}
 PAGE_LOAD_TIMEOUT_S = 30
 # Requests that never leave the machine: inline data and the browser's own pages.
 LOCAL_PREFIXES = ("data:", "blob:", "about:", "chrome:", "chrome-untrusted:")
@@ -174,6 +178,7 @@ def save_screenshot(driver: Any, path: Path, box: tuple[float, float, float, flo
             "format": "png",
             "captureBeyondViewport": True,
             "clip": {"x": x, "y": y, "width": width, "height": height, "scale": 1},
+            **SHOT_OPTIONS,
         },
     )
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -37,7 +37,7 @@ from typing import Any
 
 import chromium_driver
 import pytest
-from chromium_driver import emulating, load, serve
+from chromium_driver import SHOT_OPTIONS, emulating, load, serve
 from support import ROOT, built_site
 
 pytestmark = pytest.mark.slow
@@ -218,6 +218,7 @@ def _shot(driver: Any, box: tuple[float, float, float, float], beyond: bool) -> 
             "format": "png",
             "captureBeyondViewport": beyond,
             "clip": {"x": x, "y": y, "width": width, "height": height, "scale": SCALE},
+            **SHOT_OPTIONS,
         },
     )
     return np.asarray(Image.open(io.BytesIO(base64.b64decode(shot["data"]))).convert("RGB"))
