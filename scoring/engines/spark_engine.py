@@ -118,6 +118,10 @@ def session(master: str) -> Iterator[SparkSession]:
         # 2.2 s at 1); more cores, as many partitions.
         parallelism = spark.sparkContext.defaultParallelism
         spark.conf.set("spark.sql.shuffle.partitions", str(parallelism))
+        # Whole-stage code generation compiles each stage's Java before it runs: seconds of
+        # CPU for a report's many small stages, more than it saves on them. Interpreted,
+        # the same values (only the plan's execution changes).
+        spark.conf.set("spark.sql.codegen.wholeStage", "false")
     try:
         yield spark
     finally:
