@@ -20,7 +20,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from contracts.source import REPO_ROOT as ROOT
@@ -31,8 +31,16 @@ PROJECT_FOLDERS = ("docs", "scoring", "contracts")
 #: Seconds between two polls of a page: short, so a timing is not rounded up by much.
 POLL_INTERVAL_S = 0.05
 
-#: Seconds to wait after the first page shows, so the file watcher is armed before an edit.
-SETTLE_S = 1.0
+#: The server's log (stdout and stderr), in the project it serves.
+LOG_NAME = "serve.log"
+
+#: Seconds a saved edit may go unseen, the server's log silent, before it is saved again. A
+#: server's file watcher is armed a moment after its first page shows (mkdocs' polling
+#: observer takes its first snapshot in its own thread; zensical says nothing), and an edit
+#: made before that is missed for good: saved again, it is seen. Not an ordering: a wait
+#: ends when its page shows the edit, whenever that is; this bounds how long a missed save
+#: stays missed. A server that logs its rebuild has seen the save: it is not saved again.
+RESAVE_S = 2.0
 
 
 class ServeError(RuntimeError):
@@ -97,6 +105,23 @@ class Served:
     project: Path
     process: subprocess.Popen[bytes]
     base: str
+    #: The file :meth:`save` wrote last, and the log's size then: saved again while a wait
+    #: does not see it and the log says nothing.
+    saved: list[tuple[Path, int]] = field(default_factory=list)
+
+    def save(self, path: Path, text: str) -> None:
+        """Write ``text`` to ``path`` (UTF-8), an edit the next :meth:`wait_for` awaits."""
+        path.write_text(text, encoding="utf-8")
+        self.saved[:] = [(path, self._logged())]
+
+    def _logged(self) -> int:
+        return (self.project / LOG_NAME).stat().st_size
+
+    def _save_again(self) -> None:
+        """Save the last saved file again, if the server has logged nothing since."""
+        for path, logged in self.saved:
+            if self._logged() == logged:
+                path.write_bytes(path.read_bytes())
 
     def get(self, page: str) -> str | None:
         """The HTML of ``page``, or None while the server does not answer."""
@@ -107,17 +132,21 @@ class Served:
             return None
 
     def wait_for(self, page: str, pattern: str, limit_s: float = 30.0) -> float:
-        """Seconds until ``pattern`` (a regular expression) shows on ``page``.
+        """Seconds until ``pattern`` (a regular expression) shows on ``page``; the file
+        :meth:`save` wrote last is saved again each ``RESAVE_S`` it does not.
 
         Raises ``ServeError`` if the server exits or ``limit_s`` seconds pass first.
         """
-        start = time.monotonic()
+        start = saved = time.monotonic()
         while time.monotonic() - start < limit_s:
             html = self.get(page)
             if html is not None and re.search(pattern, html):
                 return time.monotonic() - start
             if self.process.poll() is not None:
                 raise ServeError(f"serve exited while waiting for {pattern!r} on {page}")
+            if time.monotonic() - saved >= RESAVE_S:
+                self._save_again()
+                saved = time.monotonic()
             time.sleep(POLL_INTERVAL_S)
         raise ServeError(f"{pattern!r} did not show on {page} within {limit_s} s")
 
@@ -137,12 +166,13 @@ def serve(
     """Run ``mkdocs serve`` (or ``zensical serve``) in ``project`` until the block ends; its
     log is ``serve.log``.
 
-    Yields once ``ready_pattern`` shows on ``ready_page`` and the watcher has settled.
+    Yields once ``ready_pattern`` shows on ``ready_page``. Edit the project through
+    :meth:`Served.save`: its watcher may not be armed yet (see ``RESAVE_S``).
     """
     if generator not in GENERATORS:
         raise ValueError(f"generator must be one of {GENERATORS}, not {generator!r}")
     port = free_port()
-    with (project / "serve.log").open("wb") as log:
+    with (project / LOG_NAME).open("wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", generator, "serve", "-a", f"127.0.0.1:{port}"],
             cwd=project,
@@ -153,7 +183,6 @@ def serve(
         try:
             server = Served(project, process, f"http://127.0.0.1:{port}/")
             server.wait_for(ready_page, ready_pattern, limit_s)
-            time.sleep(SETTLE_S)
             yield server
         finally:
             process.terminate()

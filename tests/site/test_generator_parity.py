@@ -289,11 +289,11 @@ def test_serve_picks_up_an_edited_constant_and_survives_errors(tmp_path: Path) -
         assert success_weight(served.get("methodology.json")) == "0.4"
         # Two weights in one save: they still sum to 1, as the invariants ask.
         text = constants.read_text(encoding="utf-8")
-        constants.write_text(
+        served.save(
+            constants,
             text.replace('Decimal("0.40")', 'Decimal("0.45")', 1).replace(
                 'Decimal("0.30")', 'Decimal("0.25")', 1
             ),
-            encoding="utf-8",
         )
         served.wait_for("composite.html", SUCCESS_WEIGHT + r"[^>]*>0\.45<", limit_s=60)
         # The published snapshot moved with it.
@@ -301,9 +301,9 @@ def test_serve_picks_up_an_edited_constant_and_survives_errors(tmp_path: Path) -
 
         page = project / "docs" / "radar.md"
         original = page.read_text(encoding="utf-8")
-        page.write_text(original + '\n{{ c("composite.no_such_constant") }}\n', encoding="utf-8")
+        served.save(page, original + '\n{{ c("composite.no_such_constant") }}\n')
         served.wait_for("radar.html", "Macro Rendering Error", limit_s=60)
-        page.write_text(original, encoding="utf-8")
+        served.save(page, original)
         served.wait_for(
             "radar.html", r"^(?![\s\S]*Macro Rendering Error)[\s\S]*Fitness radar", limit_s=60
         )

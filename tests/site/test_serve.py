@@ -47,26 +47,26 @@ def _shows(served: Served, page: str, pattern: str) -> None:
     served.wait_for(page, pattern, REBUILD_LIMIT_S)
 
 
-def _edit(path: Path, old: str, new: str) -> None:
+def _edit(served: Served, path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {path}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    served.save(path, text.replace(old, new, 1))
 
 
-def _set_weights(path: Path, success: str, cost: str) -> None:
+def _set_weights(served: Served, success: str, cost: str) -> None:
     """Move weight from cost to success in one save: the weights still sum to 1."""
+    path = served.project / "scoring" / "constants.py"
     text = path.read_text(encoding="utf-8")
     head, sep, rest = text.partition("COMPOSITE_WEIGHT_SUCCESS: Annotated[")
     rest = re.sub(r'\] = Decimal\("[0-9.]+"\)', f'] = Decimal("{success}")', rest, count=1)
     head_c, sep_c, tail = rest.partition("COMPOSITE_WEIGHT_COST: Annotated[")
     tail = re.sub(r'\] = Decimal\("[0-9.]+"\)', f'] = Decimal("{cost}")', tail, count=1)
-    path.write_text(head + sep + head_c + sep_c + tail, encoding="utf-8")
+    served.save(path, head + sep + head_c + sep_c + tail)
 
 
 def test_an_edited_constant_shows_without_a_restart(served: Served) -> None:
-    constants = served.project / "scoring" / "constants.py"
     assert success_weight(served.get("methodology.json")) == "0.4"
-    _set_weights(constants, "0.45", "0.25")
+    _set_weights(served, "0.45", "0.25")
     # That it shows, not how fast: the time is benchmarks/bench_serve_reload.py's figure (a
     # timed assertion fails whenever the machine is busy).
     _shows(served, "composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.45<')
@@ -76,35 +76,34 @@ def test_an_edited_constant_shows_without_a_restart(served: Served) -> None:
     # The published snapshot moved with it (written after the pages: awaited too).
     _shows(served, "methodology.json", SNAPSHOT_WEIGHT.format(r"0\.45"))
     assert success_weight(served.get("methodology.json")) == "0.45"
-    _set_weights(constants, "0.40", "0.30")
+    _set_weights(served, "0.40", "0.30")
     _shows(served, "composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.40<')
 
 
 def test_a_broken_invariant_shows_in_place_and_serve_survives(served: Served) -> None:
     """One weight moved alone breaks their sum: the page shows the breach, not numbers."""
-    constants = served.project / "scoring" / "constants.py"
-    _set_weights(constants, "0.45", "0.30")
+    _set_weights(served, "0.45", "0.30")
     _shows(served, "composite.html", r"sum to 0\.45 \+ 0\.30 \+ 0\.30 = 1\.05, not 1")
     assert served.process.poll() is None
-    _set_weights(constants, "0.40", "0.30")
+    _set_weights(served, "0.40", "0.30")
     _shows(served, "composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.40<')
 
 
 def test_a_macro_error_shows_on_the_page_and_serve_survives(served: Served) -> None:
     page = served.project / "docs" / "radar.md"
     original = page.read_text(encoding="utf-8")
-    page.write_text(original + '\n{{ c("composite.no_such_constant") }}\n', encoding="utf-8")
+    served.save(page, original + '\n{{ c("composite.no_such_constant") }}\n')
     _shows(served, "radar.html", "Macro Rendering Error")
     assert served.process.poll() is None
-    page.write_text(original, encoding="utf-8")
+    served.save(page, original)
     _shows(served, "radar.html", r"^(?![\s\S]*Macro Rendering Error)[\s\S]*Fitness radar")
 
 
 def test_broken_live_code_shows_on_the_pages_and_serve_survives(served: Served) -> None:
     constants = served.project / "scoring" / "constants.py"
     original = constants.read_text(encoding="utf-8")
-    _edit(constants, "SCORE_DECIMALS: Annotated[", "SCORE_DECIMALS: Annotated[[")
+    _edit(served, constants, "SCORE_DECIMALS: Annotated[", "SCORE_DECIMALS: Annotated[[")
     _shows(served, "composite.html", "the live code cannot be loaded")
     assert served.process.poll() is None
-    constants.write_text(original, encoding="utf-8")
+    served.save(constants, original)
     _shows(served, "composite.html", r'data-mv="constant:composite\.weight\.success"')
