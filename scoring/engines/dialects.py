@@ -9,6 +9,7 @@ sqlglot in that dialect) as that same tree (``tests/engines/test_sql.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import ClassVar
 
 import sqlglot
@@ -105,3 +106,35 @@ def translated(which: Query, dialect: Dialect) -> str:
 def query(which: Query, dialect: Dialect) -> str:
     """``which`` in ``dialect``: the source itself for DuckDB, else :func:`translated`."""
     return source(which) if dialect is Dialect.DUCKDB else translated(which, dialect)
+
+
+@cache
+def materialized_steps(which: Query, dialect: Dialect) -> tuple[tuple[tuple[str, str], ...], str]:
+    """``which`` in ``dialect`` in steps, for an engine that inlines every common table
+    expression where it is read (Spark does: the statistics query's plan then reads its
+    input 31 times through 149 shuffles). Each expression the source marks
+    ``MATERIALIZED``, in order, is a query of its own, to be run once and kept as a view of
+    its name; the last query reads those views. The same tree as :func:`translated`'s,
+    cut at its materialized expressions: together the steps compute the same rows."""
+    parsed = tree(which)
+    clause = parsed.args.get("with_")
+    expressions = [] if clause is None else list(clause.expressions)
+    steps: list[tuple[str, str]] = []
+    plain: list[exp.CTE] = []
+    for expression in expressions:
+        if expression.args.get("materialized"):
+            body = expression.this.copy()
+            if plain:
+                body.set("with_", exp.With(expressions=[c.copy() for c in plain]))
+            steps.append((expression.alias, _written(body, dialect)))
+        else:
+            plain.append(expression)
+    rest = parsed.copy()
+    rest.set("with_", exp.With(expressions=[c.copy() for c in plain]) if plain else None)
+    return tuple(steps), _written(rest, dialect)
+
+
+def _written(parsed: exp.Expr, dialect: Dialect) -> str:
+    for rule in DIALECT_RULES[dialect]:
+        parsed = parsed.transform(rule)
+    return parsed.sql(dialect=dialect.value, pretty=True)

@@ -11,12 +11,14 @@ out of the comparison (:data:`_SPELLING_FLAGS`).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import sqlglot
-from engine_logs import cli
+from engine_logs import TIES_RUNS, clean_log, cli, write
 from sqlglot import exp
 
-from scoring.engines.dialects import query, translated_tree, tree
+from scoring.engines.dialects import materialized_steps, query, translated_tree, tree
 from scoring.engines.sql import Dialect, Query, source
 
 # Flags sqlglot sets on what it reads in one dialect, which say how it was spelled there.
@@ -78,3 +80,28 @@ def test_an_unknown_dialect_is_a_usage_error() -> None:
     code, out, err = cli(["sql", "--dialect", "oracle"])
     assert (code, out) == (2, "")
     assert "invalid choice: 'oracle'" in err
+
+
+@pytest.mark.parametrize("ties", [False, True], ids=["spread", "ties"])
+def test_the_materialized_steps_compute_what_the_one_query_does(tmp_path: Path, ties: bool) -> None:
+    """Spark runs the statistics query in steps (``materialized_steps``: each MATERIALIZED
+    expression kept as a view, then the rest). In DuckDB, over the same runs, the steps give
+    the rows of the one query, and read the views: a spoiled view changes them."""
+    import duckdb
+
+    from scoring.engines import duckdb_engine
+
+    log = write(tmp_path / "runs.jsonl", clean_log(3, 3 * TIES_RUNS, 4, ties=ties))
+    con = duckdb.connect(":memory:")
+    con.execute("SET TimeZone = 'UTC'")
+    con.execute(duckdb_engine._json_runs(log, gzip=False))
+    whole = con.execute(query(Query.STATISTICS, Dialect.DUCKDB)).fetchall()
+    steps, rest = materialized_steps(Query.STATISTICS, Dialect.DUCKDB)
+    assert [name for name, _ in steps] == ["terminal", "parted", "latest"]
+    for name, step in steps:
+        con.execute(f"CREATE TEMP TABLE {name} AS {step}")
+    assert whole
+    assert con.execute(rest).fetchall() == whole
+    # Spoiled (each agent's newest run left out of its window), the rest reads the views.
+    con.execute("DELETE FROM latest WHERE recency = 1")
+    assert con.execute(rest).fetchall() != whole
