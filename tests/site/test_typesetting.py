@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import chromium_driver
+import page_loads
 import pytest
 from chromium_driver import SHOT_OPTIONS, emulating, load, serve
 from support import ROOT, built_site
@@ -379,6 +380,12 @@ def typesetting_problems(driver: Any, url: str, spoil_css: str = "") -> list[str
     """What breaks the rules in the formulas of the page at ``url`` (empty: none);
     ``spoil_css`` is added to the page first (to show that a rule can fail)."""
     load(driver, url)
+    return loaded_typesetting_problems(driver, url, spoil_css)
+
+
+def loaded_typesetting_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
+    """:func:`typesetting_problems` of the page at ``url``, loaded already; it is changed
+    (probe numbers and styles), so nothing may be read from it afterwards."""
     formulas = driver.execute_script(PROBES_JS, PROBE_CSS + spoil_css)
     site, page = url.rsplit("/", 1)
 
@@ -461,13 +468,33 @@ def font_problems(driver: Any, page: str, site: str = "") -> list[str]:
 # --- The tests --------------------------------------------------------------------------------
 
 
+def _shared_typesetting_problems(
+    driver: Any, url: str, size: page_loads.Size, scripts: dict[str, Any]
+) -> list[str]:
+    chromium_driver.require("numpy", "PIL")  # raised, as the driver fixture would skip
+    return loaded_typesetting_problems(driver, url)
+
+
+# The formulas are measured on the session's shared load of each page at the desktop size
+# (``page_loads``), after the tests that only read it: the measurement changes the page.
+page_loads.action(
+    "typesetting.formulas",
+    _shared_typesetting_problems,
+    sizes={page_loads.DESKTOP},
+    mutates=True,
+)
+
+
 @pytest.mark.parametrize("check", ["formulas_are_typeset", "plots_read_on_a_phone"])
 @pytest.mark.parametrize("name", PAGES)
 def test_page_in_chromium(driver: Any, base_url: str, name: str, check: str) -> None:
-    """Each page passes both measurements: its formulas' typesetting (above) and its plots
-    on a phone (below)."""
-    problems_of = typesetting_problems if check == "formulas_are_typeset" else plot_problems
-    problems = problems_of(driver, f"{base_url}{name}.html")
+    """Each page passes both measurements: its formulas' typesetting (above), taken on the
+    shared desktop load of the page (1280×900), and its plots on a phone (below)."""
+    url = f"{base_url}{name}.html"
+    if check == "formulas_are_typeset":
+        problems = page_loads.measured(driver, url, page_loads.DESKTOP, "typesetting.formulas")
+    else:
+        problems = plot_problems(driver, url)
     assert not problems, "\n".join(problems)
 
 
