@@ -494,7 +494,8 @@ def test_page_in_chromium(driver: Any, base_url: str, name: str, check: str) -> 
     if check == "formulas_are_typeset":
         problems = page_loads.measured(driver, url, page_loads.DESKTOP, "typesetting.formulas")
     else:
-        problems = plot_problems(driver, url)
+        found = page_loads.measured(driver, url, page_loads.PHONE, "typesetting.plots")
+        problems = _problems_of_plots(url, found)
     assert not problems, "\n".join(problems)
 
 
@@ -659,6 +660,12 @@ def plot_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
     with emulating(driver, *PHONE, mobile=True):
         load(driver, url)
         found = driver.execute_script(PLOTS_JS, spoil_css)
+    return _problems_of_plots(url, found)
+
+
+def _problems_of_plots(url: str, found: list[dict[str, Any]]) -> list[str]:
+    """What makes a plot hard to read on a phone, of the plots ``found`` (:data:`PLOTS_JS`)
+    on the page at ``url``."""
     page = url.rsplit("/", 1)[-1]
     problems = []
     for plot in found:
@@ -677,6 +684,39 @@ def plot_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
         if not plot["desc"] or plot["rows"] < 2:
             problems.append(f"{where}: no text alternative (a <desc> and a data table)")
     return problems
+
+
+#: The window of :data:`PHONE`, as ``Emulation.setDeviceMetricsOverride`` takes it.
+PHONE_METRICS = {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True}
+
+
+def _plots_laid_out_again(
+    driver: Any, url: str, size: page_loads.Size, scripts: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """:data:`PLOTS_JS` of the shared phone load (360 px) laid out again for :data:`PHONE`
+    (375 px): the page's layout at that size without loading it again, the same as a load
+    at 375 px measures (``test_plots_laid_out_again_measure_as_on_a_load_at_the_size``)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_METRICS)
+    chromium_driver.wait_for(driver, f"return document.documentElement.clientWidth === {PHONE[0]}")
+    return driver.execute_script(PLOTS_JS, "")
+
+
+# Taken last on the shared phone load: it lays the page out again at another size.
+page_loads.action(
+    "typesetting.plots", _plots_laid_out_again, sizes={page_loads.PHONE}, mutates=True
+)
+
+
+def test_plots_laid_out_again_measure_as_on_a_load_at_the_size(driver: Any, base_url: str) -> None:
+    """The plots of the shared phone load laid out again at 375 px read as those of the
+    page loaded at 375 px, on the page with the most plots."""
+    url = f"{base_url}radar.html"
+    again = page_loads.measured(driver, url, page_loads.PHONE, "typesetting.plots")
+    with emulating(driver, *PHONE, mobile=True):
+        load(driver, url)
+        loaded = driver.execute_script(PLOTS_JS, "")
+    assert len(loaded) > 5, f"radar.html shows {len(loaded)} plots"
+    assert again == loaded
 
 
 def test_small_text_and_look_alike_curves_are_reported(driver: Any, base_url: str) -> None:
