@@ -159,6 +159,12 @@ def _load_and_measure(driver: Any, url: str, size: Size) -> dict[str, Any]:
         wait_for(driver, THEME_READY)
         values = driver.execute_script(_composite(scripts))
         kept["page"] = values.pop("page")
+        href, width, height, ratio = kept["page"]
+        if (href, width, height, ratio) != (url, size.width, size.height, 1):
+            raise AssertionError(
+                f"the page measured is not the one asked for: {href} laid out for "
+                f"{width}×{height} CSS px, {ratio} device px a CSS px; not {url} at {size}"
+            )
         for n in scripts:
             outcome = values[n]
             kept[n] = Failed(outcome["error"]) if "error" in outcome else outcome.get("value")
@@ -174,12 +180,6 @@ def _load_and_measure(driver: Any, url: str, size: Size) -> dict[str, Any]:
                 kept[n] = Failed(outcome["error"]) if "error" in outcome else outcome.get("value")
             else:
                 kept[n] = _take(driver, here[n].action, url, size, done)  # type: ignore[arg-type]
-    href, width, height, ratio = kept["page"]
-    if (href, width, height, ratio) != (url, size.width, size.height, 1):
-        raise AssertionError(
-            f"the page measured is not the one asked for: {href} laid out for {width}×{height}"
-            f" CSS px, {ratio} device px a CSS px; not {url} at {size}"
-        )
     return kept
 
 

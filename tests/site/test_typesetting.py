@@ -20,6 +20,12 @@ The plots are measured on a 375 px phone: their text is drawn at 11 CSS px or mo
 that share a plot differ by dash pattern and are named in its legend, and each plot carries
 a text alternative (a ``<desc>`` and its data as a table).
 
+Each page's measurements are taken on the session's shared loads of it (``page_loads.py``),
+after the read-only tests' measurements, since these change the page: the formulas on the
+desktop load (1280×900), the plots on the 360 px phone load laid out again at 375 px
+(``test_plots_laid_out_again_measure_as_on_a_load_at_the_size`` shows it measures as a
+load at 375 px would). The tests that spoil a page or compare shots load their own.
+
 The browser is the session's ``chromium`` fixture (``tests/site/conftest.py``); without
 Chromium, its driver, selenium, numpy or Pillow the tests are skipped, failed where ``CI`` is set.
 """
