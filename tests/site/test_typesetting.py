@@ -33,6 +33,7 @@ Chromium, its driver, selenium, numpy or Pillow the tests are skipped, failed wh
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import math
 import re
@@ -413,6 +414,7 @@ def loaded_typesetting_problems(driver: Any, url: str, spoil_css: str = "") -> l
     return problems + font_problems(driver, page, site)
 
 
+@functools.cache
 def served_family() -> str:
     """The family name inside the font file the site serves (what DevTools reports)."""
     from fontTools.ttLib import TTFont
@@ -436,9 +438,19 @@ _FONTS: dict[str, list[dict[str, Any]]] = {}
 def font_problems(driver: Any, page: str, site: str = "") -> list[str]:
     """Glyphs of the page's formulas drawn from another font than the site's math font:
     one DevTools question per distinct glyph (:data:`GLYPH_KEYS_JS`) of the site."""
-    family = served_family()
     driver.execute_cdp_cmd("DOM.enable", {})
     driver.execute_cdp_cmd("CSS.enable", {})
+    try:
+        return _font_problems(driver, page, site)
+    finally:
+        # Off again: left on, the two agents would report on every page the later tests
+        # load (some 10% of a load of the reference page).
+        driver.execute_cdp_cmd("CSS.disable", {})
+        driver.execute_cdp_cmd("DOM.disable", {})
+
+
+def _font_problems(driver: Any, page: str, site: str) -> list[str]:
+    family = served_family()
     # The document node alone: the query below sends the nodes it finds (the whole tree,
     # depth -1, took a quarter of a second on the reference page).
     root = driver.execute_cdp_cmd("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
