@@ -64,9 +64,9 @@ THEME_READY = (
     ".every(t => t.closest('.md-typeset__scrollwrap'))"
 )
 
-#: What every load reports of itself (the ``page`` measurement).
-#: The window the page was laid out for: its root's box (a phone's visual viewport may
-#: widen where a page overflows, its layout viewport does not).
+#: What every load reports of itself (the ``page`` measurement): its URL, and the window it
+#: was laid out for, its root's box (a phone's visual viewport may widen where a page
+#: overflows, its layout viewport does not), and the device pixels a CSS px.
 _PAGE_JS = (
     "return [location.href, document.documentElement.clientWidth,"
     " document.documentElement.clientHeight, devicePixelRatio]"
@@ -195,8 +195,3 @@ def measured(driver: Any, url: str, size: Size, name: str) -> Any:
     if isinstance(value, Failed):
         raise AssertionError(f"{name} of {url} at {size} failed: {value.error}")
     return value
-
-
-def forget() -> None:
-    """Drop every kept measurement (the next ask loads its page again)."""
-    _KEPT.clear()
