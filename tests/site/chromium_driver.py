@@ -123,7 +123,8 @@ def emulating(driver: Any, width: int, height: int, *, mobile: bool) -> Iterator
     loaded page would be laid out again for the change, up to a second for the reference
     page on a busy machine (the next page's load would unload it anyway)."""
     metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}
-    driver.get("about:blank")
+    if driver.current_url != "about:blank":  # blank already (after another such block)
+        driver.get("about:blank")
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
     try:
         yield
@@ -142,16 +143,53 @@ def load(driver: Any, url: str, timeout_s: float = 10) -> None:
     driver.execute_async_script("document.fonts.ready.then(() => arguments[0]())")
 
 
+#: How often a wait asks its condition, in ms: by a timer of the page, with no round trip to
+#: the driver between two asks (one ``execute_async_script`` a wait), so it can ask often.
+POLL_MS = 10
+#: The longest one in-page wait runs, in ms: under selenium's script timeout (30 s); a longer
+#: wait asks again.
+_POLL_LIMIT_MS = 20_000
+# The condition's first truthy value, or its last falsy one at the limit; its error, if it
+# throws (asked again by ``execute_script``, which raises it as selenium does).
+_POLL_JS = f"""
+const [body, limit, done] = arguments;
+const until = Date.now() + limit;
+let check;
+try {{ check = new Function(body); }} catch (e) {{ done({{error: String(e)}}); return; }}
+const poll = () => {{
+  let value;
+  try {{ value = check(); }} catch (e) {{ done({{error: String(e)}}); return; }}
+  if (value || Date.now() >= until) done({{value: value === undefined ? null : value}});
+  else setTimeout(poll, {POLL_MS});
+}};
+poll();
+"""
+
+
 def wait_for(driver: Any, script: str, timeout_s: float = 5) -> Any:
-    """The first truthy value ``script`` returns; an AssertionError after ``timeout_s``."""
+    """The first truthy value ``script`` returns; an AssertionError after ``timeout_s``.
+
+    The page asks ``script`` every :data:`POLL_MS` ms itself and answers once; where that
+    fails (the page navigates meanwhile, or the script throws), it is asked from here."""
+    from selenium.common.exceptions import WebDriverException
+
     deadline = time.monotonic() + timeout_s
     while True:
-        value = driver.execute_script(script)
+        limit_ms = min(max(deadline - time.monotonic(), 0) * 1000, _POLL_LIMIT_MS)
+        try:
+            answer = driver.execute_async_script(_POLL_JS, script, limit_ms)
+        except WebDriverException:  # the document went away while it waited
+            answer = None
+        if isinstance(answer, dict) and "value" in answer:
+            value = answer["value"]
+        else:
+            value = driver.execute_script(script)  # raises what the script throws
+            if not value:
+                time.sleep(POLL_MS / 1000)  # asked from here: not in a tight loop
         if value:
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for: {script}")
-        time.sleep(0.05)
 
 
 def console_errors(driver: Any) -> list[str]:

@@ -20,6 +20,10 @@
           chromium.get((site / "composite.html").as_uri())
           wait_for(chromium, "return document.readyState === 'complete'")
           assert console_errors(chromium) == []
+
+  A test that only reads a page of ``base_url`` (no click, no typing, no restyling) reads it
+  from the session's shared load of that page at a size (``page_loads.py``): it registers
+  its script at import and asks ``page_loads.measured(chromium, url, size, name)``.
 """
 
 from __future__ import annotations

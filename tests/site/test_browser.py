@@ -2,7 +2,10 @@
 host, formulas laid out, plots visible, no sideways scrolling on a phone, and screenshots
 (desktop and phone) saved to ``artifacts/screenshots/`` for a person to look at.
 
-Driven through the ``chromium`` fixture of ``tests/site/conftest.py``.
+Driven through the ``chromium`` fixture of ``tests/site/conftest.py``. Each page is read from
+the session's shared loads (``page_loads.py``) at the desktop size (1280×900) and on the
+phone of those loads (360×800, the reading widths' phone), so that no other read-only test
+loads it again at either size; a test that clicks or types loads its own page.
 """
 
 from __future__ import annotations
@@ -12,34 +15,58 @@ import json
 from pathlib import Path
 from typing import Any
 
+import page_loads
 import pytest
 from chromium_driver import (
     DESKTOP,
     LOCAL_PREFIXES,
     console_errors,
-    emulating,
     load,
     requested_urls,
     save_screenshot,
     wait_for,
 )
+from page_loads import THEME_READY
 from support import ROOT, built_site
 
 # Headless Chromium over the built site: the slowest tests of the suite.
 pytestmark = pytest.mark.slow
-PHONE = (390, 844)
+#: The phone of the shared page loads (``page_loads.PHONE``, 360×800): the reading widths
+#: are measured on the same load.
+PHONE = page_loads.PHONE
 MAX_SHOT_HEIGHT = 9000
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 PAGES = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
 
+#: What the checks of a page read from its layout: each formula's and each shown plot's
+#: size (a plot folded in a closed <details>, an older release's chart, is not laid out),
+#: the formulas the markup holds, how far the page scrolls sideways, and its height.
+LAYOUT_JS = """
+const sizes = selector => Array.from(document.querySelectorAll(selector)).map(e => {
+  const r = e.getBoundingClientRect(); return [r.width, r.height]; });
+const root = document.documentElement;
+return {maths: sizes('math'), formulas: document.querySelectorAll('.formula').length,
+  plots: sizes('figure.plot svg:not(details:not([open]) svg)'),
+  overflow: root.scrollWidth - root.clientWidth, height: root.scrollHeight};
+"""
+page_loads.script("browser.layout", LAYOUT_JS, sizes={page_loads.DESKTOP, PHONE})
 
-#: True once the theme's script has run on the page: its observables exist and it has wrapped
-#: every plain table of the article (Material wraps ``table:not([class])`` to scroll it).
-THEME_READY = (
-    "return typeof window.component$ !== 'undefined' && Array.from("
-    "document.querySelectorAll('article table:not([class])'))"
-    ".every(t => t.closest('.md-typeset__scrollwrap'))"
-)
+
+def _shot_of_the_load(
+    chromium: Any, url: str, size: page_loads.Size, scripts: dict[str, Any]
+) -> Path | None:
+    """The whole page (up to MAX_SHOT_HEIGHT) of a shared load, named by page and device;
+    none of a page the site has no source for (a test's spoiled page)."""
+    name = url.rsplit("/", 1)[-1].removesuffix(".html")
+    if name not in PAGES:
+        return None
+    path = SCREENSHOTS / f"{name}-{'phone' if size.mobile else 'desktop'}.png"
+    height = scripts["browser.layout"]["height"]
+    save_screenshot(chromium, path, (0, 0, size.width, min(height, MAX_SHOT_HEIGHT)))
+    return path
+
+
+page_loads.action("browser.screenshot", _shot_of_the_load, sizes={page_loads.DESKTOP, PHONE})
 
 
 def _load(chromium: Any, url: str) -> None:
@@ -62,43 +89,44 @@ def _sizes(chromium: Any, selector: str) -> list[list[float]]:
     )
 
 
-def _foreign(chromium: Any, site_prefix: str) -> list[str]:
-    """The URLs requested since the log was read that are neither the site's nor local."""
-    return [u for u in requested_urls(chromium) if not u.startswith((*LOCAL_PREFIXES, site_prefix))]
+def _foreign(urls: list[str], site_prefix: str) -> list[str]:
+    """Of ``urls`` requested, those that are neither the site's nor local."""
+    return [u for u in urls if not u.startswith((*LOCAL_PREFIXES, site_prefix))]
 
 
 @pytest.mark.parametrize("name", PAGES)
 def test_page_in_browser(chromium: Any, base_url: str, name: str) -> None:
+    """The page at the desktop size and on a phone, each from the session's shared load of
+    the page at that size (``page_loads``)."""
     url = f"{base_url}{name}.html"
-    _load(chromium, url)
 
-    errors = console_errors(chromium)
+    def measured(size: page_loads.Size, what: str) -> Any:
+        return page_loads.measured(chromium, url, size, what)
+
+    desktop = page_loads.DESKTOP
+    errors = measured(desktop, "console_errors")
     assert not errors, f"{name}: console errors:\n" + "\n".join(errors)
 
-    foreign = _foreign(chromium, base_url)
+    foreign = _foreign(measured(desktop, "requested_urls"), base_url)
     assert not foreign, f"{name}: requests to another host: {foreign}"
 
-    maths = _sizes(chromium, "math")
+    layout = measured(desktop, "browser.layout")
+    maths = layout["maths"]
     assert all(w > 0 and h > 0 for w, h in maths), f"{name}: a formula is not laid out: {maths}"
-    expected_math = chromium.execute_script("return document.querySelectorAll('.formula').length")
-    assert len(maths) >= expected_math
-    # A plot folded in a closed <details> (an older release's chart) is not laid out.
-    plots = _sizes(chromium, "figure.plot svg:not(details:not([open]) svg)")
+    assert len(maths) >= layout["formulas"]
+    plots = layout["plots"]
     assert all(w > 100 and h > 50 for w, h in plots), f"{name}: a plot is not visible: {plots}"
+    assert measured(desktop, "browser.screenshot") == SCREENSHOTS / f"{name}-desktop.png"
 
-    _screenshot(chromium, SCREENSHOTS / f"{name}-desktop.png", DESKTOP[0])
-
-    with emulating(chromium, *PHONE, mobile=True):
-        _load(chromium, url)
-        overflow = chromium.execute_script(
-            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
-        )
-        assert overflow <= 1, f"{name}: the page scrolls sideways on a phone by {overflow}px"
-        phone_plots = _sizes(chromium, "figure.plot svg:not(details:not([open]) svg)")
-        assert all(w > 100 for w, _ in phone_plots), f"{name}: a plot collapses on a phone"
-        _screenshot(chromium, SCREENSHOTS / f"{name}-phone.png", PHONE[0])
-    errors = console_errors(chromium)
+    phone = measured(PHONE, "browser.layout")
+    overflow = phone["overflow"]
+    assert overflow <= 1, f"{name}: the page scrolls sideways on a phone by {overflow}px"
+    assert all(w > 100 for w, _ in phone["plots"]), f"{name}: a plot collapses on a phone"
+    assert measured(PHONE, "browser.screenshot") == SCREENSHOTS / f"{name}-phone.png"
+    errors = measured(PHONE, "console_errors")
     assert not errors, f"{name} (phone): console errors:\n" + "\n".join(errors)
+    foreign = _foreign(measured(PHONE, "requested_urls"), base_url)
+    assert not foreign, f"{name} (phone): requests to another host: {foreign}"
 
 
 def test_dark_theme_toggle(chromium: Any, base_url: str) -> None:
@@ -136,7 +164,7 @@ def test_search_works_offline(chromium: Any, base_url: str) -> None:
     _load(chromium, f"{base_url}index.html")
     results = _search(chromium, "consistency")
     assert results, "search found nothing for 'consistency'"
-    foreign = _foreign(chromium, base_url)
+    foreign = _foreign(requested_urls(chromium), base_url)
     assert not foreign, f"search: requests to another host: {foreign}"
 
 
@@ -148,6 +176,6 @@ def test_a_file_copy_works(chromium: Any, tmp_path_factory: pytest.TempPathFacto
     assert results, "search found nothing from a file:// copy"
     errors = console_errors(chromium)
     assert not errors, "file://: console errors:\n" + "\n".join(errors)
-    foreign = _foreign(chromium, "file:")
+    foreign = _foreign(requested_urls(chromium), "file:")
     assert not foreign, f"file://: requests to another host: {foreign}"
     assert all(w > 0 and h > 0 for w, h in _sizes(chromium, "math"))

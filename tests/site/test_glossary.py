@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import page_loads
 import pytest
 from chromium_driver import emulating, load
 from support import ROOT, import_macros
@@ -38,12 +39,16 @@ return {count: marks.length, inHeadings, hoverOnly, twice};
 """
 
 
+# Read from the session's shared load of each page at the desktop size (``page_loads``).
+page_loads.script("glossary.marks", _MARKS, sizes={page_loads.DESKTOP})
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_each_term_is_marked_once_a_section_never_in_a_heading(
     chromium: Any, base_url: str, name: str
 ) -> None:
-    load(chromium, f"{base_url}{name}.html")
-    got = chromium.execute_script(_MARKS)
+    url = f"{base_url}{name}.html"
+    got = page_loads.measured(chromium, url, page_loads.DESKTOP, "glossary.marks")
     assert got["inHeadings"] == [], f"{name}: terms marked in headings: {got['inHeadings']}"
     assert got["twice"] == [], f"{name}: a term marked twice in a section: {got['twice']}"
     assert got["hoverOnly"] == [], f"{name}: terms with a hover-only title: {got['hoverOnly']}"

@@ -8,20 +8,28 @@ and scroll widths), not from the markup.
 - Every other element (a plot, a block written by a macro, an image) lies inside the article.
 
 And the versions page is short: under five screens at desktop width.
+
+Measured on the session's shared loads (``page_loads.py``): the phone is that of
+``test_browser.py`` (360×800), and the script runs on the load the other read-only tests
+read too. ``test_a_wide_block_on_a_copy_is_reported`` spoils a copy of a page and expects
+the measurement of that load to report it, where the page's own stays clean.
 """
 
 from __future__ import annotations
 
+import re
+import shutil
 from typing import Any
 
+import page_loads
 import pytest
-from chromium_driver import emulating, load
-from support import ROOT
+from chromium_driver import serve
+from support import ROOT, built_site
 
 pytestmark = pytest.mark.slow
 
-PHONE = (360, 800)
-DESKTOP = (1280, 900)
+PHONE = page_loads.PHONE
+DESKTOP = page_loads.DESKTOP
 PAGES = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
 #: Sub-pixel rounding of a box edge.
 SLACK_PX = 1
@@ -94,20 +102,49 @@ return problems;
 """
 
 
+page_loads.script("widths.problems", WIDTH_PROBLEMS, SLACK_PX, sizes={PHONE, DESKTOP})
+page_loads.script("widths.height", "return document.documentElement.scrollHeight", sizes={DESKTOP})
+
+
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["360x800", "1280x900"])
 @pytest.mark.parametrize("name", PAGES)
 def test_nothing_is_wider_than_the_article(
-    chromium: Any, base_url: str, name: str, size: tuple[int, int]
+    chromium: Any, base_url: str, name: str, size: page_loads.Size
 ) -> None:
-    with emulating(chromium, *size, mobile=size == PHONE):
-        load(chromium, f"{base_url}{name}.html")
-        problems = chromium.execute_script(WIDTH_PROBLEMS, SLACK_PX)
-    assert not problems, f"{name} at {size[0]}×{size[1]}:\n" + "\n".join(problems)
+    url = f"{base_url}{name}.html"
+    problems = page_loads.measured(chromium, url, size, "widths.problems")
+    assert not problems, f"{name} at {size}:\n" + "\n".join(problems)
+
+
+#: A block twice the desktop article's width, in the article of a spoiled copy of a page.
+WIDE_BLOCK = '<div class="spoiled-wide" style="width: 2600px">wide</div>'
+
+
+def test_a_wide_block_on_a_copy_is_reported(
+    chromium: Any, base_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A copy of a page with a block wider than the article (served from a copy of the site,
+    under a name of its own): its shared load reports the block at both sizes, while the
+    page's own load reports nothing; the measurements are each the load's own."""
+    dest = tmp_path_factory.mktemp("wide-block") / "site"
+    shutil.copytree(built_site(tmp_path_factory), dest)
+    html = (dest / "index.html").read_text(encoding="utf-8")
+    spoiled, count = re.subn(r"(<article[^>]*>)", r"\1" + WIDE_BLOCK, html, count=1)
+    assert count == 1, "no article on the page to spoil"
+    (dest / "spoiled-index.html").write_text(spoiled, encoding="utf-8")
+    with serve(dest) as url:
+        for size in (PHONE, DESKTOP):
+            problems = page_loads.measured(
+                chromium, f"{url}spoiled-index.html", size, "widths.problems"
+            )
+            assert any("div.spoiled-wide" in p for p in problems), (size, problems)
+            assert page_loads.measured(chromium, f"{url}index.html", size, "widths.problems") == []
+    for size in (PHONE, DESKTOP):
+        own = page_loads.measured(chromium, f"{base_url}index.html", size, "widths.problems")
+        assert own == [], (size, own)
 
 
 def test_the_versions_page_is_short(chromium: Any, base_url: str) -> None:
-    with emulating(chromium, *DESKTOP, mobile=False):
-        load(chromium, f"{base_url}versions.html")
-        height = chromium.execute_script("return document.documentElement.scrollHeight")
-    screens = height / DESKTOP[1]
+    height = page_loads.measured(chromium, f"{base_url}versions.html", DESKTOP, "widths.height")
+    screens = height / DESKTOP.height
     assert screens < VERSIONS_MAX_SCREENS, f"versions page: {screens:.1f} screens at 1280×900"

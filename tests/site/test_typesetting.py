@@ -20,6 +20,12 @@ The plots are measured on a 375 px phone: their text is drawn at 11 CSS px or mo
 that share a plot differ by dash pattern and are named in its legend, and each plot carries
 a text alternative (a ``<desc>`` and its data as a table).
 
+Each page's measurements are taken on the session's shared loads of it (``page_loads.py``),
+after the read-only tests' measurements, since these change the page: the formulas on the
+desktop load (1280×900), the plots on the 360 px phone load laid out again at 375 px
+(``test_plots_laid_out_again_measure_as_on_a_load_at_the_size`` shows it measures as a
+load at 375 px would). The tests that spoil a page or compare shots load their own.
+
 The browser is the session's ``chromium`` fixture (``tests/site/conftest.py``); without
 Chromium, its driver, selenium, numpy or Pillow the tests are skipped, failed where ``CI`` is set.
 """
@@ -27,6 +33,7 @@ Chromium, its driver, selenium, numpy or Pillow the tests are skipped, failed wh
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import math
 import re
@@ -36,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import chromium_driver
+import page_loads
 import pytest
 from chromium_driver import SHOT_OPTIONS, emulating, load, serve
 from support import ROOT, built_site
@@ -379,6 +387,12 @@ def typesetting_problems(driver: Any, url: str, spoil_css: str = "") -> list[str
     """What breaks the rules in the formulas of the page at ``url`` (empty: none);
     ``spoil_css`` is added to the page first (to show that a rule can fail)."""
     load(driver, url)
+    return loaded_typesetting_problems(driver, url, spoil_css)
+
+
+def loaded_typesetting_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
+    """:func:`typesetting_problems` of the page at ``url``, loaded already; it is changed
+    (probe numbers and styles), so nothing may be read from it afterwards."""
     formulas = driver.execute_script(PROBES_JS, PROBE_CSS + spoil_css)
     site, page = url.rsplit("/", 1)
 
@@ -400,6 +414,7 @@ def typesetting_problems(driver: Any, url: str, spoil_css: str = "") -> list[str
     return problems + font_problems(driver, page, site)
 
 
+@functools.cache
 def served_family() -> str:
     """The family name inside the font file the site serves (what DevTools reports)."""
     from fontTools.ttLib import TTFont
@@ -423,9 +438,19 @@ _FONTS: dict[str, list[dict[str, Any]]] = {}
 def font_problems(driver: Any, page: str, site: str = "") -> list[str]:
     """Glyphs of the page's formulas drawn from another font than the site's math font:
     one DevTools question per distinct glyph (:data:`GLYPH_KEYS_JS`) of the site."""
-    family = served_family()
     driver.execute_cdp_cmd("DOM.enable", {})
     driver.execute_cdp_cmd("CSS.enable", {})
+    try:
+        return _font_problems(driver, page, site)
+    finally:
+        # Off again: left on, the two agents would report on every page the later tests
+        # load (some 10% of a load of the reference page).
+        driver.execute_cdp_cmd("CSS.disable", {})
+        driver.execute_cdp_cmd("DOM.disable", {})
+
+
+def _font_problems(driver: Any, page: str, site: str) -> list[str]:
+    family = served_family()
     # The document node alone: the query below sends the nodes it finds (the whole tree,
     # depth -1, took a quarter of a second on the reference page).
     root = driver.execute_cdp_cmd("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
@@ -461,13 +486,38 @@ def font_problems(driver: Any, page: str, site: str = "") -> list[str]:
 # --- The tests --------------------------------------------------------------------------------
 
 
+def _shared_typesetting_problems(
+    driver: Any, url: str, size: page_loads.Size, scripts: dict[str, Any]
+) -> list[str]:
+    # Kept as this measurement's failure, not raised as a skip: the load may be another
+    # test's (the driver fixture skips the tests that ask for it).
+    reason = chromium_driver.missing("numpy", "PIL")
+    if reason is not None:
+        raise RuntimeError(reason)
+    return loaded_typesetting_problems(driver, url)
+
+
+# The formulas are measured on the session's shared load of each page at the desktop size
+# (``page_loads``), after the tests that only read it: the measurement changes the page.
+page_loads.action(
+    "typesetting.formulas",
+    _shared_typesetting_problems,
+    sizes={page_loads.DESKTOP},
+    mutates=True,
+)
+
+
 @pytest.mark.parametrize("check", ["formulas_are_typeset", "plots_read_on_a_phone"])
 @pytest.mark.parametrize("name", PAGES)
 def test_page_in_chromium(driver: Any, base_url: str, name: str, check: str) -> None:
-    """Each page passes both measurements: its formulas' typesetting (above) and its plots
-    on a phone (below)."""
-    problems_of = typesetting_problems if check == "formulas_are_typeset" else plot_problems
-    problems = problems_of(driver, f"{base_url}{name}.html")
+    """Each page passes both measurements: its formulas' typesetting (above), taken on the
+    shared desktop load of the page (1280×900), and its plots on a phone (below)."""
+    url = f"{base_url}{name}.html"
+    if check == "formulas_are_typeset":
+        problems = page_loads.measured(driver, url, page_loads.DESKTOP, "typesetting.formulas")
+    else:
+        found = page_loads.measured(driver, url, page_loads.PHONE, "typesetting.plots")
+        problems = _problems_of_plots(url, found)
     assert not problems, "\n".join(problems)
 
 
@@ -632,6 +682,12 @@ def plot_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
     with emulating(driver, *PHONE, mobile=True):
         load(driver, url)
         found = driver.execute_script(PLOTS_JS, spoil_css)
+    return _problems_of_plots(url, found)
+
+
+def _problems_of_plots(url: str, found: list[dict[str, Any]]) -> list[str]:
+    """What makes a plot hard to read on a phone, of the plots ``found`` (:data:`PLOTS_JS`)
+    on the page at ``url``."""
     page = url.rsplit("/", 1)[-1]
     problems = []
     for plot in found:
@@ -650,6 +706,39 @@ def plot_problems(driver: Any, url: str, spoil_css: str = "") -> list[str]:
         if not plot["desc"] or plot["rows"] < 2:
             problems.append(f"{where}: no text alternative (a <desc> and a data table)")
     return problems
+
+
+#: The window of :data:`PHONE`, as ``Emulation.setDeviceMetricsOverride`` takes it.
+PHONE_METRICS = {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True}
+
+
+def _plots_laid_out_again(
+    driver: Any, url: str, size: page_loads.Size, scripts: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """:data:`PLOTS_JS` of the shared phone load (360 px) laid out again for :data:`PHONE`
+    (375 px): the page's layout at that size without loading it again, the same as a load
+    at 375 px measures (``test_plots_laid_out_again_measure_as_on_a_load_at_the_size``)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE_METRICS)
+    chromium_driver.wait_for(driver, f"return document.documentElement.clientWidth === {PHONE[0]}")
+    return driver.execute_script(PLOTS_JS, "")
+
+
+# Taken last on the shared phone load: it lays the page out again at another size.
+page_loads.action(
+    "typesetting.plots", _plots_laid_out_again, sizes={page_loads.PHONE}, mutates=True
+)
+
+
+def test_plots_laid_out_again_measure_as_on_a_load_at_the_size(driver: Any, base_url: str) -> None:
+    """The plots of the shared phone load laid out again at 375 px read as those of the
+    page loaded at 375 px, on the page with the most plots."""
+    url = f"{base_url}radar.html"
+    again = page_loads.measured(driver, url, page_loads.PHONE, "typesetting.plots")
+    with emulating(driver, *PHONE, mobile=True):
+        load(driver, url)
+        loaded = driver.execute_script(PLOTS_JS, "")
+    assert len(loaded) > 5, f"radar.html shows {len(loaded)} plots"
+    assert again == loaded
 
 
 def test_small_text_and_look_alike_curves_are_reported(driver: Any, base_url: str) -> None:
