@@ -34,17 +34,19 @@ class _Running:
 
 class _Watcher(threading.Thread):
     """Copies ``source`` to ``page`` each time its modification time changes after the
-    first look, taken once ``armed`` is set; logs each copy when ``logs`` is true."""
+    first look, taken once ``armed`` is set (then ``looked`` is set); logs each copy when
+    ``logs`` is true."""
 
     def __init__(self, source: Path, page: Path, log: Path, *, logs: bool) -> None:
         super().__init__(daemon=True)
         self.source, self.page, self.log, self.logs = source, page, log, logs
-        self.armed, self.stop = threading.Event(), threading.Event()
+        self.armed, self.looked, self.stop = threading.Event(), threading.Event(), threading.Event()
         self.copies = 0
 
     def run(self) -> None:
         self.armed.wait()
         seen = self.source.stat().st_mtime_ns
+        self.looked.set()
         while not self.stop.wait(0.01):
             now = self.source.stat().st_mtime_ns
             if now != seen:
@@ -126,7 +128,7 @@ def test_a_save_the_server_logged_is_not_saved_again(
     watcher = _watch(site, logs=True)
     watcher.armed.set()
     watcher.start()
-    # The watcher has taken its first look once it copies a change: ordered by its copy.
+    watcher.looked.wait()  # its first look taken: the saves below are seen
     source.write_text("first", encoding="utf-8")
     served.wait_for("page.html", "^first$", limit_s=30)
     served.save(source, "second")
