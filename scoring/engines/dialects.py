@@ -91,16 +91,23 @@ def tree(query: Query) -> exp.Expr:
 def translated_tree(which: Query, dialect: Dialect) -> exp.Expr:
     """The source's tree with ``dialect``'s rules applied: what the dialect's query reads
     back as."""
-    parsed = tree(which)
+    return _ruled(tree(which), dialect)
+
+
+def _ruled(parsed: exp.Expr, dialect: Dialect) -> exp.Expr:
     for rule in DIALECT_RULES[dialect]:
         parsed = parsed.transform(rule)
     return parsed
 
 
+def _written(parsed: exp.Expr, dialect: Dialect) -> str:
+    return _ruled(parsed, dialect).sql(dialect=dialect.value, pretty=True)
+
+
 def translated(which: Query, dialect: Dialect) -> str:
     """``which`` in ``dialect``: sqlglot's translation of the source with
     :data:`DIALECT_RULES` applied."""
-    return translated_tree(which, dialect).sql(dialect=dialect.value, pretty=True)
+    return _written(tree(which), dialect)
 
 
 def query(which: Query, dialect: Dialect) -> str:
@@ -132,9 +139,3 @@ def materialized_steps(which: Query, dialect: Dialect) -> tuple[tuple[tuple[str,
     rest = parsed.copy()
     rest.set("with_", exp.With(expressions=[c.copy() for c in plain]) if plain else None)
     return tuple(steps), _written(rest, dialect)
-
-
-def _written(parsed: exp.Expr, dialect: Dialect) -> str:
-    for rule in DIALECT_RULES[dialect]:
-        parsed = parsed.transform(rule)
-    return parsed.sql(dialect=dialect.value, pretty=True)
