@@ -9,6 +9,7 @@ project. Only the standard library: the benchmark runs without pytest.
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import shutil
@@ -20,7 +21,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from contracts.source import REPO_ROOT as ROOT
@@ -34,13 +35,18 @@ POLL_INTERVAL_S = 0.05
 #: The server's log (stdout and stderr), in the project it serves.
 LOG_NAME = "serve.log"
 
-#: Seconds a saved edit may go unseen, the server's log silent, before it is saved again. A
+#: Seconds a saved edit may go unseen, with no rebuild logged, before it is saved again. A
 #: server's file watcher is armed a moment after its first page shows (mkdocs' polling
 #: observer takes its first snapshot in its own thread; zensical says nothing), and an edit
 #: made before that is missed for good: saved again, it is seen. Not an ordering: a wait
 #: ends when its page shows the edit, whenever that is; this bounds how long a missed save
-#: stays missed. A server that logs its rebuild has seen the save: it is not saved again.
+#: stays missed. A server that has logged a rebuild since the save has seen it: it is not
+#: saved again (a slow rebuild is not queued twice).
 RESAVE_S = 2.0
+
+#: A rebuild in the server's log: mkdocs writes the first line when its watcher sees a change,
+#: zensical the second as each build starts (its first build's before the first page shows).
+REBUILD_LOGGED = re.compile(r"Detected file changes|Build started")
 
 
 class ServeError(RuntimeError):
@@ -105,22 +111,24 @@ class Served:
     project: Path
     process: subprocess.Popen[bytes]
     base: str
-    #: The file :meth:`save` wrote last, and the log's size then: saved again while a wait
-    #: does not see it and the log says nothing.
-    saved: list[tuple[Path, int]] = field(default_factory=list)
+    #: The file :meth:`save` wrote last, and the rebuilds logged then: saved again while a
+    #: wait does not see it and no rebuild is logged since.
+    saved: tuple[Path, int] | None = None
 
     def save(self, path: Path, text: str) -> None:
         """Write ``text`` to ``path`` (UTF-8), an edit the next :meth:`wait_for` awaits."""
         path.write_text(text, encoding="utf-8")
-        self.saved[:] = [(path, self._logged())]
+        self.saved = (path, self._rebuilds())
 
-    def _logged(self) -> int:
-        return (self.project / LOG_NAME).stat().st_size
+    def _rebuilds(self) -> int:
+        log = (self.project / LOG_NAME).read_text(encoding="utf-8", errors="replace")
+        return len(REBUILD_LOGGED.findall(log))
 
     def _save_again(self) -> None:
-        """Save the last saved file again, if the server has logged nothing since."""
-        for path, logged in self.saved:
-            if self._logged() == logged:
+        """Save the last saved file again, if the server has logged no rebuild since."""
+        if self.saved is not None:
+            path, rebuilds = self.saved
+            if self._rebuilds() == rebuilds:
                 path.write_bytes(path.read_bytes())
 
     def get(self, page: str) -> str | None:
@@ -128,7 +136,8 @@ class Served:
         try:
             with urllib.request.urlopen(self.base + page, timeout=5) as response:
                 return response.read().decode("utf-8")
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
+        except (urllib.error.URLError, ConnectionError, TimeoutError, http.client.HTTPException):
+            # Not up yet, or the page cut short while it is being written again.
             return None
 
     def wait_for(self, page: str, pattern: str, limit_s: float = 30.0) -> float:
