@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import chromium_driver
 from chromium_driver import console_errors, emulating, load, requested_urls, wait_for
 
 
@@ -54,7 +55,7 @@ class Size:
 PHONE = Size(360, 800, mobile=True)
 #: The desktop window, emulated like the phone (the headless window itself shows 1280×757:
 #: its height less the browser's own bars).
-DESKTOP = Size(1280, 900, mobile=False)
+DESKTOP = Size(*chromium_driver.DESKTOP, mobile=False)
 
 #: True once the theme's script has run on the page: its observables exist and it has wrapped
 #: every plain table of the article (Material wraps ``table:not([class])`` to scroll it).
