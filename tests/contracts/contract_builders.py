@@ -3,9 +3,11 @@ scratch copies of the project and Python run in them."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -101,3 +103,16 @@ def python_in(root: Path, *args: str, timeout_s: float = 600) -> subprocess.Comp
         "NO_MKDOCS_2_WARNING": "1",
     }
     return run_python(args, cwd=root, env=env, timeout=timeout_s)
+
+
+#: ``ast.parse`` is not safe in two threads at once on CPython 3.11: its tree builder keeps
+#: its recursion depth in state the threads share, and now and then raises "SystemError: AST
+#: constructor recursion depth mismatch" (python/cpython#106905; seen in the suite, where
+#: the scratch-copy scenarios edit their copies in a thread pool). One parse at a time.
+_PARSING = threading.Lock()
+
+
+def parse_python(source: str) -> ast.Module:
+    """``ast.parse(source)``, one thread at a time (see :data:`_PARSING`)."""
+    with _PARSING:
+        return ast.parse(source)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from contract_builders import python_in
+from contract_builders import parse_python, python_in
 from serving import copy_project
 
 from contracts import store
@@ -47,7 +47,7 @@ def _after_definition(name: str, addition: str) -> Callable[[str], str]:
     """Insert ``addition`` after the definition of ``name``."""
 
     def change(text: str) -> str:
-        for node in ast.parse(text).body:
+        for node in parse_python(text).body:
             if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", None) == name:
                 lines = text.splitlines(keepends=True)
                 end = node.end_lineno or node.lineno
@@ -177,7 +177,7 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
 
 
 def _line_in_copy(root: Path, name: str) -> int:
-    for node in ast.parse((root / CONSTANTS).read_text(encoding="utf-8")).body:
+    for node in parse_python((root / CONSTANTS).read_text(encoding="utf-8")).body:
         targets = [node.target] if isinstance(node, ast.AnnAssign) else []
         targets += node.targets if isinstance(node, ast.Assign) else []
         if any(getattr(t, "id", None) == name for t in targets):

@@ -21,7 +21,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import pytest
-from contract_builders import python_in
+from contract_builders import parse_python, python_in
 from serving import copy_project
 
 from contracts.source import REPO_ROOT
@@ -101,7 +101,7 @@ def perturbed_literal(value: object) -> str:
 def perturb_constant(source: str, python_name: str) -> str:
     """``source`` with the first literal in the value of ``python_name``'s assignment
     changed (see :func:`perturbed_literal`); the annotation and its Meta are left alone."""
-    tree = ast.parse(source)
+    tree = parse_python(source)
     for node in tree.body:
         if (
             isinstance(node, ast.AnnAssign)

@@ -87,7 +87,13 @@ def browser_results(chromium: Any, page: Path, cases: list[Case]) -> list[dict[s
     chromium.get(page.as_uri())
     answer = json.loads(chromium.execute_script(RUN_CASES, json.dumps(cases, ensure_ascii=False)))
     if isinstance(answer, dict):
-        raise AssertionError(f"{page.name}: window.Methodology has no data")
+        state = chromium.execute_script(
+            "return [document.readyState, location.href, typeof window.MethodologyParts,"
+            " !!document.getElementById('methodology-data'), document.scripts.length]"
+        )
+        raise AssertionError(
+            f"{page.name}: window.Methodology has no data: {state} {chromium.get_log('browser')}"
+        )
     return answer
 
 

@@ -243,12 +243,20 @@ def _zone(parts: Box) -> Box:
 
 
 def _one_inks(driver: Any, math_id: int, probe: dict[str, Any], beyond: bool) -> tuple[Ink, Ink]:
-    """One probe shot alone: the shot of its formula's box (see :func:`_batch_inks`)."""
+    """One probe shot alone: the shot of its formula's box (see :func:`_batch_inks`). The
+    clip starts and ends on whole CSS px, as a shot of many does, and the box is cut out of
+    it: a clip at the box's fractional corner has Chromium (150, Debian's) place the glyphs
+    on another subpixel grid, a few pixels of antialiased ink apart from the same formula
+    in a shot of many."""
     parts = [[probe["a"], probe["b"], probe["kind"] == "script"]]
     boxes, (sx, sy, width, height) = driver.execute_script(SHOW_JS, parts, [math_id], None)
     x, y, w, h = boxes[0]
-    in_view = x >= sx and y >= sy and x + w <= sx + width and y + h <= sy + height
-    return _masks(_shot(driver, (x, y, w, h), beyond or not in_view))
+    left, top = math.floor(x), math.floor(y)
+    right, bottom = math.ceil(x + w), math.ceil(y + h)
+    in_view = left >= sx and top >= sy and right <= sx + width and bottom <= sy + height
+    pixels = _shot(driver, (left, top, right - left, bottom - top), beyond or not in_view)
+    row0, col0 = _device(y) - top * SCALE, _device(x) - left * SCALE
+    return _masks(pixels[row0 : row0 + _device(h), col0 : col0 + _device(w)])
 
 
 def _batch_inks(
