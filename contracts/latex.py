@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 # The evaluator uses the parser's and the arithmetic's helpers; the public names of all
 # three are re-exported here (``from contracts.latex import parse`` keeps working).
+from contracts.latex_env import ABSENT, Element, IndexRange, Reads, bound, same_input
 from contracts.latex_numbers import (
     _arith,
     _compare,
@@ -98,20 +98,6 @@ __all__ = [
 # --- Evaluation -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Element:
-    """The current row of a bound variable (``t`` in ``\\sum_{t \\in T}``)."""
-
-    values: Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class IndexRange:
-    """The values an index may take; a ``cases`` row picks the first that satisfies it."""
-
-    values: tuple[int, ...]
-
-
 class Scope:
     """What each symbol stands for: ``resolve(key)`` gives the value of a whole symbol
     (``n_{\\min}``), ``family(base)`` a list or a row-wise function for ``x_`` forms."""
@@ -128,12 +114,25 @@ class Scope:
 
 
 class Evaluator:
-    """Evaluates a parsed formula in a :class:`Scope`."""
+    """Evaluates a parsed formula in a :class:`Scope`.
+
+    A definition without parameters is evaluated where it is read, in the row of the sum
+    that reads it (``U_t`` for each ``t``), and so may be read many times over with the same
+    inputs: ``m`` inside the sum of ``V`` over 100 tasks is 10,000 evaluations of ``U_t``.
+    Its value is kept with the names of the environment it read (noted by :class:`Reads`,
+    every read of the evaluation included: the scope's too, which reads the environment
+    it is given) and their values; a later read where each of those names has the same value
+    (:func:`same_input`) is given the kept value. Bindings of a sum or a function's
+    values over a noted environment are read through it (:func:`bound`), so a row the
+    definition binds itself is not an input of it. A value that is a function is not kept
+    (it would read the environment it was made in). Scope and definitions are fixed for an
+    evaluator, so nothing else can change a definition's value."""
 
     def __init__(self, parsed: Parsed, scope: Scope, name: str) -> None:
         self.parsed = parsed
         self.scope = scope
         self.name = name
+        self._kept: dict[str, list[tuple[tuple[tuple[str, Any], ...], Any]]] = {}
 
     def value(self, env: Mapping[str, Any] | None = None) -> Number | Span:
         """The formula's value (raises :class:`Undefined` where it has none): its guards
@@ -211,7 +210,7 @@ class Evaluator:
         row of ``t``); a function (``V(\\hat p)``) is returned to be applied."""
         definition = self.parsed.definitions[key]
         if not definition.parameters:
-            return self.eval(definition.body, env)
+            return self._kept_value(key, definition.body, env)
 
         def apply(*values: Any) -> Any:
             if len(values) != len(definition.parameters):
@@ -220,10 +219,24 @@ class Evaluator:
                     f"given {len(values)}"
                 )
             return self.eval(
-                definition.body, {**env, **dict(zip(definition.parameters, values, strict=True))}
+                definition.body, bound(env, dict(zip(definition.parameters, values, strict=True)))
             )
 
         return apply
+
+    def _kept_value(self, key: str, body: Node, env: Mapping[str, Any]) -> Any:
+        """A parameterless definition's value in ``env``: kept, if it was found before from
+        the same inputs (see the class's docstring). The check reads each input through
+        ``env``, so a definition that reads this one reads its inputs too."""
+        kept = self._kept.setdefault(key, [])
+        for inputs, value in kept:
+            if all(same_input(env.get(name, ABSENT), held) for name, held in inputs):
+                return value
+        reads = Reads(env)
+        value = self.eval(body, reads)  # an exception is not kept: raised again each time
+        if not callable(value):
+            kept.append((tuple((n, env.get(n, ABSENT)) for n in sorted(reads.names)), value))
+        return value
 
     def rows_of(self, variable: str, env: Mapping[str, Any]) -> list[Element]:
         """The rows a sum's or a set's variable ranges over (it must be bound to rows)."""
@@ -240,7 +253,9 @@ class Evaluator:
         domain = self.scope.resolve(variable, env)
         if not isinstance(domain, list):
             raise LatexError(f"{self.name}: {variable} must be bound to rows")
-        return [element for element in domain if self.holds(condition, {**env, variable: element})]
+        return [
+            element for element in domain if self.holds(condition, bound(env, {variable: element}))
+        ]
 
     def holds(self, condition: Node, env: Mapping[str, Any]) -> bool:
         if condition.kind in ("or", "and"):
@@ -279,21 +294,21 @@ class Evaluator:
         walk(node)
         return found
 
-    def choose(self, condition: Node, env: Mapping[str, Any]) -> dict[str, Any] | None:
+    def choose(self, condition: Node, env: Mapping[str, Any]) -> Mapping[str, Any] | None:
         """The environment in which ``condition`` holds (an index tried in order), or None."""
         free = self.indices(condition, env)
         if not free:
-            return dict(env) if self.holds(condition, env) else None
+            return env if self.holds(condition, env) else None
 
-        def tries(names: list[str], current: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        def tries(names: list[str], current: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
             if not names:
                 yield current
                 return
             first, *rest = names
             for value in self.scope.resolve(first, current).values:
-                yield from tries(rest, {**current, first: Fraction(value)})
+                yield from tries(rest, bound(current, {first: Fraction(value)}))
 
-        for candidate in tries(free, dict(env)):
+        for candidate in tries(free, env):
             if self.holds(condition, candidate):
                 return candidate
         return None
@@ -326,7 +341,7 @@ class Evaluator:
             return [
                 element
                 for element in self.rows_of(variable, env)
-                if self.holds(condition, {**env, variable: element})
+                if self.holds(condition, bound(env, {variable: element}))
             ]
         if kind in ("sumrange", "sumall"):
             variable, body = parts[0], parts[-1]
@@ -341,7 +356,8 @@ class Evaluator:
                 elements = elements[int(low) - 1 : int(high)]
             total: Number = Fraction(0)
             for element in elements:
-                total = _arith("add", total, _number(self.eval(body, {**env, variable: element})))
+                row = bound(env, {variable: element})
+                total = _arith("add", total, _number(self.eval(body, row)))
             return total
         if kind == "neg":
             return -_number(self.eval(parts[0], env))
@@ -393,7 +409,8 @@ class Evaluator:
                 raise LatexError(f"{self.name}: a sum over {symbol_key(*domain.parts)}, not a set")
             summed: Number = Fraction(0)
             for element in elements:
-                summed = _arith("add", summed, _number(self.eval(body, {**env, variable: element})))
+                row = bound(env, {variable: element})
+                summed = _arith("add", summed, _number(self.eval(body, row)))
             return summed
         if kind == "cases":
             for value, condition in parts[0]:
