@@ -104,7 +104,7 @@ def same_input(a: Any, b: Any) -> bool:
     if isinstance(a, tuple | list):
         return len(a) == len(b) and all(same_input(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, Decimal):  # digit for digit: 1.0 and 1 are kept apart
-        return a.as_tuple() == b.as_tuple()
+        return bool(a.as_tuple() == b.as_tuple())
     if isinstance(a, Fraction | int | float | str):
         return bool(a == b)
     return False
