@@ -224,14 +224,18 @@ def requested_urls(driver: Any) -> list[str]:
     return urls
 
 
-def save_screenshot(driver: Any, path: Path, box: tuple[float, float, float, float]) -> None:
-    """A PNG of the page's ``(x, y, width, height)`` box, also below the fold, at ``path``."""
+def save_screenshot(
+    driver: Any, path: Path, box: tuple[float, float, float, float], *, beyond: bool = True
+) -> None:
+    """A PNG of the page's ``(x, y, width, height)`` box at ``path``: also below the fold
+    where ``beyond`` (the page laid out and painted at its full height for it), else of
+    what the window shows (one paint: the box must be in the window)."""
     x, y, width, height = box
     shot = driver.execute_cdp_cmd(
         "Page.captureScreenshot",
         {
             "format": "png",
-            "captureBeyondViewport": True,
+            "captureBeyondViewport": beyond,
             "clip": {"x": x, "y": y, "width": width, "height": height, "scale": 1},
             **SHOT_OPTIONS,
         },

@@ -1,6 +1,7 @@
 """Every built page in headless Chromium: no console errors, nothing fetched from another
 host, formulas laid out, plots visible, no sideways scrolling on a phone, and screenshots
-(desktop and phone) saved to ``artifacts/screenshots/`` for a person to look at.
+(desktop and phone) saved to ``artifacts/screenshots/`` for a person to look at: each page's
+first screen, or the whole page with ``SITE_SCREENSHOTS=full`` (see :data:`FULL_SHOTS`).
 
 Driven through the ``chromium`` fixture of ``tests/site/conftest.py``. Each page is read from
 the session's shared loads (``page_loads.py``) at the desktop size (1280×900) and on the
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,12 @@ pytestmark = pytest.mark.slow
 #: are measured on the same load.
 PHONE = page_loads.PHONE
 MAX_SHOT_HEIGHT = 9000
+#: Whether a page's screenshot is the whole page (up to MAX_SHOT_HEIGHT), where
+#: ``SITE_SCREENSHOTS=full``, or by default its first screen at the size: a shot beyond the
+#: window has Chromium lay the page out again at its full height and paint all of it, about
+#: 17 s of the 34 shots (41.7 s → 24.6 s for this file alone, ``-n0``), for pictures that
+#: no test reads.
+FULL_SHOTS = os.environ.get("SITE_SCREENSHOTS") == "full"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 PAGES = sorted(p.stem for p in (ROOT / "docs").glob("*.md"))
 
@@ -55,14 +63,16 @@ page_loads.script("browser.layout", LAYOUT_JS, sizes={page_loads.DESKTOP, PHONE}
 def _shot_of_the_load(
     chromium: Any, url: str, size: page_loads.Size, scripts: dict[str, Any]
 ) -> Path | None:
-    """The whole page (up to MAX_SHOT_HEIGHT) of a shared load, named by page and device;
-    none of a page the site has no source for (a test's spoiled page)."""
+    """The page (see :data:`FULL_SHOTS`) of a shared load, named by page and device; none
+    of a page the site has no source for (a test's spoiled page)."""
     name = url.rsplit("/", 1)[-1].removesuffix(".html")
     if name not in PAGES:
         return None
     path = SCREENSHOTS / f"{name}-{'phone' if size.mobile else 'desktop'}.png"
-    height = scripts["browser.layout"]["height"]
-    save_screenshot(chromium, path, (0, 0, size.width, min(height, MAX_SHOT_HEIGHT)))
+    height = min(
+        scripts["browser.layout"]["height"], MAX_SHOT_HEIGHT if FULL_SHOTS else size.height
+    )
+    save_screenshot(chromium, path, (0, 0, size.width, height), beyond=FULL_SHOTS)
     return path
 
 
