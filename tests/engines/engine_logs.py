@@ -12,7 +12,8 @@ import gzip
 import io
 import json
 import random
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -198,6 +199,42 @@ ODD_CLEAN_LOGS: dict[str, Callable[[], bytes]] = {
     "empty": lambda: b"",
     "only blank lines": lambda: b"\n  \n\n",
 }
+
+#: Odd logs whose oddity is the whole file's (no runs, no terminal run): never joined.
+WHOLE_FILE_ODDITIES = frozenset({"empty", "only blank lines", "only queued runs"})
+_BYTE_ORDER_MARK = b"\xef\xbb\xbf"
+_RUN_ID_VALUE = re.compile(rb'("run_id"\s*:\s*")')
+
+
+def odd_logs_together(names: Iterable[str]) -> dict[str, tuple[bytes, tuple[bytes, ...]]]:
+    """The odd logs ``names`` joined into as few logs as keep each one's bytes as they are:
+    one of the logs with a backslash ("escaped"), one of those without ("unescaped"; a log
+    without one is proven clean by DuckDB alone, see scoring.engines.proof, so the two kinds
+    stay apart). Each joined log with its parts, as they stand in it: every part's run ids
+    its own (``part3-run-0``), a byte-order mark at the start of the file, the part without
+    a final newline last. Raises ``ValueError`` where that cannot be (two parts with a
+    byte-order mark or without a final newline, a whole-file oddity, a part with no runs)."""
+    groups: dict[str, list[bytes]] = {}
+    for number, name in enumerate(names):
+        if name in WHOLE_FILE_ODDITIES:
+            raise ValueError(f"{name!r} is an oddity of a whole file: it is scored alone")
+        data = ODD_CLEAN_LOGS[name]()
+        part = _RUN_ID_VALUE.sub(rb"\g<1>part" + str(number).encode() + b"-", data)
+        if part == data:
+            raise ValueError(f"{name!r} has no run id to make its own")
+        groups.setdefault("escaped" if b"\\" in data else "unescaped", []).append(part)
+    joined: dict[str, tuple[bytes, tuple[bytes, ...]]] = {}
+    for kind, parts in groups.items():
+        marked = [part for part in parts if part.startswith(_BYTE_ORDER_MARK)]
+        unended = [part for part in parts if not part.endswith(b"\n")]
+        if len(marked) > 1 or len(unended) > 1:
+            raise ValueError(f"the {kind} parts have two starts or two ends of a file")
+        middle = [part for part in parts if part not in marked and part not in unended]
+        ordered = [part.removeprefix(_BYTE_ORDER_MARK) for part in marked] + middle + unended
+        head = _BYTE_ORDER_MARK if marked else b""
+        joined[kind] = (head + b"".join(ordered), tuple(ordered))
+    return joined
+
 
 #: The window is one of these many runs (a log of ties needs more runs than it).
 TIES_RUNS = 3 * RADAR_WINDOW_RUNS

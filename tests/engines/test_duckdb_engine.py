@@ -11,9 +11,11 @@ from engine_logs import (
     HOSTILE_LINES,
     ODD_CLEAN_LOGS,
     TIES_RUNS,
+    WHOLE_FILE_ODDITIES,
     clean_log,
     cli,
     hostile_log,
+    odd_logs_together,
     parquet_copy,
     write,
 )
@@ -135,6 +137,14 @@ def test_commas_in_strings_and_keys_in_any_order(tmp_path: Path) -> None:
 def test_odd_but_valid_logs(tmp_path: Path, name: str) -> None:
     log = write(tmp_path / "odd.jsonl", ODD_CLEAN_LOGS[name]())
     _same_as_python(log)
+
+
+@pytest.mark.parametrize("kind", ["escaped", "unescaped"])
+def test_odd_logs_joined(tmp_path: Path, kind: str) -> None:
+    """The odd logs joined as the Spark tests join them: DuckDB scores them too."""
+    joined = odd_logs_together(sorted(set(ODD_CLEAN_LOGS) - WHOLE_FILE_ODDITIES))
+    log = write(tmp_path / f"odd-{kind}.jsonl", joined[kind][0])
+    assert _same_as_python(log)[0] == 0
 
 
 def test_a_missing_file(tmp_path: Path) -> None:
