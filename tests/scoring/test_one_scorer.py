@@ -250,24 +250,31 @@ def test_every_registered_formula_is_accounted_for() -> None:
     assert not set(MOVES) & set(NOT_IN_THE_REPORT)
 
 
-BEFORE = report()
+Report = dict[str, dict[str, Any]]
 
 
-def test_the_log_feeds_every_field_for_agents_of_every_size() -> None:
+@pytest.fixture(scope="module")
+def before() -> Report:
+    """The report before any formula is moved (a fixture, not computed at import: every
+    worker collects this file, one runs it; set up before a test moves a formula)."""
+    return report()
+
+
+def test_the_log_feeds_every_field_for_agents_of_every_size(before: Report) -> None:
     # Not vacuous: each field the moves check is set for the agents that should have it.
     for agent in ("fifty-runs", "large"):
         for _, paths in MOVES.values():
             for path in paths:
-                assert _value(BEFORE[agent], path) is not None, (agent, path)
-    assert BEFORE["one-run"]["composite"]["score"] is not None
-    assert BEFORE["never-succeeds"]["composite"]["zero_success_floor"] is True
-    assert BEFORE["never-succeeds"]["composite"]["interval"] is not None
+                assert _value(before[agent], path) is not None, (agent, path)
+    assert before["one-run"]["composite"]["score"] is not None
+    assert before["never-succeeds"]["composite"]["zero_success_floor"] is True
+    assert before["never-succeeds"]["composite"]["interval"] is not None
 
 
-def assert_moved(name: str, after: dict[str, dict[str, Any]]) -> None:
-    """Every field ``name`` feeds has moved, for every agent where it is set."""
+def assert_moved(name: str, before: Report, after: Report) -> None:
+    """Every field ``name`` feeds has moved from ``before``, for every agent where it is set."""
     checked = 0
-    for agent_id, agent in BEFORE.items():
+    for agent_id, agent in before.items():
         if name in _FLOORED_ONLY and agent["composite"]["zero_success_floor"]:
             continue
         if name == "uncertainty.clustered_variance" and agent_id in _NO_SPREAD:
@@ -283,7 +290,7 @@ def assert_moved(name: str, after: dict[str, dict[str, Any]]) -> None:
 
 @pytest.mark.parametrize("name", sorted(MOVES))
 def test_moving_a_formula_moves_every_agent_it_feeds(
-    monkeypatch: pytest.MonkeyPatch, name: str
+    monkeypatch: pytest.MonkeyPatch, before: Report, name: str
 ) -> None:
     move = MOVES[name][0]
     original = FORMULAS[name].function
@@ -294,22 +301,22 @@ def test_moving_a_formula_moves_every_agent_it_feeds(
         return move(original(*args, **kwargs))
 
     monkeypatch.setattr(module, original.__name__, moved)
-    assert_moved(name, report())
+    assert_moved(name, before, report())
 
 
-def test_the_check_fails_where_one_agent_keeps_its_value() -> None:
+def test_the_check_fails_where_one_agent_keeps_its_value(before: Report) -> None:
     """A second implementation for some agents (say the one-run agent) would leave its
     field where it was: the check names it."""
     with pytest.raises(AssertionError, match="one-run"):
-        assert_moved("composite.score", BEFORE)
-    after = json.loads(json.dumps(BEFORE))
+        assert_moved("composite.score", before, before)
+    after = json.loads(json.dumps(before))
     for agent in after.values():
         agent["composite"]["score"] = -1.0
-    after["one-run"]["composite"]["score"] = BEFORE["one-run"]["composite"]["score"]
+    after["one-run"]["composite"]["score"] = before["one-run"]["composite"]["score"]
     with pytest.raises(AssertionError, match="one-run"):
-        assert_moved("composite.score", after)
+        assert_moved("composite.score", before, after)
     after["one-run"]["composite"]["score"] = -1.0
-    assert_moved("composite.score", after)
+    assert_moved("composite.score", before, after)
 
 
 def test_interval_halving_moves_a_bound() -> None:
