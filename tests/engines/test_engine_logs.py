@@ -22,12 +22,12 @@ def test_every_part_in_a_joined_log() -> None:
     assert set(joined) == {"escaped", "unescaped"}
     parts = [part for _, kind_parts in joined.values() for part in kind_parts]
     assert len(parts) == len(JOINABLE)
-    for data, kind_parts in joined.values():
+    for kind, (data, kind_parts) in joined.items():
         for part in kind_parts:
             assert part in data
         ids = _run_ids(data)
         assert len(ids) == len(set(ids)) == sum(len(_run_ids(part)) for part in kind_parts)
-        assert (b"\\" in data) == (data is joined["escaped"][0])
+        assert (b"\\" in data) == (kind == "escaped")
 
 
 @pytest.mark.parametrize("kind", ["escaped", "unescaped"])
