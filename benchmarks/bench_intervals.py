@@ -14,10 +14,8 @@ import statistics
 import sys
 import timeit
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[1])]  # run as a script: the project
-from contracts.source import REPO_ROOT as REPO  # noqa: E402
+from contracts.source import REPO_ROOT as REPO
 
 # The check inputs of decisions.md as the tests write them, loaded from the test file by path
 # (it is a module of the project's tests, not an installed distribution).

@@ -17,13 +17,9 @@ import argparse
 import math
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from functools import lru_cache
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scoring.quantiles import _t_quantile, beta_quantile
 

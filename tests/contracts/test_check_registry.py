@@ -18,6 +18,7 @@ from contracts.check import (
     run_check,
 )
 from contracts.model import Methodology
+from contracts.source import REPO_ROOT
 from contracts.store import LOCK_FILENAME, read_lock, read_snapshot, snapshot_path, version_key
 
 
@@ -92,7 +93,7 @@ def test_drift_findings_carry_their_differences_with_file_and_line(
     [difference] = [d for f in current for d in f.differences if d.path.startswith("constants[")]
     assert difference.file == "scoring/constants.py"
     assert difference.line is not None
-    source = Path(__file__).resolve().parents[2] / difference.file
+    source = REPO_ROOT / difference.file
     lines = source.read_text(encoding="utf-8").splitlines()
     assert lines[difference.line - 1].startswith("COMPOSITE_WEIGHT_COST")
     assert difference.end_line is not None

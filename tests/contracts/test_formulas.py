@@ -27,6 +27,7 @@ from contracts.formulas import (
 )
 from contracts.latex import Undefined
 from contracts.model import Methodology
+from contracts.source import REPO_ROOT
 from contracts.update import run_update
 from scoring import FORMULAS
 from scoring.constants import RADAR_POINTS_PER_EXTRA_STEP, RADAR_STEPS_FREE, RECOVERABLE_FLOOR
@@ -174,7 +175,7 @@ def test_a_problem_carries_where_the_formula_is_defined() -> None:
     assert first.line is not None
     assert first.end_line is not None
     assert first.line < first.end_line
-    source = Path(__file__).resolve().parents[2] / first.file
+    source = REPO_ROOT / first.file
     assert "def determinism" in "".join(
         source.read_text(encoding="utf-8").splitlines(keepends=True)[
             first.line - 1 : first.end_line

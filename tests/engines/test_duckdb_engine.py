@@ -21,6 +21,7 @@ from engine_logs import (
     write,
 )
 
+from contracts.source import REPO_ROOT
 from scoring.engines import Engine, engine_stats
 from scoring.engines.proof import count_bytes
 from scoring.reading import read_stats
@@ -34,7 +35,7 @@ pytestmark = pytest.mark.slow
 if importlib.util.find_spec("duckdb") is None:
     pytest.skip("the duckdb extra is not installed", allow_module_level=True)
 
-CORPUS = sorted((Path(__file__).parents[2] / "contracts" / "corpus").glob("*.jsonl"))
+CORPUS = sorted((REPO_ROOT / "contracts" / "corpus").glob("*.jsonl"))
 FORMATS = (["--format", "json"], [])
 
 

@@ -42,6 +42,7 @@ from engine_logs import (
 )
 
 import scoring.cli
+from contracts.source import REPO_ROOT
 from scoring.engines import SPARK_LOCAL_MASTER, Engine, engine_stats
 from scoring.reading import read_stats
 from scoring.stats import AgentStats
@@ -53,7 +54,7 @@ if os.environ.get("CI") != "true" and importlib.util.find_spec("pyspark") is Non
 
 pytestmark = pytest.mark.slow
 
-CORPUS_LOG = Path(__file__).parents[2] / "contracts" / "corpus" / "synthetic-runs.jsonl"
+CORPUS_LOG = REPO_ROOT / "contracts" / "corpus" / "synthetic-runs.jsonl"
 
 
 #: The suite's JVM compiles with the JIT's first tier only (C1). Its jobs are many and small,

@@ -16,12 +16,13 @@ from builders import good
 
 import scoring.composite
 import scoring.radar
+from contracts.source import REPO_ROOT
 from scoring.cli import EXITS, ExitStatus, exit_for, run
 from scoring.constants import Axis
 from scoring.errors import MethodologyError
 
 GOOD_LOG = good("r1") + b"\n"
-CORPUS_LOG = Path(__file__).parents[2] / "contracts" / "corpus" / "synthetic-runs.jsonl"
+CORPUS_LOG = REPO_ROOT / "contracts" / "corpus" / "synthetic-runs.jsonl"
 
 
 class _Failing(io.StringIO):

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import mpmath
@@ -32,6 +31,7 @@ from interval_reference import (
 )
 from test_intervals_1_2 import PASS5_TASKS, SUCCESS_TASKS
 
+from contracts.source import REPO_ROOT
 from scoring import build_report, moves, quantiles, rate_bounds, rates, report_to_json
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, PASS_K_LEVELS, RADAR_WINDOW_RUNS
 
@@ -258,7 +258,7 @@ def _runs_of(tasks: list[tuple[int, int]]) -> list[dict[str, Any]]:
     ]
 
 
-CHECK_AGENT = Path(__file__).parents[3] / "shared" / "spec" / "composite-check-agent.jsonl"
+CHECK_AGENT = REPO_ROOT.parent / "shared" / "spec" / "composite-check-agent.jsonl"
 
 
 def test_the_reference_gives_the_pass5_check_interval() -> None:

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from contracts.source import REPO_ROOT
 from scoring import moves, paired
 from scoring import rates as v12
 from scoring.composite import composite_score, outcome_consistency
@@ -467,9 +468,8 @@ def test_the_check_agent_is_the_spec_file() -> None:
     """The golden point's per-task sums are those of the decisions' own file."""
     import json
     from collections import defaultdict
-    from pathlib import Path
 
-    spec = Path(__file__).resolve().parents[3] / "shared" / "spec" / "composite-check-agent.jsonl"
+    spec = REPO_ROOT.parent / "shared" / "spec" / "composite-check-agent.jsonl"
     if not spec.exists():
         pytest.skip("the decisions' check agent is not beside this checkout")
     sums: dict[str, list] = defaultdict(lambda: [0, 0, Decimal(0), Decimal(0)])

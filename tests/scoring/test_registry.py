@@ -18,7 +18,6 @@ import re
 import types
 import typing
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,12 +28,13 @@ from interval_strategies import INTERVAL_FORMULA_ARGUMENTS
 
 from contracts.formulas import agree, latex_value, registration_problems, show
 from contracts.latex import Undefined
+from contracts.source import REPO_ROOT
 from scoring import FORMULAS, Axis, VerificationEntry
 from scoring.constants import constants
 from scoring.registry import Const, Formula, Uses, Words
 
 NAMES = sorted(FORMULAS)
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOCS = REPO_ROOT / "docs"
 #: ``formula("name")`` on a page: the macro that shows a formula.
 SHOWN = re.compile(r"""\bformula\(\s*["']([^"']+)["']\s*\)""")
 RANGE = re.compile(r"Returns a value in \[(?P<low>[^,\]]+), (?P<high>[^\]]+)\]")

@@ -9,14 +9,14 @@ import json
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from contracts.source import REPO_ROOT
 from scoring import aggregate_pass_hat_k, build_report, report_to_json
 
-DATA = Path(__file__).resolve().parents[2] / "docs" / "data" / "tau-bench-gpt-4o-airline.jsonl"
+DATA = REPO_ROOT / "docs" / "data" / "tau-bench-gpt-4o-airline.jsonl"
 PUBLISHED = {1: "0.420", 2: "0.273", 3: "0.220", 4: "0.200"}
 
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import math
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from contracts.source import REPO_ROOT
 from scoring.quantiles import beta_quantile, t_quantile
 
-SCRIPT = Path(__file__).resolve().parents[2] / "docs" / "javascripts" / "quantiles.js"
+SCRIPT = REPO_ROOT / "docs" / "javascripts" / "quantiles.js"
 RELATIVE = 1e-12
 
 

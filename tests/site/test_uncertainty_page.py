@@ -29,6 +29,7 @@ from support import Node, Page, mkdocs_build, parse
 
 import scoring.constants as C  # noqa: N812 - the module of constants
 from contracts.scoreboard import CORPUS_DIR, corpus_paths
+from contracts.source import REPO_ROOT
 from scoring.cli import run as scoring_run
 from scoring.examples import EXAMPLES_BY_NAME, runs_needed_key
 from scoring.registry import FORMULAS
@@ -270,7 +271,7 @@ def test_the_glossary_explains_the_new_words(site: Path) -> None:
 
 # --- coverage ---------------------------------------------------------------------------------
 
-COVERAGE = Path(__file__).resolve().parents[2] / "contracts" / "coverage" / "coverage.json"
+COVERAGE = REPO_ROOT / "contracts" / "coverage" / "coverage.json"
 
 
 def _percent(value: float, places: str = "0.1") -> str:
