@@ -35,7 +35,7 @@ _EXAMPLE_HEADS = {"success_rate": "share", "consistency": "share", "profile": "p
 _WORD = re.compile(r"[a-z]+")
 #: Words of many constants' names that say nothing of which one a sentence is about.
 _GENERIC_NAME_WORDS = frozenset(
-    {"weight", "weights", "default", "composite", "radar", "min", "decimals", "decimal"}
+    {"weight", "weights", "default", "composite", "radar", "min", "decimals", "decimal", "score"}
 )
 _COUNTED_WORDS = frozenset(COUNTED) | frozenset(COUNTED.values())
 _STOP = frozenset(

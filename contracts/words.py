@@ -16,9 +16,10 @@ What is read as a number (and nothing else):
 When a number is a claim (the rule; ordinary English must not trip it):
 
 - a cardinal is a claim when a *counted noun* (:data:`COUNTED`: runs, outcomes, tasks, axes,
-  decimals, levels, …) follows it within :data:`MAX_GAP` modifier words ("seven completed
-  runs"); a stop word (:data:`BREAKS`: "of", "at", "per", …) or punctuation ends the search,
-  so "one of the axes" and "one at a time" say nothing;
+  decimals, levels, milliseconds, …) follows it within :data:`MAX_GAP` modifier words ("seven
+  completed runs"); a stop word (:data:`BREAKS`: "of", "at", "per", …) or punctuation ends the
+  search, so "one of the axes" and "one at a time" say nothing; seconds and cents count in the
+  constants' units (:data:`IN_UNITS`: "ten seconds" is 10,000 ms);
 - "one" on its own is never a claim: before a singular noun it reads as the article ("one
   run of one agent") and "at least one" means "some"; it counts inside a compound ("one
   hundred") or as a numerator ("one third");
@@ -53,37 +54,17 @@ from typing import Literal
 
 Kind = Literal["count", "share", "multiple"]
 
+#: zero … nineteen, and the tens, by their values.
 UNITS: dict[str, int] = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
+    word: value
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen"  # noqa: SIM905
+        " fourteen fifteen sixteen seventeen eighteen nineteen".split()
+    )
 }
 TENS: dict[str, int] = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
+    word: 10 * value
+    for value, word in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)  # noqa: SIM905
 }
 SCALES: dict[str, int] = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 
@@ -133,7 +114,13 @@ COUNTED: dict[str, str] = {
     **dict.fromkeys(("pass", "passes"), "pass"),
     **dict.fromkeys(("trial", "trials"), "trial"),
     **dict.fromkeys(("problem", "problems"), "problem"),
-    **dict.fromkeys(("ms", "millisecond", "milliseconds"), "ms"),
+    **dict.fromkeys(("ms", "millisecond", "milliseconds", "second", "seconds"), "ms"),
+    **dict.fromkeys(("usd", "dollar", "dollars", "cent", "cents"), "usd"),
+}
+#: Counted words in another unit than the constants': the factor to theirs (ms, USD).
+IN_UNITS: dict[str, Fraction] = {
+    **dict.fromkeys(("second", "seconds"), Fraction(1000)),
+    **dict.fromkeys(("cent", "cents"), Fraction(1, 100)),
 }
 #: What a fraction or a percentage can be a share of.
 SHARES: frozenset[str] = frozenset(
@@ -350,13 +337,16 @@ def _word(token: str) -> bool:
     return token[:1].isalpha()
 
 
-def _counted_after(lowered: list[str], start: int, gap: int) -> tuple[str, list[str]] | None:
-    """The counted noun within ``gap`` modifier words from ``start``, and the modifiers."""
+def _counted_after(
+    lowered: list[str], start: int, gap: int
+) -> tuple[str, list[str], Fraction] | None:
+    """The counted noun within ``gap`` modifier words from ``start``, the modifiers, and
+    the factor from the noun's unit to the constants' (``IN_UNITS``)."""
     modifiers: list[str] = []
     for k in range(start, min(len(lowered), start + gap + 1)):
         word = lowered[k]
         if word in COUNTED:
-            return COUNTED[word], modifiers
+            return COUNTED[word], modifiers, IN_UNITS.get(word, Fraction(1))
         if not _word(word) or word in BREAKS or _is_number_word(word):
             return None
         modifiers.append(word)
@@ -397,8 +387,9 @@ def claims_in_sentence(sentence: str) -> list[Claim]:
                 continue
             hit = _counted_after(lowered, number.end, MAX_GAP)
             if hit is not None:
-                noun, mods = hit
-                found.append(Claim(number.value, "count", noun, tuple(mods), words, sentence))
+                noun, mods, unit = hit
+                value = number.value * unit
+                found.append(Claim(value, "count", noun, tuple(mods), words, sentence))
         elif number.kind == "percent":
             noun = _share_after_of(lowered, number.end) or "weight"
             found.append(Claim(number.value, "share", noun, (), words, sentence))

@@ -58,6 +58,8 @@ FALSE_CLAIMS = (
     "An interval needs at least twenty distinct tasks.",  # ten
     "Repeatability needs seven outcomes of a task.",  # three
     "Published scores have three decimals.",  # two
+    "The latency score falls to zero at eight seconds.",  # ten (10,000 ms)
+    "The cost axis scores zero from twenty cents a run.",  # eleven (0.11 USD)
 )
 #: Sentences with number words that state no methodology number, and true claims.
 ORDINARY_SENTENCES = (
@@ -65,6 +67,8 @@ ORDINARY_SENTENCES = (
     "No one needs a single run more than once; the check is one-way.",
     "The success weight is forty per cent and the cost weight thirty per cent.",
     "Success and cost together weigh seventy per cent of the composite.",
+    "The latency score falls to zero at ten seconds, or ten thousand milliseconds.",
+    "The cost axis scores zero from eleven cents a run.",
 )
 
 
