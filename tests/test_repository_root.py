@@ -98,7 +98,9 @@ def test_every_kind_of_climb_is_found_and_a_climb_inside_is_not(tmp_path: Path) 
         "tests/test_x.py": "from pathlib import Path\nROOT = Path(__file__).resolve().parents[1]\n",
         "tests/site/test_inline.py": 'DOCS = Path(__file__).parents[2] / "docs"\n',
         "tests/site/test_parent.py": "UP = Path(__file__).parent.parent.parent.parent\n",
-        "docs/fonts/anchored.py": "HERE = Path(__file__).resolve().parent\nROOT = HERE.parent.parent\n",
+        "docs/fonts/anchored.py": (
+            "HERE = Path(__file__).resolve().parent\nROOT = HERE.parent.parent\n"
+        ),
         "docs/fonts/inside.py": 'HERE = Path(__file__).parent\nFONT = HERE / "math.woff2"\n',
         "tests/site/test_own.py": 'DATA = Path(__file__).parent / "data"\n',
         "tests/test_y.py": (
