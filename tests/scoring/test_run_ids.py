@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import math
+import random
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from unittest import mock
 
@@ -90,3 +92,57 @@ def test_the_readme_quotes_the_one_statement_of_the_odds() -> None:
     assert COLLISION_ODDS in readme
     assert "2⁶⁵" not in readme  # the wrong figure it had before
     assert json.dumps(COLLISION_ODDS)  # plain text, for the page's macro too
+
+
+def _reference(batches: list[list[str]], code: Callable[[str], int]) -> list[list[int]]:
+    """What ``add_all`` answers, one key at a time: the positions whose code was seen."""
+    seen: set[int] = set()
+    answers = []
+    for batch in batches:
+        found = []
+        for position, key in enumerate(batch):
+            if code(key) in seen:
+                found.append(position)
+            seen.add(code(key))
+        answers.append(found)
+    return answers
+
+
+#: Codes of ``k<value>``: spread over the table; starting in one of four slots, so that keys
+#: queue for the same empty slots and probe far; in the first, the middle or the last slot,
+#: so that keys wrapping around the table's end meet keys that started there while keys
+#: from the middle lie between them in the batch's slot order.
+CODES: dict[str, Callable[[int], int]] = {
+    "spread": lambda value: (value * 0x9E3779B97F4A7C15) % 2**64,
+    "four homes": lambda value: (value % 4) << 62 | value * 2,
+    "first, middle, last": lambda value: (0, 2**63, 2**64 - 2**40)[value % 3] | value * 2,
+}
+
+
+@pytest.mark.parametrize("codes", CODES)
+def test_a_batch_finds_what_one_key_at_a_time_finds(codes: str) -> None:
+    """Random batches with repeats inside and across them, against a ``set``: a batch's
+    keys that contend for one empty slot are resolved in input order."""
+    rng = random.Random(codes)
+
+    def code(key: str) -> int:
+        return CODES[codes](int(key.removeprefix("k")))
+
+    def fake(keys: Iterable[str]) -> list[int]:
+        return [code(k) for k in keys]
+
+    batches = [[f"k{rng.randrange(3000)}" for _ in range(rng.randrange(1, 900))] for _ in range(12)]
+    batches.insert(3, [])
+    seen = RunIds()
+    with mock.patch.object(run_ids, "fingerprints", fake):
+        got = [seen.add_all(batch) for batch in batches]
+        assert got == _reference(batches, lambda k: code(k) | 1)
+        assert not seen.add(batches[0][0])
+        assert seen.add("k99999")
+        assert seen.add_all(["k99999", "k100000", "k100000"]) == [0, 2]
+
+
+def test_a_batch_longer_than_one_probe_finds_repeats_across_its_pieces() -> None:
+    keys = [f"run-{i}" for i in range(run_ids._PROBE_KEYS + 10)] + ["run-5", "run-65540"]
+    keys.insert(run_ids._PROBE_KEYS + 3, "run-65537")  # a repeat inside the second piece
+    assert RunIds().add_all(keys) == [run_ids._PROBE_KEYS + 3, len(keys) - 2, len(keys) - 1]
