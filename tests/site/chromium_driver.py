@@ -103,8 +103,15 @@ def start(profile: Path) -> Any:
 
     class Driver(webdriver.Chrome):  # type: ignore[misc]
         def get(self, url: str) -> None:
-            """Open ``url`` and return once its document has loaded (see :data:`_LEAVING_JS`)."""
+            """Open ``url`` and return once its document has loaded (see :data:`_LEAVING_JS`).
+
+            The console's entries so far are dropped, and :func:`console_errors` reads only
+            those logged from now on: a page's late requests (its preload scanner's, say) may
+            still log after its own test has read the console, and they are not the next
+            page's errors."""
             self.execute_script(_LEAVING_JS)
+            self.get_log("browser")
+            self.console_since_ms = time.time() * 1000
             super().get(url)
             wait_for(self, _LOADED_JS, PAGE_LOAD_TIMEOUT_S)
 
@@ -210,8 +217,14 @@ def wait_for(driver: Any, script: str, timeout_s: float = 5) -> Any:
 
 
 def console_errors(driver: Any) -> list[str]:
-    """The console's errors since the log was last read (reading empties it)."""
-    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    """The console's errors since the log was last read (reading empties it), of the page
+    opened last and after (``Driver.get``)."""
+    since = getattr(driver, "console_since_ms", 0)
+    return [
+        e["message"]
+        for e in driver.get_log("browser")
+        if e["level"] == "SEVERE" and e["timestamp"] >= since
+    ]
 
 
 def requested_urls(driver: Any) -> list[str]:

@@ -85,6 +85,21 @@ def test_the_404_page_is_styled_from_file(chromium: Any, site: Path) -> None:
     assert console_errors(chromium) == []
 
 
+def test_an_earlier_pages_console_errors_are_not_the_next_ones(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """An error the last page logged after its test read the console (a late 404 of its
+    preload scanner, once) is not an error of the page opened next."""
+    noisy, quiet = tmp_path / "noisy.html", tmp_path / "quiet.html"
+    noisy.write_text("<script>console.error('from the earlier page')</script>", "utf-8")
+    quiet.write_text("<p>quiet</p>", "utf-8")
+    chromium.get(noisy.as_uri())  # its error logged, not read
+    load(chromium, quiet.as_uri())
+    assert console_errors(chromium) == []
+    load(chromium, noisy.as_uri())
+    assert any("from the earlier page" in e for e in console_errors(chromium))
+
+
 def test_the_404_page_has_no_root_absolute_url(site: Path) -> None:
     page = (site / "404.html").read_text(encoding="utf-8")
     assert re.findall(r'\b(?:href|src)="/(?!/)[^"]*"', page) == []
