@@ -205,13 +205,9 @@ class RunIds:
     def add(self, key: str) -> bool:
         """Add ``key``; ``False`` if it was already present (one key: in Python, on the
         same table, without numpy's cost per call)."""
-        self.reserve(self._used + 1)
-        code = fingerprints((key,))[0] | 1
-        index = (code >> self._shift) & self._mask
-        while held := self._slots[index]:
-            if held == code:
-                return False
-            index = (index + 1) & self._mask
+        index, code = self._slot(key)
+        if self._slots[index]:
+            return False
         self._slots[index] = code
         self._used += 1
         return True
@@ -221,16 +217,22 @@ class RunIds:
         with ``lines=True``)."""
         if self._lines is None:
             raise TypeError("this set keeps no lines: make it with RunIds(lines=True)")
-        self.reserve(self._used + 1)
-        code = fingerprints((key,))[0] | 1
-        index = (code >> self._shift) & self._mask
-        while held := self._slots[index]:
-            if held == code:
-                return self._lines[index]
-            index = (index + 1) & self._mask
+        index, code = self._slot(key)
+        if self._slots[index]:
+            return self._lines[index]
         self._slots[index], self._lines[index] = code, line
         self._used += 1
         return line
+
+    def _slot(self, key: str) -> tuple[int, int]:
+        """The slot that holds ``key``'s code, or the empty one it would take (the table
+        made room for it), and the code."""
+        self.reserve(self._used + 1)
+        code = fingerprints((key,))[0] | 1
+        index = (code >> self._shift) & self._mask
+        while (held := self._slots[index]) and held != code:
+            index = (index + 1) & self._mask
+        return index, code
 
     def _grow(self) -> None:
         old_slots, old_lines = self._slots, self._lines
