@@ -53,6 +53,21 @@ class Columns:
 
     @staticmethod
     def of(tasks: Sequence[tuple[int, Sequence[Number]]]) -> Columns:
+        """The columns of ``tasks``; the last ones again when ``tasks`` is the very tuple
+        of tuples they were made of (the composite's interval reads its means and, through
+        the registered covariance, its Σ from one cohort)."""
+        last_tasks, last_columns = _LAST_COLUMNS[0]
+        if tasks is last_tasks:
+            return last_columns
+        columns = Columns._of(tasks)
+        if type(tasks) is tuple and all(type(sums) is tuple for _, sums in tasks):
+            # Immutable all the way down (numbers in tuples), and held here, so that its
+            # identity cannot pass to another object while it is remembered.
+            _LAST_COLUMNS[0] = (tasks, columns)
+        return columns
+
+    @staticmethod
+    def _of(tasks: Sequence[tuple[int, Sequence[Number]]]) -> Columns:
         if len(tasks) < 2:
             raise ScoringError("a clustered variance needs at least two tasks")
         width = len(tasks[0][1])
@@ -99,6 +114,10 @@ class Columns:
                     tasks * products, above * per * self.scales[j] * self.scales[k]
                 )
         return tuple(tuple(entries[j, k] for k in width) for j in width)
+
+
+# The tasks Columns.of made columns of last, and those columns.
+_LAST_COLUMNS: list[tuple[object, Columns]] = [((), Columns([], [], [], []))]
 
 
 # --- The cluster-adjusted Wilson interval -------------------------------------------------

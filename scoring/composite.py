@@ -89,11 +89,14 @@ def outcome_consistency(p: Number, completed_runs: int) -> Fraction:
     (Fraction(0, 1), Fraction(1, 1))
     """
     rate = exact(p)
-    if not 0 <= rate <= 1:
+    a, b = rate.numerator, rate.denominator  # b > 0
+    if not 0 <= a <= b:  # 0 ≤ p ≤ 1, without a Fraction comparison
         raise ScoringError("the success rate p must lie in [0, 1]")
     if completed_runs < CONSISTENCY_MIN_RUNS:
         return _EXACT[NEUTRAL_CONSISTENCY]
-    return 1 - 4 * rate * (1 - rate)
+    # 1 − 4p(1 − p) at p = a/b is (b² − 4a(b − a))/b²: one Fraction (one gcd), where the
+    # operators would build four (the interval evaluates it at exact binary bounds).
+    return Fraction(b * b - 4 * a * (b - a), b * b)
 
 
 @formula(
@@ -160,13 +163,21 @@ def weighted_ratio(
     >>> Fraction(*weighted_ratio(Fraction(1, 2), Fraction(0), Fraction(80), Fraction(80)))
     Fraction(44, 1)
     """
-    # Distributed, as three integer ratios over one denominator: a single division.
-    terms = (
-        (_EXACT[SCORE_SCALE] * _EXACT[COMPOSITE_WEIGHT_SUCCESS], p),
-        (_EXACT[COMPOSITE_WEIGHT_RELIABILITY] * consistency, latency),
-        (_EXACT[COMPOSITE_WEIGHT_COST], cost),
+    # Distributed, as three integer ratios over one denominator: a single division. Each
+    # term's factors are multiplied out as integers (no Fraction, no gcd per product).
+    scale, w_s = _EXACT[SCORE_SCALE], _EXACT[COMPOSITE_WEIGHT_SUCCESS]
+    w_r, w_c = _EXACT[COMPOSITE_WEIGHT_RELIABILITY], _EXACT[COMPOSITE_WEIGHT_COST]
+    parts = (
+        (
+            scale.numerator * w_s.numerator * p.numerator,
+            scale.denominator * w_s.denominator * p.denominator,
+        ),
+        (
+            w_r.numerator * consistency.numerator * latency.numerator,
+            w_r.denominator * consistency.denominator * latency.denominator,
+        ),
+        (w_c.numerator * cost.numerator, w_c.denominator * cost.denominator),
     )
-    parts = [(x.numerator * y.numerator, x.denominator * y.denominator) for x, y in terms]
     common = math.lcm(*(d for _, d in parts))
     return sum(n * (common // d) for n, d in parts), common
 

@@ -20,7 +20,7 @@ from scoring.constants import (
     SCORE_SCALE,
 )
 from scoring.curves import cost_score, latency_score
-from scoring.numeric import Number, exact
+from scoring.numeric import Number, exact, weighted_difference
 from scoring.rate_bounds import (
     _SCALE,
     _W_C,
@@ -247,7 +247,8 @@ def mean_moves(
     spread = math.exp(q * math.sqrt(variance) / float(mean))
     up, down = float(mean) * spread, float(mean) / spread
     centre = curve(mean)
-    return float(weight * (centre - curve(up))), float(weight * (curve(down) - centre))
+    down_move = weighted_difference(weight, centre, curve(up))  # D⁻: the mean moves up
+    return down_move, weighted_difference(weight, curve(down), centre)
 
 
 def move_correlations(
@@ -332,7 +333,7 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     if len(tasks) < INTERVAL_MIN_TASKS:
         return None
     # The means from the integer columns; Σ and g by their registered formulas.
-    sums = [(task[0], task[1:]) for task in tasks]
+    sums = tuple((task[0], tuple(task[1:])) for task in tasks)  # Columns.of's, twice
     columns = Columns.of(sums)
     n, sigma = sum(columns.counts), uncertainty.clustered_covariance(sums)
     p, mean_latency, mean_cost = columns.mean(0), columns.mean(1), columns.mean(2)

@@ -38,6 +38,12 @@ def _special() -> Any:
     return _SPECIAL
 
 
+def load_special_functions() -> None:
+    """Import ``scipy.special`` now rather than at the first quantile: a caller that waits
+    for an engine's thread (which runs outside the GIL) pays for the import meanwhile."""
+    _special()
+
+
 def _finite(name: str, value: Number) -> float:
     number = float(value)
     if not math.isfinite(number):

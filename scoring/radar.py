@@ -24,7 +24,7 @@ from scoring.constants import (
     SCORE_SCALE,
     Axis,
 )
-from scoring.numeric import Number, clamp, exact, exact_sum
+from scoring.numeric import Number, exact, exact_sum
 from scoring.registry import (
     Arg,
     FormulaParts,
@@ -77,8 +77,16 @@ _LATENCY_ZERO_MS = (
 )
 
 
-def _on_scale(value: Fraction) -> Fraction:
-    return clamp(value, _ZERO, _EXACT[SCORE_SCALE])
+def _ratio_on_scale(numerator: int, denominator: int) -> Fraction:
+    """``numerator/denominator`` clamped to ``[0, scale]``: the axis's one Fraction (one gcd),
+    compared with the bounds in integers, where the operators would build one per step."""
+    value = Fraction(numerator, denominator)  # a zero denominator raises, as ``/`` would
+    top = _EXACT[SCORE_SCALE]
+    if value.numerator <= 0:
+        return _ZERO
+    if value.numerator * top.denominator >= top.numerator * value.denominator:
+        return top
+    return value
 
 
 def _clamped_axis(axis: str, inner: str) -> str:
@@ -138,7 +146,8 @@ def correctness_axis(passes: int, known_outcomes: int) -> Fraction | None:
         return None
     if not 0 <= passes <= known_outcomes:
         raise ScoringError("passes must lie between 0 and the known outcomes")
-    return _EXACT[SCORE_SCALE] * Fraction(passes, known_outcomes)
+    scale = _EXACT[SCORE_SCALE]
+    return Fraction(scale.numerator * passes, scale.denominator * known_outcomes)
 
 
 @formula(
@@ -188,9 +197,16 @@ def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fr
     """
     if median_latency_ms is None or runs_with_latency < RADAR_LATENCY_MIN_RUNS:
         return None
-    over = exact(median_latency_ms) - _EXACT[RADAR_LATENCY_FULL_MS]
-    lost = _EXACT[RADAR_LATENCY_POINTS_PER_STEP] * over / _EXACT[RADAR_LATENCY_STEP_MS]
-    return _on_scale(_EXACT[SCORE_SCALE] - lost)
+    # scale − points·(t − full)/step over one denominator, t = a/b.
+    median = exact(median_latency_ms)
+    a, b = median.numerator, median.denominator
+    scale, full = _EXACT[SCORE_SCALE], _EXACT[RADAR_LATENCY_FULL_MS]
+    points, step = _EXACT[RADAR_LATENCY_POINTS_PER_STEP], _EXACT[RADAR_LATENCY_STEP_MS]
+    lost_n = points.numerator * (a * full.denominator - full.numerator * b) * step.denominator
+    lost_d = points.denominator * b * full.denominator * step.numerator
+    return _ratio_on_scale(
+        scale.numerator * lost_d - lost_n * scale.denominator, scale.denominator * lost_d
+    )
 
 
 @formula(
@@ -227,8 +243,17 @@ def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
     """
     if median_cost_usd is None:
         return None
-    full, zero = _EXACT[RADAR_COST_FULL_USD], _EXACT[RADAR_COST_ZERO_USD]
-    return _on_scale(_EXACT[SCORE_SCALE] * (zero - exact(median_cost_usd)) / (zero - full))
+    # scale·(zero − c)/(zero − full) over one denominator, c = a/b.
+    median = exact(median_cost_usd)
+    a, b = median.numerator, median.denominator
+    scale, full, zero = (
+        _EXACT[SCORE_SCALE],
+        _EXACT[RADAR_COST_FULL_USD],
+        _EXACT[RADAR_COST_ZERO_USD],
+    )
+    left = zero.numerator * b - a * zero.denominator  # (zero − c)·zero_d·b
+    span = zero.numerator * full.denominator - full.numerator * zero.denominator
+    return _ratio_on_scale(scale.numerator * left * full.denominator, scale.denominator * b * span)
 
 
 @formula(
@@ -263,8 +288,17 @@ def tool_efficiency_axis(median_steps: Number | None) -> Fraction | None:
     """
     if median_steps is None:
         return None
-    extra = max(_ZERO, exact(median_steps) - RADAR_STEPS_FREE)
-    return _on_scale(_EXACT[SCORE_SCALE] - _EXACT[RADAR_POINTS_PER_EXTRA_STEP] * extra)
+    # scale − points·max(0, s − free) over one denominator, s = a/b.
+    median, free = exact(median_steps), exact(RADAR_STEPS_FREE)
+    a, b = median.numerator, median.denominator
+    scale, points = _EXACT[SCORE_SCALE], _EXACT[RADAR_POINTS_PER_EXTRA_STEP]
+    extra = max(0, a * free.denominator - free.numerator * b)  # (s − free)·b·free_d, or 0
+    denominator = scale.denominator * points.denominator * b * free.denominator
+    return _ratio_on_scale(
+        scale.numerator * points.denominator * b * free.denominator
+        - points.numerator * extra * scale.denominator,
+        denominator,
+    )
 
 
 @formula(
@@ -323,7 +357,10 @@ def robustness_axis(tasks: Iterable[tuple[int, int]]) -> Fraction | None:
     ]
     if not values:
         return None
-    return _EXACT[SCORE_SCALE] * exact_sum(values) / len(values)
+    scale, total = _EXACT[SCORE_SCALE], exact_sum(values)
+    return Fraction(
+        scale.numerator * total.numerator, scale.denominator * total.denominator * len(values)
+    )
 
 
 # Weights whose integer ratio is their exact value, read without building a Fraction.

@@ -92,6 +92,13 @@ def level_share(level: Number) -> Fraction:
     return share
 
 
+@functools.lru_cache(maxsize=64)
+def upper_share(level: Number) -> Fraction:
+    """``(1 + level)/2``, the share of a two-sided interval's upper quantile (asked for
+    every t factor: several times per agent, at one level)."""
+    return (1 + level_share(level)) / 2
+
+
 @dataclass(frozen=True, slots=True)
 class RateBounds:
     """A rate's bounds before rounding, and what they were read from.

@@ -42,6 +42,7 @@ from scoring.rate_bounds import (
     n_star_of,
     outwards_with_margin,
     pass_hat_k_moments,
+    upper_share,
 )
 from scoring.rate_bounds import counts_checked as _counts_checked
 from scoring.rate_bounds import level_share as _share
@@ -89,7 +90,7 @@ def t_factor(tasks: int, level: Number = INTERVAL_LEVEL) -> float:
     """
     if tasks < 2:
         raise ScoringError(f"tasks must be at least 2 for a t quantile (T − 1 ≥ 1), not {tasks}")
-    return quantiles.t_quantile((1 + _share(level)) / 2, tasks - 1)
+    return quantiles.t_quantile(upper_share(level), tasks - 1)
 
 
 @formula(

@@ -187,14 +187,17 @@ def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
     (Fraction(0, 1), Fraction(0, 1))
     """
     # The curve's exact anchors and segment slopes, prepared once per curve (checked there).
-    xs, _, segments, _ = curves.prepared(anchors)
+    _, _, segments, ratios = curves.prepared(anchors)
     slopes = (_ZERO, *segments, _ZERO)
     value = exact(x)
-    # Side i lies left of anchor i (side 0 is the flat part before the first anchor).
-    for i, xi in enumerate(xs):
-        if value < xi:
+    a, b = value.numerator, value.denominator  # x = a/b, b > 0
+    # Side i lies left of anchor i (side 0 is the flat part before the first anchor). Each
+    # anchor x_i = xn/xd (xd > 0) compared with x in integers: a·xd against xn·b.
+    for i, (xn, xd, *_) in enumerate(ratios):
+        here, anchor = a * xd, xn * b
+        if here < anchor:
             return slopes[i]
-        if value == xi:
+        if here == anchor:
             left, right = slopes[i], slopes[i + 1]
             return right if abs(right) > abs(left) else left
     return slopes[-1]
@@ -267,13 +270,25 @@ def composite_gradient(
     """
     rate = exact(p)
     scale, (w_s, w_r, w_c) = _EXACT_SCALE, _EXACT_WEIGHTS
-    gated = completed_runs >= CONSISTENCY_MIN_RUNS
-    by_rate = scale * w_s + (
-        w_r * curves.latency_score(mean_latency_ms) * 4 * (2 * rate - 1) if gated else 0
-    )
+    # Each part as one integer ratio of its factors' numerators and denominators: one
+    # Fraction (one gcd) per part, where the operators would build one per product.
+    a, b = rate.numerator, rate.denominator
+    base_n, base_d = scale.numerator * w_s.numerator, scale.denominator * w_s.denominator
+    if completed_runs >= CONSISTENCY_MIN_RUNS:
+        latency = curves.latency_score(mean_latency_ms)
+        term_n = w_r.numerator * latency.numerator * 4 * (2 * a - b)
+        term_d = w_r.denominator * latency.denominator * b
+        by_rate = Fraction(base_n * term_d + term_n * base_d, base_d * term_d)
+    else:
+        by_rate = Fraction(base_n, base_d)
     consistency = composite.outcome_consistency(rate, completed_runs)
-    by_latency = w_r * consistency * curve_slope(mean_latency_ms, LATENCY_ANCHORS_MS)
-    by_cost = w_c * curve_slope(mean_cost_usd, COST_ANCHORS_USD)
+    slope = curve_slope(mean_latency_ms, LATENCY_ANCHORS_MS)
+    by_latency = Fraction(
+        w_r.numerator * consistency.numerator * slope.numerator,
+        w_r.denominator * consistency.denominator * slope.denominator,
+    )
+    slope = curve_slope(mean_cost_usd, COST_ANCHORS_USD)
+    by_cost = Fraction(w_c.numerator * slope.numerator, w_c.denominator * slope.denominator)
     return by_rate, by_latency, by_cost
 
 

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import rates
+from scoring.clustered import Columns
 from scoring.composite import score_composite
 from scoring.constants import (
     COST_ANCHORS_USD,
@@ -312,6 +313,26 @@ def test_clustered_covariance_is_symmetric_and_its_diagonal_is_the_variance() ->
     assert all(sigma[j][k] == sigma[k][j] for j in range(3) for k in range(3))
     for j in range(3):
         assert sigma[j][j] == clustered_variance([(n, sums[j]) for n, sums in tasks])
+
+
+def test_the_columns_are_remembered_only_for_the_very_immutable_tasks() -> None:
+    """The composite's interval reads one cohort's columns twice (its means, and Σ through the
+    registered covariance): remembered for the same tuple of tuples, never for a list that
+    may have changed in between, nor for an equal tuple that is another object."""
+    tasks = ((3, (2, 4500, Fraction(3, 100))), (2, (0, 9000, Fraction(1, 10))))
+    first = Columns.of(tasks)
+    assert Columns.of(tasks) is first
+    assert Columns.of(((3, (2, 4500, Fraction(3, 100))), (2, (0, 9000, Fraction(1, 10))))) == first
+    changing = [(3, (2, 4500, Fraction(3, 100))), (2, (0, 9000, Fraction(1, 10)))]
+    before = clustered_covariance(changing)
+    changing[1] = (2, (2, 9000, Fraction(1, 10)))
+    assert clustered_covariance(changing) != before
+    inner = [2, 4500]
+    nested = ((3, inner), (2, (0, 9000)))
+    before_nested = clustered_covariance(nested)
+    inner[0] = 0
+    assert clustered_covariance(nested) != before_nested
+    assert clustered_covariance(nested) == clustered_covariance([(3, (0, 4500)), (2, (0, 9000))])
 
 
 def test_curve_slope_at_and_between_the_anchors() -> None:

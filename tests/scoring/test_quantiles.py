@@ -175,3 +175,16 @@ def test_t_quantile_refuses_bad_arguments_by_name(
 ) -> None:
     with pytest.raises(ScoringError, match=message):
         t_quantile(*arguments)
+
+
+def test_the_special_functions_load_before_the_first_quantile(monkeypatch) -> None:
+    """An engine's caller imports scipy.special while it waits for the engine."""
+    from scoring import quantiles
+
+    monkeypatch.setattr(quantiles, "_SPECIAL", None)
+    quantiles.load_special_functions()
+    loaded = quantiles._SPECIAL
+    assert loaded is not None
+    assert hasattr(loaded, "betaincinv")
+    quantiles.beta_quantile(0.5, 2, 3)
+    assert quantiles._SPECIAL is loaded
