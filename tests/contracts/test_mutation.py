@@ -202,7 +202,10 @@ SCENARIOS: dict[str, Callable[[Path], list[Run]]] = {
     "formula": _edits_then_check(
         (
             "scoring/composite.py",
-            replace_once("1 - 4 * rate * (1 - rate)", "1 - 2 * rate * (1 - rate)"),
+            replace_once(
+                "Fraction(b * b - 4 * a * (b - a), b * b)",
+                "Fraction(b * b - 2 * a * (b - a), b * b)",
+            ),
         )
     ),
     "no_changelog_entry": _edits_then_check(("contracts/CHANGELOG.md", _drop_changelog_1_0_0)),
@@ -223,9 +226,9 @@ SCENARIOS: dict[str, Callable[[Path], list[Run]]] = {
         (
             "scoring/composite.py",
             replace_once(
-                "    return 1 - 4 * rate * (1 - rate)\n",
+                "    return Fraction(b * b - 4 * a * (b - a), b * b)\n",
                 "    # Spelled out on three lines: the same value.\n"
-                "    return (\n        1\n        - 4 * rate * (1 - rate)\n    )\n",
+                "    return Fraction(\n        b * b - 4 * a * (b - a),\n        b * b,\n    )\n",
             ),
         ),
         ("scoring/curves.py", lambda text: text.replace("\n\n\n@formula(", "\n\n\n\n@formula(")),
