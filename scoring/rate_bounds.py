@@ -156,9 +156,10 @@ def clopper_pearson_bounds(
 
 @functools.lru_cache(maxsize=64)
 def _tails(level: Number) -> tuple[float, float]:
-    """``α/2`` and ``1 − α/2`` at ``α = 1 − level``, each rounded once to a float."""
-    alpha = 1 - level_share(level)
-    return float(alpha / 2), float(1 - alpha / 2)
+    """``α/2`` and ``1 − α/2`` at ``α = 1 − level``, each rounded once to a float
+    (``1 − α/2`` is :func:`upper_share`, and ``α/2`` is 1 minus it, exactly)."""
+    upper = upper_share(level)
+    return float(1 - upper), float(upper)
 
 
 def pooled(tasks: Sequence[tuple[int, int]]) -> tuple[Fraction, Fraction, int]:
