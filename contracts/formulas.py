@@ -62,6 +62,7 @@ from scoring.registry import (
     Fixed,
     Formula,
     Index,
+    Keep,
     Rows,
     Runs,
     SequenceOf,
@@ -205,10 +206,18 @@ class _Bindings:
                 held = element.values[keep.column]
                 if keep.constant is None and held is None:
                     continue
-                if keep.constant is not None and held < _constant(keep.constant):
+                if keep.constant is not None and held < self.threshold(keep.constant, keep):
                     continue
             found.append(element)
         return found
+
+    def threshold(self, constant: str, keep: Keep) -> Any:
+        """The least value a row ``keep`` keeps holds: the ``constant``, or the larger of
+        it and the argument that raises it."""
+        bar = _constant(constant)
+        if keep.argument is not None:
+            bar = max(bar, self.argument(keep.argument))
+        return bar
 
     def call(self, binding: Uses, env: Mapping[str, Any]) -> Callable[..., Number | Span]:
         other = FORMULAS.get(binding.formula)

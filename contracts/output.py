@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model
+from pydantic.config import JsonDict
 
 from contracts.filesystem import write_atomic
 from contracts.source import display_path
@@ -68,7 +69,9 @@ class ShareIntervalOutput(BaseModel):
 
 
 class CompositeOutput(BaseModel):
-    """The headline composite of one agent; ``null`` scores when it has no completed run."""
+    """The headline composite of one agent; ``null`` scores when it has no completed run,
+    and a ``null`` composite, with its reason, when a completed run left its latency or
+    cost unrecorded."""
 
     model_config = _CLOSED
 
@@ -79,6 +82,18 @@ class CompositeOutput(BaseModel):
     cost_score: Score | None
     completed_runs: Annotated[int, Field(ge=0)]
     zero_success_floor: bool
+    mean_latency_ms: Annotated[
+        float | None,
+        Field(ge=0, description="The mean latency_ms the latency score read (null: unrecorded)."),
+    ]
+    mean_cost_usd: Annotated[
+        float | None,
+        Field(ge=0, description="The mean cost_usd the cost score read (null: unrecorded)."),
+    ]
+    reason: Annotated[
+        str | None,
+        Field(description="Why the composite is null; null when there is one."),
+    ]
     interval: ScoreIntervalOutput | None
     success_rate_interval: ShareIntervalOutput | None
     interval_reason: Reason
@@ -120,33 +135,89 @@ class RadarOutput(BaseModel):
     interval_reasons: RadarIntervalReasonsOutput
 
 
-PassIntervalsOutput: type[BaseModel] = create_model(
-    "PassIntervalsOutput",
-    __config__=_CLOSED,
-    __doc__="The interval of pass^k at each published level, or null.",
-    **{  # type: ignore[call-overload]
-        f"pass_{k}": (ShareIntervalOutput | None, Field(..., alias=pass_key(k)))
-        for k in PASS_K_LEVELS
-    },
-)
+#: The key of pass^k at a level the report was asked for beyond the published ones.
+_PASS_KEY = r"^pass\^[1-9][0-9]*$"
+PassKey = Annotated[str, Field(pattern=_PASS_KEY)]
 
-PassIntervalReasonsOutput: type[BaseModel] = create_model(
+
+def _more_levels(schema: JsonDict) -> None:
+    """A level asked for with ``--pass-k`` adds its own ``pass^k`` key, and only such a key:
+    the schema of the extra values moves under that pattern."""
+    extra = schema.pop("additionalProperties", None)
+    if extra is not None:
+        schema["patternProperties"] = {_PASS_KEY: extra}
+    schema["additionalProperties"] = False
+    schema["description"] = (
+        f"{schema.get('description', '')} The published levels' keys are always present; "
+        "a level asked for with --pass-k adds its own pass^k key."
+    ).strip()
+
+
+class _IntervalsByLevel(BaseModel):
+    model_config = ConfigDict(extra="allow", json_schema_extra=_more_levels)
+    __pydantic_extra__: dict[PassKey, ShareIntervalOutput | None] = Field(init=False)
+
+
+class _ReasonsByLevel(BaseModel):
+    model_config = ConfigDict(extra="allow", json_schema_extra=_more_levels)
+    __pydantic_extra__: dict[PassKey, Reason] = Field(init=False)
+
+
+class _CountsByLevel(BaseModel):
+    model_config = ConfigDict(extra="allow", json_schema_extra=_more_levels)
+    __pydantic_extra__: dict[PassKey, Annotated[int, Field(ge=0)]] = Field(init=False)
+
+
+class _SharesByLevel(BaseModel):
+    model_config = ConfigDict(extra="allow", json_schema_extra=_more_levels)
+    __pydantic_extra__: dict[PassKey, Share | None] = Field(init=False)
+
+
+def _by_level(name: str, doc: str, base: type[BaseModel], value: object) -> type[BaseModel]:
+    """A model with a key per published pass^k level (and any asked for) of ``value``."""
+    return create_model(  # type: ignore[call-overload, no-any-return]
+        name,
+        __base__=base,
+        __doc__=doc,
+        **{f"pass_{k}": (value, Field(..., alias=pass_key(k))) for k in PASS_K_LEVELS},
+    )
+
+
+PassIntervalsOutput = _by_level(
+    "PassIntervalsOutput",
+    "The interval of pass^k at each level, or null.",
+    _IntervalsByLevel,
+    ShareIntervalOutput | None,
+)
+PassIntervalReasonsOutput = _by_level(
     "PassIntervalReasonsOutput",
-    __config__=_CLOSED,
-    __doc__="Why the interval of pass^k at each level is null (null when it is given).",
-    **{  # type: ignore[call-overload]
-        f"pass_{k}": (Reason, Field(..., alias=pass_key(k))) for k in PASS_K_LEVELS
-    },
+    "Why the interval of pass^k at each level is null (null when it is given).",
+    _ReasonsByLevel,
+    Reason,
+)
+PassTasksOutput = _by_level(
+    "PassTasksOutput",
+    "The qualifying tasks of each level: those with at least max(n_min, k) recorded outcomes.",
+    _CountsByLevel,
+    Annotated[int, Field(ge=0)],
+)
+PassReasonsOutput = _by_level(
+    "PassReasonsOutput",
+    "Why pass^k at each level is null (no task has the outcomes it needs); null when given.",
+    _ReasonsByLevel,
+    Reason,
 )
 
 
 RepeatabilityOutput: type[BaseModel] = create_model(
     "RepeatabilityOutput",
-    __config__=_CLOSED,
-    __doc__="pass^k at each published level (null when no task qualifies), and the tasks.",
+    __base__=_SharesByLevel,
+    __doc__="pass^k at each level (null, with its reason, when no task qualifies), and the tasks.",
     tasks=(Annotated[int, Field(ge=0)], ...),
     intervals=(PassIntervalsOutput, ...),
     interval_reasons=(PassIntervalReasonsOutput, ...),
+    tasks_by_level=(PassTasksOutput, ...),
+    reasons=(PassReasonsOutput, ...),
     **{  # type: ignore[call-overload]
         f"pass_{k}": (Share | None, Field(..., alias=pass_key(k))) for k in PASS_K_LEVELS
     },
@@ -182,6 +253,14 @@ class ReportOutput(BaseModel):
     model_config = ConfigDict(extra="forbid", title="Agent report (report --format json)")
 
     methodology_version: str
+    pass_k_levels: Annotated[
+        list[Annotated[int, Field(ge=1)]],
+        Field(description="The pass^k levels reported: the published ones and any asked for."),
+    ]
+    notes: Annotated[
+        list[str],
+        Field(description="Where the anchors of a composite term do not separate the agents."),
+    ]
     agents: list[AgentOutput]
 
 

@@ -89,15 +89,20 @@ class Uses:
 
 @dataclass(frozen=True, slots=True)
 class Keep:
-    """Which rows of a :class:`Rows` set count: ``column >= constant``, or the rows whose
-    value is not ``None`` (``column`` ``"value"``, ``constant`` ``None``)."""
+    """Which rows of a :class:`Rows` set count: ``column >= constant`` (``column >=
+    max(constant, argument)`` when an ``argument`` raises the bar, as pass^k's level ``k``
+    does), or the rows whose value is not ``None`` (``column`` ``"value"``, ``constant``
+    ``None``)."""
 
     column: str
     constant: str | None
+    argument: str | None = None
 
     def describe(self) -> str:
         if self.constant is None:
             return f"rows whose {self.column} is not None"
+        if self.argument is not None:
+            return f"rows with {self.column} >= max({self.constant}, argument {self.argument})"
         return f"rows with {self.column} >= {self.constant}"
 
 
@@ -268,9 +273,10 @@ def uses(name: str, *parameters: str, **bound: Binding) -> Uses:
     return Uses(name, parameters, tuple(bound.items()))
 
 
-def at_least(column_name: str, constant: str) -> Keep:
-    """Keep the rows whose ``column_name`` is at least the constant ``constant``."""
-    return Keep(column_name, constant)
+def at_least(column_name: str, constant: str, *, argument: str | None = None) -> Keep:
+    """Keep the rows whose ``column_name`` is at least the constant ``constant``, or at
+    least the larger of it and the argument ``argument`` when one is named."""
+    return Keep(column_name, constant, argument)
 
 
 def present() -> Keep:

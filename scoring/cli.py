@@ -98,6 +98,24 @@ def _weights_argument(text: str) -> dict[Axis, Decimal]:
         raise argparse.ArgumentTypeError(error.problems[0].rule) from None
 
 
+#: The largest pass^k level ``--pass-k`` accepts: far beyond any benchmark's trials, and
+#: small enough that ``C(n, k)`` stays cheap.
+PASS_K_MAX = 100
+
+
+def _levels_argument(text: str) -> tuple[int, ...]:
+    """``--pass-k 2,4``: the extra pass^k levels, whole numbers from 1."""
+    levels = []
+    for part in text.split(","):
+        item = part.strip()
+        if not item.isdigit() or not 1 <= int(item) <= PASS_K_MAX:
+            raise argparse.ArgumentTypeError(
+                f"a pass^k level must be a whole number from 1 to {PASS_K_MAX}, not {inert(item)!r}"
+            )
+        levels.append(int(item))
+    return tuple(levels)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with usage errors kept short and inert (it echoes the arguments)."""
 
@@ -125,6 +143,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="AXIS=W,...",
         help="viewer weights for the radar profile only, e.g. correctness=2,cost=1 "
         "(axes not named weigh 0); never changes the composite",
+    )
+    report.add_argument(
+        "--pass-k",
+        type=_levels_argument,
+        default=(),
+        metavar="K,...",
+        help="more pass^k levels to report beside the published ones, e.g. 2,4; they "
+        "change no score, rank or floor",
     )
     _engine_arguments(report)
     outcome = commands.add_parser(
@@ -239,13 +265,13 @@ def _report(
     """Score the run log; whether it held any run."""
     stats = engine_stats(Engine(args.engine), args.path, args.spark_master)
     if stats is not None:
-        return _write_report(args, out, report_of(stats, args.weights))
+        return _write_report(args, out, report_of(stats, args.weights, args.pass_k))
     report = _read_log(
         args,
         stdin,
         err,
         lambda source, on_read, on_rows: build_report(
-            source, args.weights, on_read=on_read, on_rows=on_rows
+            source, args.weights, extra_levels=args.pass_k, on_read=on_read, on_rows=on_rows
         ),
     )
     return _write_report(args, out, report)

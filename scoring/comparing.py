@@ -18,7 +18,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from scoring.composite import CompositeResult, score_composite
+from scoring.composite import CompositeResult, score_composite, unrecorded_reason
 from scoring.constants import FRACTION_DECIMALS, METHODOLOGY_VERSION, SCORE_DECIMALS
 from scoring.errors import InputError, Problem, shown, visible
 from scoring.numeric import decimal_half_up, exact, exact_sum, round_half_up
@@ -38,7 +38,23 @@ _NONE = "—"
 def cohort_tasks(stats: AgentStats) -> dict[str, CohortTask]:
     """An agent's composite cohort as ``{task_id: (runs, successes, latency sum, cost sum)}``,
     the input of :func:`scoring.paired.compare_composites`."""
-    return {task.task_id: task[1:] for task in stats.cohort}
+    return {task.task_id: task[1:5] for task in stats.cohort}
+
+
+def _unrecorded(stats: AgentStats, shared: Sequence[str]) -> list[str]:
+    """Why an agent's composite on the shared tasks has no value: a completed run there left
+    its latency or cost unrecorded (docs/composite.md)."""
+    chosen = [task for task in stats.cohort if task.task_id in set(shared)]
+    runs = sum(task.runs for task in chosen)
+    counts = (
+        ("latency", sum(task.latency_unrecorded for task in chosen)),
+        ("cost", sum(task.cost_unrecorded for task in chosen)),
+    )
+    return [
+        f"{shown(stats.agent_id)}: {unrecorded_reason(what, count, runs)}"
+        for what, count in counts
+        if count
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +78,26 @@ class AgentComparison:
     success_rate: Comparison
 
 
-def _on_shared(tasks: dict[str, CohortTask], shared: Sequence[str]) -> CompositeResult:
+def _on_shared(stats: AgentStats, shared: Sequence[str]) -> CompositeResult:
     """The registered composite of an agent restricted to the shared tasks."""
-    chosen = [tasks[t] for t in shared]
-    runs = sum(task[0] for task in chosen)
+    wanted = set(shared)
+    chosen = [task for task in stats.cohort if task.task_id in wanted]
+    runs = sum(task.runs for task in chosen)
     if not runs:
         return score_composite(0, 0, 0, 0)
-    successes = sum(task[1] for task in chosen)
-    latency = exact_sum(exact(task[2]) for task in chosen)
-    cost = exact_sum(exact(task[3]) for task in chosen)
-    return score_composite(runs, successes, latency / runs, cost / runs)
+    successes = sum(task.successes for task in chosen)
+    latency_unrecorded = sum(task.latency_unrecorded for task in chosen)
+    cost_unrecorded = sum(task.cost_unrecorded for task in chosen)
+    latency = exact_sum(exact(task.latency_ms_sum) for task in chosen)
+    cost = exact_sum(exact(task.cost_usd_sum) for task in chosen)
+    return score_composite(
+        runs,
+        successes,
+        None if latency_unrecorded else latency / runs,
+        None if cost_unrecorded else cost / runs,
+        latency_unrecorded=latency_unrecorded,
+        cost_unrecorded=cost_unrecorded,
+    )
 
 
 def compare_agents(a: AgentStats, b: AgentStats) -> AgentComparison:
@@ -79,15 +105,21 @@ def compare_agents(a: AgentStats, b: AgentStats) -> AgentComparison:
     ``b``: then ``d = 0``, within the noise)."""
     tasks_a, tasks_b = cohort_tasks(a), cohort_tasks(b)
     shared = sorted(tasks_a.keys() & tasks_b.keys())
+    unrecorded = _unrecorded(a, shared) + ([] if b is a else _unrecorded(b, shared))
+    composite = (
+        Comparison(len(shared), None, None, None, "; ".join(unrecorded), None, None)
+        if unrecorded
+        else compare_composites(tasks_a, tasks_b)
+    )
     return AgentComparison(
         agent_a=a.agent_id,
         agent_b=b.agent_id,
         tasks_a=len(tasks_a),
         tasks_b=len(tasks_b),
         shared_tasks=len(shared),
-        on_shared_a=_on_shared(tasks_a, shared),
-        on_shared_b=_on_shared(tasks_b, shared),
-        composite=compare_composites(tasks_a, tasks_b),
+        on_shared_a=_on_shared(a, shared),
+        on_shared_b=_on_shared(b, shared),
+        composite=composite,
         success_rate=compare_success_rates(tasks_a, tasks_b),
     )
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from scoring import curves
@@ -12,6 +14,8 @@ from scoring.constants import (
     COMPOSITE_WEIGHT_RELIABILITY,
     COMPOSITE_WEIGHT_SUCCESS,
     CONSISTENCY_MIN_RUNS,
+    COST_ANCHORS_USD,
+    LATENCY_ANCHORS_MS,
     NEUTRAL_CONSISTENCY,
     SCORE_SCALE,
 )
@@ -184,7 +188,12 @@ def weighted_ratio(
 
 @dataclass(frozen=True, slots=True)
 class CompositeResult:
-    """The composite of one agent and every input it was built from (exact values)."""
+    """The composite of one agent and every input it was built from (exact values).
+
+    ``mean_latency_ms`` and ``mean_cost_usd`` are the means the latency and cost scores
+    read (``None`` where a completed run left the value unrecorded); ``reason`` says why
+    ``score`` is ``None`` (``None`` when there is a score).
+    """
 
     score: Fraction | None
     success_rate: Fraction | None
@@ -193,31 +202,107 @@ class CompositeResult:
     cost_score: Fraction | None
     completed_runs: int
     zero_success_floor: bool
+    mean_latency_ms: Fraction | None = None
+    mean_cost_usd: Fraction | None = None
+    reason: str | None = None
+
+
+#: Why an agent with no completed run has no composite.
+NO_COMPLETED_RUN = "no completed run"
+
+
+def unrecorded_reason(what: str, unrecorded: int, completed_runs: int) -> str:
+    """Why the composite cannot be scored when ``unrecorded`` of the ``completed_runs``
+    left ``what`` (``"latency"``, ``"cost"``) null: its mean is over every completed run.
+
+    >>> unrecorded_reason("cost", 20, 20)
+    'cost not recorded on 20 of 20 completed runs'
+    """
+    return f"{what} not recorded on {unrecorded} of {completed_runs} completed runs"
 
 
 def score_composite(
-    completed_runs: int, successes: int, mean_latency_ms: Number, mean_cost_usd: Number
+    completed_runs: int,
+    successes: int,
+    mean_latency_ms: Number | None,
+    mean_cost_usd: Number | None,
+    *,
+    latency_unrecorded: int = 0,
+    cost_unrecorded: int = 0,
 ) -> CompositeResult:
     """Build the composite from the cohort's counts and means.
 
-    With no completed run every field is ``None`` and the composite is ``null``.
+    With no completed run every field is ``None`` and the composite is ``null``. A mean
+    that is ``None`` (some completed run left it unrecorded, ``*_unrecorded`` of them) has
+    no score: the composite is then ``null`` with the reason, and the success rate and
+    consistency are still given.
 
     >>> from decimal import Decimal
     >>> score_composite(4, 3, 2000, Decimal("0.010")).score
     Fraction(78, 1)
+    >>> score_composite(4, 3, 2000, None, cost_unrecorded=4).reason
+    'cost not recorded on 4 of 4 completed runs'
     """
     if completed_runs == 0:
-        return CompositeResult(None, None, None, None, None, 0, False)
+        return CompositeResult(None, None, None, None, None, 0, False, reason=NO_COMPLETED_RUN)
     p = success_rate(successes, completed_runs)
     consistency = outcome_consistency(p, completed_runs)
-    latency = curves.latency_score(mean_latency_ms)
-    cost = curves.cost_score(mean_cost_usd)
+    latency = None if mean_latency_ms is None else curves.latency_score(mean_latency_ms)
+    cost = None if mean_cost_usd is None else curves.cost_score(mean_cost_usd)
+    reasons = [
+        unrecorded_reason(what, count, completed_runs)
+        for what, mean, count in (
+            ("latency", mean_latency_ms, latency_unrecorded),
+            ("cost", mean_cost_usd, cost_unrecorded),
+        )
+        if mean is None
+    ]
+    scored = (
+        None if latency is None or cost is None else composite_score(p, consistency, latency, cost)
+    )
     return CompositeResult(
-        score=composite_score(p, consistency, latency, cost),
+        score=scored,
         success_rate=p,
         consistency=consistency,
         latency_score=latency,
         cost_score=cost,
         completed_runs=completed_runs,
-        zero_success_floor=successes == 0,
+        zero_success_floor=scored is not None and successes == 0,
+        mean_latency_ms=None if mean_latency_ms is None else exact(mean_latency_ms),
+        mean_cost_usd=None if mean_cost_usd is None else exact(mean_cost_usd),
+        reason="; ".join(reasons) or None,
     )
+
+
+#: The composite's terms read on an anchored curve: (name, unit, anchors, score field).
+_ANCHORED_TERMS = (
+    ("latency", "ms", LATENCY_ANCHORS_MS, "latency_score"),
+    ("cost", "USD", COST_ANCHORS_USD, "cost_score"),
+)
+
+
+def _anchor_text(x: Decimal, unit: str) -> str:
+    return f"${x}" if unit == "USD" else f"{x:,} {unit}"
+
+
+def anchor_notes(results: Sequence[CompositeResult]) -> tuple[str, ...]:
+    """A note for each anchored term (latency, cost) on which the anchors do not separate
+    the agents: every agent with a score on it scores the curve's lowest (or every one its
+    highest). Empty when the term separates them, or no agent has a score on it.
+
+    >>> anchor_notes([score_composite(4, 3, 60000, 0.01), score_composite(2, 1, 30000, 0.2)])
+    ('the latency anchors (500 ms to 10,000 ms) do not separate these agents: all 2 score 0',)
+    """
+    notes = []
+    for term, unit, anchors, field in _ANCHORED_TERMS:
+        values = [v for r in results if (v := getattr(r, field)) is not None]
+        lowest = min(anchor.score for anchor in anchors)
+        highest = max(anchor.score for anchor in anchors)
+        for bound in (lowest, highest):
+            if values and all(v == bound for v in values):
+                who = "the one agent scores" if len(values) == 1 else f"all {len(values)} score"
+                span = f"{_anchor_text(anchors[0].x, unit)} to {_anchor_text(anchors[-1].x, unit)}"
+                notes.append(
+                    f"the {term} anchors ({span}) do not separate these agents: {who} {bound}"
+                )
+    return tuple(notes)

@@ -61,7 +61,7 @@ METHODOLOGY_VERSION: Annotated[
         "version",
         "Version of the whole methodology; bump it for any change of constant or formula.",
     ),
-] = "1.2.0"
+] = "1.3.0"
 
 # --- Scales and rounding ---------------------------------------------------------------
 

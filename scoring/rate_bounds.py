@@ -27,7 +27,6 @@ from scoring.constants import (
     INTERVAL_BOUND_MARGIN,
     INTERVAL_LEVEL,
     INTERVAL_Z,
-    REPEATABILITY_MIN_OUTCOMES,
     SCORE_SCALE,
 )
 from scoring.numeric import Number, exact
@@ -190,7 +189,7 @@ def pass_hat_k_moments(
     >>> pass_hat_k_moments([(4, 4), (4, 0)] * 5, 1)
     (Fraction(1, 2), Fraction(1, 36), 10, 40)
     """
-    qualifying = [(n, c) for n, c in tasks if n >= REPEATABILITY_MIN_OUTCOMES]
+    qualifying = repeatability.qualifying_tasks(tasks, k)
     values = [repeatability.pass_hat_k(n, c, k) for n, c in qualifying]
     if len(values) < 2:
         raise ScoringError(f"pass^k moments need at least two qualifying tasks, not {len(values)}")

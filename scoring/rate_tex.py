@@ -35,8 +35,9 @@ N_STAR_TEX = r"n^{*} = n_{\mathrm{eff}} \cdot \dfrac{z^2}{q^2}"
 COHORT_TASKS = rows("tasks", "n", "c")
 #: The window's tasks of the correctness axis: passes and known outcomes.
 WINDOW_TASKS = rows("tasks", "passes", "known")
-#: The qualifying tasks of pass^k: those with enough recorded outcomes.
-QUALIFYING = rows("tasks", "n", "c", keep=at_least("n", "REPEATABILITY_MIN_OUTCOMES"))
+#: The qualifying tasks of pass^k at level ``k``: those with at least
+#: ``max(REPEATABILITY_MIN_OUTCOMES, k)`` recorded outcomes (docs/repeatability.md).
+QUALIFYING = rows("tasks", "n", "c", keep=at_least("n", "REPEATABILITY_MIN_OUTCOMES", argument="k"))
 
 
 def pooled_tex(rate: str, result: str, scale: str = "") -> str:

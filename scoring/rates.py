@@ -24,14 +24,13 @@ from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
-from scoring import quantiles
+from scoring import quantiles, repeatability
 from scoring import rate_tex as tex
 from scoring.clustered import clustered_wilson_golden, effective_sample_size, wilson_bounds
 from scoring.constants import (
     FRACTION_DECIMALS,
     INTERVAL_LEVEL,
     INTERVAL_MIN_TASKS,
-    REPEATABILITY_MIN_OUTCOMES,
     SCORE_DECIMALS,
     SCORE_SCALE,
 )
@@ -423,6 +422,8 @@ def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
         point("m=0", tasks=((5, 1),) * INTERVAL_MIN_TASKS, k=3),
         point("m=1", tasks=((5, 5),) * INTERVAL_MIN_TASKS, k=5),
         point("cap below T", tasks=((4, 4), (4, 1)) * 5, k=5),
+        point("cap below T, five outcomes", tasks=((5, 5), (5, 1)) * 5, k=5),
+        point("k=5, four-outcome tasks left out", tasks=((5, 5), (5, 1)) * 5 + ((4, 4),) * 3, k=5),
     ),
 )
 def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | None:
@@ -434,8 +435,7 @@ def pass_hat_k_interval(tasks: Sequence[tuple[int, int]], k: int) -> Interval | 
     >>> pass_hat_k_interval([(4, 4), (4, 2), (5, 4)] * 4, 3)
     Interval(low=Decimal('0.2545'), high=Decimal('0.6916'))
     """
-    qualifying = sum(1 for n, _ in tasks if n >= REPEATABILITY_MIN_OUTCOMES)
-    if qualifying < INTERVAL_MIN_TASKS:
+    if len(repeatability.qualifying_tasks(tasks, k)) < INTERVAL_MIN_TASKS:
         return None
     m, variance, count_, runs = pass_hat_k_moments(tasks, k)
     return rate_interval(m, variance, count_, runs, k)

@@ -81,8 +81,6 @@ def row_of(run: _RunFields) -> RunRow:
 
 _RUN_ID = attrgetter("run_id")
 _STATUS = attrgetter("status")
-_LATENCY = attrgetter("latency_ms")
-_COST = attrgetter("cost_usd")
 _FINISHED_AT = attrgetter("finished_at")
 
 
@@ -113,21 +111,15 @@ def check_new_ids(rows: Sequence[RunRow], first: int, seen: RunIds, log: Problem
 
 def status_rules_hold(rows: Sequence[RunRow]) -> bool:
     """Whether every row keeps :class:`RunRecord`'s rules that depend on the status: a
-    terminal run has ``finished_at``, a completed one also ``latency_ms`` and ``cost_usd``.
+    terminal run has ``finished_at``.
 
-    Column by column, in C: only the statuses of the rows that lack a value are looked at.
+    In C: only the statuses of the rows that lack a value are looked at.
     """
-    statuses = list(map(_STATUS, rows))
-    for column, needed_by in (
-        (_FINISHED_AT, TERMINAL),
-        (_LATENCY, (_COMPLETED,)),
-        (_COST, (_COMPLETED,)),
-    ):
-        values = list(map(column, rows))
-        if None in values:
-            lacking = list(compress(statuses, map(is_, values, repeat(None))))
-            if any(status in lacking for status in needed_by):
-                return False
+    values = list(map(_FINISHED_AT, rows))
+    if None in values:
+        lacking = compress(map(_STATUS, rows), map(is_, values, repeat(None)))
+        if any(status in TERMINAL for status in lacking):
+            return False
     return True
 
 

@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from scoring import scorer
-from scoring.constants import METHODOLOGY_VERSION, Axis
+from scoring import composite, repeatability, scorer
+from scoring.constants import METHODOLOGY_VERSION, PASS_K_LEVELS, Axis
 from scoring.numeric import Number
 from scoring.reading import collector_paused, read_stats
 from scoring.scorer import AgentReport
@@ -41,26 +41,40 @@ __all__ = ["AgentReport", "Report", "build_report", "report_of"]
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """The report over one run log: agents by composite, highest first (``null`` last)."""
+    """The report over one run log: agents by composite, highest first (``null`` last).
+
+    ``levels`` are the pass^k levels reported (the published ones and any asked for);
+    ``notes`` say where the anchors of a composite term do not separate the agents.
+    """
 
     methodology_version: str
     agents: tuple[AgentReport, ...]
+    levels: tuple[int, ...] = PASS_K_LEVELS
+    notes: tuple[str, ...] = ()
 
 
-def report_of(stats: Iterable[AgentStats], weights: Mapping[Axis, Number] | None = None) -> Report:
+def report_of(
+    stats: Iterable[AgentStats],
+    weights: Mapping[Axis, Number] | None = None,
+    extra_levels: Iterable[int] = (),
+) -> Report:
     """The report of agents given by their stats (from :func:`scoring.reading.read_stats`,
-    or from any engine that produces the same :class:`~scoring.stats.AgentStats`)."""
+    or from any engine that produces the same :class:`~scoring.stats.AgentStats`), with
+    pass^k also at ``extra_levels`` (they change no score, rank or floor)."""
+    levels = repeatability.levels_of(extra_levels)
     # Scoring builds no reference cycles: the collector would only rescan every agent's
     # exact values, again and again as they accumulate.
     with collector_paused():
-        agents = [scorer.score(agent, weights) for agent in stats]
-        return Report(METHODOLOGY_VERSION, scorer.ranked(agents))
+        agents = [scorer.score(agent, weights, levels) for agent in stats]
+        notes = composite.anchor_notes([agent.composite for agent in agents])
+        return Report(METHODOLOGY_VERSION, scorer.ranked(agents), levels, notes)
 
 
 def build_report(
     source: Iterable[bytes] | BinaryIO,
     weights: Mapping[Axis, Number] | None = None,
     *,
+    extra_levels: Iterable[int] = (),
     on_read: Callable[[int], None] | None = None,
     on_rows: Callable[[int], None] | None = None,
 ) -> Report:
@@ -73,4 +87,5 @@ def build_report(
     Raises :class:`scoring.errors.InputError` naming every problem's line, field and rule;
     nothing is scored from an input that has one.
     """
-    return report_of(read_stats(source, on_read=on_read, on_rows=on_rows), weights)
+    stats = read_stats(source, on_read=on_read, on_rows=on_rows)
+    return report_of(stats, weights, extra_levels)

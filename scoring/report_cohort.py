@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import compress, repeat
-from operator import eq, mul, truediv
+from operator import eq, is_, mul, truediv
 
 # Fixed point for the exact sums, so that most values need no decimal conversion: a float
 # x <= 2^22 and an integer n with n / 10^9 == x (Python divides integers correctly rounded)
@@ -59,13 +59,24 @@ class CohortSums:
     >>> sums = CohortSums()
     >>> sums.add(["a", "b", "a"], [True, None, False], [1000.0, 250.5, 3000.0], [0.01, 0.2, 1e-10])
     >>> a, b = sums.tasks()
-    >>> a == ("a", 2, 1, 4000, Fraction("0.0100000001"))
+    >>> a == ("a", 2, 1, 4000, Fraction("0.0100000001"), 0, 0)
     True
-    >>> b == ("b", 1, 0, Fraction("250.5"), Fraction("0.2"))
+    >>> b == ("b", 1, 0, Fraction("250.5"), Fraction("0.2"), 0, 0)
     True
+    >>> sums.add(["b"], [True], [None], [0.5])
+    >>> sums.tasks()[1][1:]
+    (2, 1, Fraction(501, 2), Fraction(7, 10), 1, 0)
     """
 
-    __slots__ = ("_costs", "_latencies", "_rest", "_runs", "_successes")
+    __slots__ = (
+        "_cost_unrecorded",
+        "_costs",
+        "_latencies",
+        "_latency_unrecorded",
+        "_rest",
+        "_runs",
+        "_successes",
+    )
 
     def __init__(self) -> None:
         self._runs: Counter[str] = Counter()
@@ -75,17 +86,23 @@ class CohortSums:
         self._costs: dict[str, int] = {}
         # task -> [latency, cost]: exact sums of the other values
         self._rest: dict[str, list[Fraction]] = {}
+        # task -> completed runs whose latency_ms, cost_usd is null (unrecorded)
+        self._latency_unrecorded: Counter[str] = Counter()
+        self._cost_unrecorded: Counter[str] = Counter()
 
     def add(
         self,
         tasks: Sequence[str],
         successes: Sequence[bool | None],
-        latencies: Sequence[float],
-        costs: Sequence[float],
+        latencies: Sequence[float | None],
+        costs: Sequence[float | None],
     ) -> None:
-        """Account for completed runs given as columns (``success`` null counts as not)."""
+        """Account for completed runs given as columns (``success`` null counts as not; a
+        null latency or cost is counted as unrecorded and adds nothing to its sum)."""
         self._runs.update(tasks)
         self._successes.update(compress(tasks, successes))
+        latencies = self._recorded(tasks, latencies, self._latency_unrecorded)
+        costs = self._recorded(tasks, costs, self._cost_unrecorded)
         latency_units, latency_others = _fixed_point(latencies)
         cost_units, cost_others = _fixed_point(costs)
         sum_latency, sum_cost = self._latencies, self._costs
@@ -101,10 +118,21 @@ class CohortSums:
                 rest = self._rest.setdefault(tasks[i], [Fraction(0), Fraction(0)])
                 rest[column] += Fraction(repr(values[i]))
 
-    def tasks(self) -> list[tuple[str, int, int, Fraction, Fraction]]:
-        """``(task, runs, successes, latency sum, cost sum)`` per task, in order of first
-        run."""
-        found: list[tuple[str, int, int, Fraction, Fraction]] = []
+    @staticmethod
+    def _recorded(
+        tasks: Sequence[str], values: Sequence[float | None], unrecorded: Counter[str]
+    ) -> Sequence[float]:
+        """``values`` with each null counted in ``unrecorded`` (by task) and read as 0 in
+        the sum: the mean divides by the recorded runs only when every run has one."""
+        if None not in values:
+            return values  # type: ignore[return-value]  # no None, checked just above
+        unrecorded.update(compress(tasks, map(is_, values, repeat(None))))
+        return [0.0 if v is None else v for v in values]
+
+    def tasks(self) -> list[tuple[str, int, int, Fraction, Fraction, int, int]]:
+        """``(task, runs, successes, latency sum, cost sum, latencies unrecorded, costs
+        unrecorded)`` per task, in order of first run."""
+        found: list[tuple[str, int, int, Fraction, Fraction, int, int]] = []
         for task, runs in self._runs.items():
             # Built directly (units over the scale): multiplying by a Fraction unit costs
             # an operator dispatch and a gcd more.
@@ -114,5 +142,15 @@ class CohortSums:
             if rest is not None:
                 latency += rest[0]
                 cost += rest[1]
-            found.append((task, runs, self._successes[task], latency, cost))
+            found.append(
+                (
+                    task,
+                    runs,
+                    self._successes[task],
+                    latency,
+                    cost,
+                    self._latency_unrecorded[task],
+                    self._cost_unrecorded[task],
+                )
+            )
         return found

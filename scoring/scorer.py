@@ -17,7 +17,7 @@ from scoring import composite, moves, radar, rates, repeatability
 from scoring import ranks as ranks_module
 from scoring.clustered import CohortTask
 from scoring.composite import CompositeResult
-from scoring.constants import PASS_K_LEVELS, REPEATABILITY_MIN_OUTCOMES, SCORE_DECIMALS, Axis
+from scoring.constants import PASS_K_LEVELS, SCORE_DECIMALS, Axis
 from scoring.numeric import Number, exact_sum, round_half_up
 from scoring.radar import RadarResult
 from scoring.repeatability import RepeatabilityResult
@@ -30,7 +30,7 @@ class AgentIntervals:
     """Every interval of one agent, and why each missing one is missing.
 
     ``composite_reason`` is shared by the composite and its success rate (one cohort);
-    ``pass_hat_reason`` by every pass^k level (the same qualifying tasks).
+    ``pass_hat_reasons`` holds each pass^k level's (its own qualifying tasks).
     """
 
     composite: Interval | None
@@ -39,7 +39,7 @@ class AgentIntervals:
     correctness: Interval | None
     correctness_reason: str | None
     pass_hat: Mapping[int, Interval | None]
-    pass_hat_reason: str | None
+    pass_hat_reasons: Mapping[int, str | None]
 
 
 def score_intervals(
@@ -47,26 +47,36 @@ def score_intervals(
     window: Sequence[tuple[int, int]],
     outcomes: Sequence[tuple[int, int]],
     levels: Sequence[int] = PASS_K_LEVELS,
+    *,
+    composite_scored: bool = True,
 ) -> AgentIntervals:
     """The intervals of one agent from its per-task sums, by the registered interval
     formulas of :mod:`scoring.rates` and :mod:`scoring.moves`.
 
     ``cohort``: :data:`~scoring.clustered.CohortTask` per task of the completed runs;
     ``window``: ``(passes, known outcomes)`` per task with a known outcome in the radar
-    window; ``outcomes``: ``(n, c)`` per task of the recorded outcomes.
+    window; ``outcomes``: ``(n, c)`` per task of the recorded outcomes. Without a composite
+    (``composite_scored`` false: a latency or cost unrecorded) it has no interval either;
+    the success rate keeps its own.
 
-    >>> score_intervals([], [], []).pass_hat_reason
+    >>> score_intervals([], [], []).pass_hat_reasons[5]
     'fewer than 10 qualifying tasks (0)'
     """
-    qualifying = sum(1 for n, _ in outcomes if n >= REPEATABILITY_MIN_OUTCOMES)
     return AgentIntervals(
-        composite=moves.composite_interval(cohort),
+        composite=moves.composite_interval(cohort) if composite_scored else None,
         success_rate=rates.success_rate_interval([(t[0], t[1]) for t in cohort]),
         composite_reason=interval_reason(len(cohort)),
         correctness=rates.correctness_interval(window),
         correctness_reason=interval_reason(len(window)),
         pass_hat=MappingProxyType({k: rates.pass_hat_k_interval(outcomes, k) for k in levels}),
-        pass_hat_reason=interval_reason(qualifying, "qualifying tasks"),
+        pass_hat_reasons=MappingProxyType(
+            {
+                k: interval_reason(
+                    len(repeatability.qualifying_tasks(outcomes, k)), "qualifying tasks"
+                )
+                for k in levels
+            }
+        ),
     )
 
 
@@ -96,10 +106,15 @@ def _median(values: Middle | None) -> Fraction | None:
     return None if values is None else values.median
 
 
-def score(stats: AgentStats, weights: Mapping[Axis, Number] | None = None) -> AgentReport:
+def score(
+    stats: AgentStats,
+    weights: Mapping[Axis, Number] | None = None,
+    levels: Sequence[int] = PASS_K_LEVELS,
+) -> AgentReport:
     """The composite, radar, repeatability and intervals of one agent (not yet ranked).
 
-    ``weights`` are the radar profile's (``None``: its defaults).
+    ``weights`` are the radar profile's (``None``: its defaults); ``levels`` the pass^k
+    levels reported (the published ones, and any asked for: they change no score).
 
     >>> from scoring.stats import EMPTY_WINDOW
     >>> score(AgentStats("a", (), (), EMPTY_WINDOW)).composite.score is None
@@ -108,11 +123,25 @@ def score(stats: AgentStats, weights: Mapping[Axis, Number] | None = None) -> Ag
     cohort = stats.cohort
     completed = stats.completed_runs
     if completed:
-        # One exact division per mean, of sums that are exact as written.
-        latency_sum = exact_sum(task.latency_ms_sum for task in cohort)
-        cost_sum = exact_sum(task.cost_usd_sum for task in cohort)
+        # One exact division per mean, of sums that are exact as written; no mean where a
+        # completed run left the value unrecorded (docs/composite.md).
+        latency_unrecorded = sum(task.latency_unrecorded for task in cohort)
+        cost_unrecorded = sum(task.cost_unrecorded for task in cohort)
+        mean_latency = (
+            None
+            if latency_unrecorded
+            else exact_sum(task.latency_ms_sum for task in cohort) / completed
+        )
+        mean_cost = (
+            None if cost_unrecorded else exact_sum(task.cost_usd_sum for task in cohort) / completed
+        )
         scored = composite.score_composite(
-            completed, stats.successes, latency_sum / completed, cost_sum / completed
+            completed,
+            stats.successes,
+            mean_latency,
+            mean_cost,
+            latency_unrecorded=latency_unrecorded,
+            cost_unrecorded=cost_unrecorded,
         )
     else:
         scored = composite.score_composite(0, 0, 0, 0)
@@ -129,15 +158,17 @@ def score(stats: AgentStats, weights: Mapping[Axis, Number] | None = None) -> Ag
     radar_result = RadarResult(axes, radar.profile(axes, weights), window.runs, median_latency)
     outcomes = [(task.n, task.c) for task in stats.outcomes]
     intervals = score_intervals(
-        [task[1:] for task in cohort],  # (runs, successes, latency sum, cost sum)
+        [task[1:5] for task in cohort],  # (runs, successes, latency sum, cost sum)
         tallies,
         outcomes,
+        levels,
+        composite_scored=scored.score is not None,
     )
     return AgentReport(
         stats.agent_id,
         scored,
         radar_result,
-        repeatability.score_repeatability(outcomes),
+        repeatability.score_repeatability(outcomes, levels),
         intervals,
     )
 

@@ -75,6 +75,9 @@ def agent_to_json(agent: AgentReport) -> dict[str, Any]:
             "cost_score": _score(composite.cost_score),
             "completed_runs": composite.completed_runs,
             "zero_success_floor": composite.zero_success_floor,
+            "mean_latency_ms": _raw(composite.mean_latency_ms),
+            "mean_cost_usd": _raw(composite.mean_cost_usd),
+            "reason": composite.reason,
             "interval": _interval(intervals.composite),
             "success_rate_interval": _interval(intervals.success_rate),
             "interval_reason": intervals.composite_reason,
@@ -92,8 +95,10 @@ def agent_to_json(agent: AgentReport) -> dict[str, Any]:
             "tasks": rep.tasks,
             "intervals": {pass_key(k): _interval(v) for k, v in intervals.pass_hat.items()},
             "interval_reasons": {
-                pass_key(k): intervals.pass_hat_reason for k in intervals.pass_hat
+                pass_key(k): reason for k, reason in intervals.pass_hat_reasons.items()
             },
+            "tasks_by_level": {pass_key(k): n for k, n in rep.tasks_by_level.items()},
+            "reasons": {pass_key(k): rep.reasons.get(k) for k in rep.pass_hat},
         },
     }
 
@@ -103,6 +108,8 @@ def report_to_json(report: Report) -> dict[str, Any]:
     with collector_paused():  # a dict per agent, no cycles: nothing for it to collect
         return {
             "methodology_version": report.methodology_version,
+            "pass_k_levels": list(report.levels),
+            "notes": list(report.notes),
             "agents": [agent_to_json(agent) for agent in report.agents],
         }
 
@@ -229,7 +236,9 @@ def document_table(document: Mapping[str, Any]) -> str:
             "success",
             "consistency",
             "latency score",
+            "mean ms",
             "cost score",
+            "mean USD",
             "completed",
             "floor",
         ],
@@ -241,7 +250,9 @@ def document_table(document: Mapping[str, Any]) -> str:
                 _with_interval(c["success_rate"], c["success_rate_interval"], f),
                 _fixed(c["consistency"], f),
                 _fixed(c["latency_score"], s),
+                _mean(c["mean_latency_ms"]),
                 _fixed(c["cost_score"], s),
+                _mean(c["mean_cost_usd"]),
                 str(c["completed_runs"]),
                 _cell(c["zero_success_floor"]),
             ]
@@ -268,8 +279,9 @@ def document_table(document: Mapping[str, Any]) -> str:
             for r in [a["radar"]]
         ],
     )
+    levels = document.get("pass_k_levels", PASS_K_LEVELS)
     repeat = render_table(
-        ["agent", *(pass_key(k) for k in PASS_K_LEVELS), "tasks"],
+        ["agent", *(pass_key(k) for k in levels), "tasks"],
         [
             [
                 a["agent_id"],
@@ -279,7 +291,7 @@ def document_table(document: Mapping[str, Any]) -> str:
                         a["repeatability"]["intervals"][pass_key(k)],
                         f,
                     )
-                    for k in PASS_K_LEVELS
+                    for k in levels
                 ),
                 str(a["repeatability"]["tasks"]),
             ]
@@ -293,6 +305,12 @@ def document_table(document: Mapping[str, Any]) -> str:
             COMPOSITE_TITLE,
             composite,
             RANK_LEGEND,
+            *_no_value_notes(
+                (a["agent_id"], "composite", reason)
+                for a in data
+                for reason in [a["composite"]["reason"]]
+                if a["composite"]["completed_runs"]
+            ),
             *_no_interval_notes(
                 (a["agent_id"], "composite and success", a["composite"]["score"], reason)
                 for a in data
@@ -309,13 +327,46 @@ def document_table(document: Mapping[str, Any]) -> str:
             "",
             REPEATABILITY_TITLE,
             repeat,
+            *_no_value_notes(
+                (a["agent_id"], key, reason)
+                for a in data
+                for key, reason in a["repeatability"].get("reasons", {}).items()
+            ),
             *_no_interval_notes(
                 (a["agent_id"], key, a["repeatability"][key], reason)
                 for a in data
                 for key, reason in a["repeatability"]["interval_reasons"].items()
             ),
+            *_report_notes(document.get("notes", ())),
         ]
     )
+
+
+def _mean(value: float | None) -> str:
+    """A mean latency or cost as scored: ``61200``, ``0.0125``; ``—`` when unrecorded."""
+    return _NONE if value is None else f"{value:g}"
+
+
+def _no_value_notes(rows: Iterable[tuple[str, str, str | None]]) -> list[str]:
+    """Why a score printed as ``—`` has no value, one line per agent and reason:
+    ``  gale: pass^5: no task has 5 recorded outcomes``."""
+    notes: dict[tuple[str, str], list[str]] = {}
+    for agent, what, reason in rows:
+        if reason is not None:
+            notes.setdefault((agent, reason), []).append(what)
+    if not notes:
+        return []
+    lines = [
+        f"  {visible(agent)}: {', '.join(whats)}: {reason}"
+        for (agent, reason), whats in notes.items()
+    ]
+    return [NO_VALUE, *lines]
+
+
+def _report_notes(notes: Iterable[str]) -> list[str]:
+    """The report's notes (where the anchors do not separate the agents), as a footer."""
+    shown = [f"  {visible(note)}" for note in notes]
+    return ["", NOTES_TITLE, *shown] if shown else []
 
 
 COMPOSITE_TITLE = "Headline composite (scores 0-100; success and consistency as fractions 0-1)"
@@ -323,6 +374,8 @@ RADAR_TITLE = "Fitness radar (axis scores 0-100, diagnostic only)"
 REPEATABILITY_TITLE = "Repeatability (pass^k, fractions 0-1)"
 RANK_LEGEND = "rank (UB n): the best rank the agent could hold within its interval"
 NO_INTERVAL = "No interval:"
+NO_VALUE = "No value:"
+NOTES_TITLE = "Notes:"
 
 
 def _no_interval_notes(rows: Iterable[tuple[str, str, object, str | None]]) -> list[str]:

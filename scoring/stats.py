@@ -56,11 +56,15 @@ class CohortTask(NamedTuple):
     runs: int
     #: Of these, the runs whose ``success`` is true (a null success counts as not).
     successes: int
-    #: Exact sum of ``latency_ms`` over these runs, as written (milliseconds). Every
-    #: completed run has one (the input rules require it).
+    #: Exact sum of ``latency_ms`` over these runs that recorded one, as written
+    #: (milliseconds).
     latency_ms_sum: Fraction
-    #: Exact sum of ``cost_usd`` over these runs, as written (US dollars).
+    #: Exact sum of ``cost_usd`` over these runs that recorded one, as written (US dollars).
     cost_usd_sum: Fraction
+    #: Of these runs, those with ``latency_ms`` null (unrecorded, from 1.3.0).
+    latency_unrecorded: int = 0
+    #: Of these runs, those with ``cost_usd`` null.
+    cost_unrecorded: int = 0
 
 
 class OutcomeTask(NamedTuple):
@@ -265,7 +269,9 @@ class AgentRuns:
         self.cohort = CohortSums()
         # Completed runs not yet added to ``cohort``, as columns: task, success, latency,
         # cost.
-        self.pending: tuple[list[str], list[bool | None], list[float], list[float]] = (
+        self.pending: tuple[
+            list[str], list[bool | None], list[float | None], list[float | None]
+        ] = (
             [],
             [],
             [],
@@ -292,13 +298,11 @@ class AgentRuns:
         if True in completed:
             latencies = list(compress((r.latency_ms for r in terminal), completed))
             costs = list(compress((r.cost_usd for r in terminal), completed))
-            if None in latencies or None in costs:
-                raise StatusRuleError  # RunRecord requires both on a completed run
             pending = self.pending
             pending[0].extend(compress(tasks, completed))
             pending[1].extend(compress(successes, completed))
-            pending[2].extend(latencies)  # type: ignore[arg-type]  # None ruled out above
-            pending[3].extend(costs)  # type: ignore[arg-type]
+            pending[2].extend(latencies)
+            pending[3].extend(costs)
             if len(pending[2]) >= _SUM_BATCH:
                 self._flush()
         # Counted in C, by task id: compress keeps a task where its success is true.

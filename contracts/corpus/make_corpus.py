@@ -58,11 +58,6 @@ GATE_AT_RUNS = 5
 WINDOW_RECENT_RUNS = 100
 WINDOW_OLDER_RUNS = 68
 
-#: τ-bench records outcomes only; a completed run record needs a latency and a cost, so
-#: every τ-bench run gets these two placeholders (the same for every run: they move no
-#: rank, and the README says so).
-TAU_PLACEHOLDER_LATENCY_MS = 1500
-TAU_PLACEHOLDER_COST_USD = 0.02
 #: τ-bench's success rule: a reward within this distance of 1 is a success.
 TAU_REWARD_TOLERANCE = 1e-6
 #: Minutes between two τ-bench trajectories in the derived log.
@@ -293,8 +288,9 @@ def tau_bench_lines(source: Path = TAU_BENCH_SOURCE) -> list[str]:
                 "task_id": f"airline-{task:02d}",
                 "status": "completed",
                 "success": success,
-                "latency_ms": TAU_PLACEHOLDER_LATENCY_MS,
-                "cost_usd": TAU_PLACEHOLDER_COST_USD,
+                # τ-bench records outcomes only: latency and cost stay unrecorded.
+                "latency_ms": None,
+                "cost_usd": None,
                 "steps": None,
                 "finished_at": _stamp(finished),
             }

@@ -51,6 +51,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "constants": (
         "c",
         "code_value",
+        "said",
         "anchors",
         "weights_table",
         "constants_reference",

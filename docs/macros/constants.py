@@ -40,6 +40,15 @@ def code_value(site: Site, dotted: str, fmt: str = "plain") -> str:
     return value(f"code:{dotted}", text, code=code, title=dotted)
 
 
+def said(site: Site, dotted: str, *args: object) -> str:
+    """What a function of the code says for ``args``, e.g. a reason the report gives
+    (``scoring.repeatability.missing_reason``, 5): quoted as the report prints it."""
+    module, _, attribute = dotted.rpartition(".")
+    text = str(getattr(importlib.import_module(module), attribute)(*args))
+    key = f"said:{dotted}({', '.join(map(repr, args))})"
+    return value(key, f"“{text}”", title=dotted)
+
+
 def anchors(site: Site, name: str) -> str:
     """The anchor table of a piecewise-linear curve."""
     anchors: Sequence[C.Anchor] = site.infos[name].value
@@ -93,6 +102,7 @@ def constants_reference(site: Site) -> str:
 MACROS: dict[str, Callable[..., str]] = {
     "c": constant,
     "code_value": code_value,
+    "said": said,
     "anchors": anchors,
     "weights_table": weights_table,
     "constants_reference": constants_reference,

@@ -308,7 +308,11 @@ BAD_RUNS = [
     _bad_run("NaN", '"latency_ms": 900', '"latency_ms": NaN'),
     _bad_run("Infinity", '"cost_usd": 0.01', '"cost_usd": Infinity'),
     _bad_run("a negative number", '"cost_usd": 0.01', '"cost_usd": -0.01'),
-    _bad_run("a missing value on a completed run", '"latency_ms": 900', '"latency_ms": null'),
+    _bad_run(
+        "no finish time on a finished run",
+        '"finished_at": "2026-07-01T09:00:00+00:00"',
+        '"finished_at": null',
+    ),
     BadCase(
         "a terminal run without finished_at",
         (

@@ -49,6 +49,8 @@ class StatisticsRow(NamedTuple):
     latency_ms_rest: Sequence[float] | None
     cost_units_sum: int | None
     cost_usd_rest: Sequence[float] | None
+    latency_unrecorded: int | None
+    cost_unrecorded: int | None
     outcome_n: int | None
     outcome_c: int | None
     window_known: int | None
@@ -97,6 +99,8 @@ def _agent(rows: list[StatisticsRow]) -> AgentStats:
                     row.cohort_successes or 0,
                     _exact_sum(row.latency_units_sum, row.latency_ms_rest),
                     _exact_sum(row.cost_units_sum, row.cost_usd_rest),
+                    int(row.latency_unrecorded or 0),
+                    int(row.cost_unrecorded or 0),
                 )
             )
         if row.outcome_n:

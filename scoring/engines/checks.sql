@@ -15,7 +15,6 @@ SELECT
     AND (cost_usd IS NULL OR cost_usd BETWEEN 0 AND {largest_double})
     AND (steps IS NULL OR steps >= 0)
     AND (finished_at IS NULL OR REGEXP_MATCHES(finished_at, '{calendar}'))
-    AND (status <> 'completed' OR (latency_ms IS NOT NULL AND cost_usd IS NOT NULL))
     AND (status NOT IN ('completed', 'failed', 'timeout') OR finished_at IS NOT NULL)
   ) THEN 0 ELSE 1 END) AS broken_runs
 FROM runs

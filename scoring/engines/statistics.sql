@@ -54,9 +54,13 @@ cohort AS (
     COUNT(*) AS cohort_runs,
     SUM(passed) AS cohort_successes,
     SUM(CASE WHEN latency_exact THEN CAST(latency_units AS HUGEINT) END) AS latency_units_sum,
-    ARRAY_AGG(latency_ms) FILTER (WHERE NOT latency_exact) AS latency_ms_rest,
+    ARRAY_AGG(latency_ms) FILTER (WHERE NOT latency_exact AND latency_ms IS NOT NULL)
+      AS latency_ms_rest,
     SUM(CASE WHEN cost_exact THEN CAST(cost_units AS HUGEINT) END) AS cost_units_sum,
-    ARRAY_AGG(cost_usd) FILTER (WHERE NOT cost_exact) AS cost_usd_rest
+    ARRAY_AGG(cost_usd) FILTER (WHERE NOT cost_exact AND cost_usd IS NOT NULL) AS cost_usd_rest,
+    -- Completed runs that left a value unrecorded (null): the composite then has none.
+    COUNT(*) - COUNT(latency_ms) AS latency_unrecorded,
+    COUNT(*) - COUNT(cost_usd) AS cost_unrecorded
   FROM completed GROUP BY agent_id, task_id
 ),
 outcomes AS (
@@ -159,6 +163,7 @@ SELECT
   tasks.task_id,
   cohort.cohort_runs, cohort.cohort_successes,
   cohort.latency_units_sum, cohort.latency_ms_rest, cohort.cost_units_sum, cohort.cost_usd_rest,
+  cohort.latency_unrecorded, cohort.cost_unrecorded,
   outcomes.outcome_n, outcomes.outcome_c,
   window_tasks.window_known, window_tasks.window_passes
 FROM agents

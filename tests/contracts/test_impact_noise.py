@@ -316,6 +316,7 @@ def test_released_1_0_1_keeps_its_text_with_the_new_field() -> None:
 def test_the_live_scoreboard_records_each_published_interval() -> None:
     from contracts.scoreboard import build_scoreboard
 
+    intervals = 0
     for corpus in build_scoreboard():
         out, err = io.StringIO(), io.StringIO()
         path = str(REPO_ROOT / corpus.path)
@@ -327,7 +328,10 @@ def test_the_live_scoreboard_records_each_published_interval() -> None:
             got = None if agent.interval is None else agent.interval.model_dump()
             assert got == published[agent.agent_id], agent.agent_id
             assert agent.rank_upper_bound == upper[agent.agent_id], agent.agent_id
-        assert any(a.interval is not None for a in corpus.agents), corpus.path
+        intervals += sum(a.interval is not None for a in corpus.agents)
+    # Not vacuous: some agents have an interval (the τ-bench log has no composite: it
+    # records neither latency nor cost).
+    assert intervals
 
 
 # --- the rule can fail ------------------------------------------------------------------------

@@ -73,7 +73,7 @@ def test_clean_logs(tmp_path: Path, seed: int, compress: bool, escaped: bool) ->
     data = clean_log(seed, 400, 1 + seed * 3, escaped=escaped)
     log = write(tmp_path / "runs.jsonl", data, compress)
     assert (count_bytes(log) is None) == escaped
-    assert _same_as_python(log, "--weights", "correctness=2,cost=1")[0] == 0
+    assert _same_as_python(log, "--weights", "correctness=2,cost=1", "--pass-k", "2,4")[0] == 0
     _scored_by_the_engine(log)
 
 
@@ -212,7 +212,7 @@ def test_parquet_with_an_input_order_column(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["negative latency", "duplicate run_id", "completed without latency", "unknown status"]
+    "name", ["negative latency", "duplicate run_id", "failed without finished_at", "unknown status"]
 )
 def test_hostile_parquet(tmp_path: Path, name: str) -> None:
     """A rule broken in a typed Parquet copy: the Python reader's message, for the line

@@ -271,7 +271,7 @@ def test_a_parquet_copy_of_a_log_full_of_ties(spark: Any, tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize(
-    "name", ["negative latency", "duplicate run_id", "completed without latency", "unknown status"]
+    "name", ["negative latency", "duplicate run_id", "failed without finished_at", "unknown status"]
 )
 def test_hostile_parquet(spark: Any, tmp_path: Path, name: str) -> None:
     """A rule broken in a typed Parquet copy: the Python reader's message, for the line

@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 
 from scoring import build_report, report_to_json
 from scoring.cli import run
+from scoring.composite import NO_COMPLETED_RUN
+from scoring.repeatability import missing_reason
 from scoring.uncertainty import interval_reason
 
 CliResult = tuple[int, str, str]
@@ -59,6 +61,9 @@ COMPOSITE_SCORE_KEYS = (
     "cost_score",
     "completed_runs",
     "zero_success_floor",
+    "mean_latency_ms",
+    "mean_cost_usd",
+    "reason",
 )
 
 
@@ -71,11 +76,18 @@ def composite_json(
     *,
     runs: int,
     floor: bool = False,
+    mean_ms: float | None = None,
+    mean_usd: float | None = None,
+    reason: str | None = None,
 ) -> dict[str, Any]:
     """An agent's composite as the report prints it (keys in the documented order), without
-    the interval keys of 1.1.0 (see :func:`scores_only`), for ``runs`` completed runs."""
-    values = (score, success_rate, consistency, latency, cost, runs, floor)
-    return dict(zip(COMPOSITE_SCORE_KEYS, values, strict=True))
+    the interval keys of 1.1.0 (see :func:`scores_only`), for ``runs`` completed runs whose
+    mean latency and cost are ``mean_ms`` and ``mean_usd``. Without a completed run the
+    reason is the report's."""
+    if runs == 0 and reason is None:
+        reason = NO_COMPLETED_RUN
+    values = (score, success_rate, consistency, latency, cost, runs, floor, mean_ms, mean_usd)
+    return dict(zip(COMPOSITE_SCORE_KEYS, (*values, reason), strict=True))
 
 
 def _without_interval(composite: dict[str, Any]) -> dict[str, Any]:
@@ -173,6 +185,12 @@ def small_agent(
     distinct tasks, ``window_tasks`` in the window with a known outcome and the
     repeatability's qualifying tasks; ``rank_upper_bound`` ``null`` (no interval)."""
     levels = [key for key in repeatability if key.startswith("pass^")]
+    # A level is null exactly when no task qualifies at it, in these small reports.
+    by_level = {key: 0 if repeatability[key] is None else repeatability["tasks"] for key in levels}
+    reasons = {
+        key: missing_reason(int(key.removeprefix("pass^"))) if by_level[key] == 0 else None
+        for key in levels
+    }
     composite_keys = ("interval", "success_rate_interval", "interval_reason")
     plain = {k: v for k, v in composite.items() if k not in composite_keys}
     return {
@@ -193,9 +211,11 @@ def small_agent(
         "repeatability": {
             **repeatability,
             "intervals": dict.fromkeys(levels),
-            "interval_reasons": dict.fromkeys(
-                levels, interval_reason(repeatability["tasks"], "qualifying tasks")
-            ),
+            "interval_reasons": {
+                key: interval_reason(by_level[key], "qualifying tasks") for key in levels
+            },
+            "tasks_by_level": by_level,
+            "reasons": reasons,
         },
     }
 

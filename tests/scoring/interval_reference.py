@@ -204,15 +204,21 @@ def correctness_part(window: Sequence[Run]) -> tuple[Bound, str | None]:
         return outwards(scale * low, scale * high, C.SCORE_DECIMALS, 0, int(SCALE)), None
 
 
-def pass_part(outcomes: Sequence[tuple[int, int]]) -> tuple[dict[str, Bound], str | None]:
-    """The pass^k intervals over ``(n, c)`` per task, and their reason."""
-    qualifying = [(n, c) for n, c in outcomes if n >= C.REPEATABILITY_MIN_OUTCOMES]
-    t = len(qualifying)
-    if t < C.INTERVAL_MIN_TASKS:
-        return dict.fromkeys(f"pass^{k}" for k in C.PASS_K_LEVELS), reason(t, "qualifying tasks")
+def pass_part(
+    outcomes: Sequence[tuple[int, int]], levels: Sequence[int] = C.PASS_K_LEVELS
+) -> tuple[dict[str, Bound], dict[str, str | None]]:
+    """The pass^k intervals over ``(n, c)`` per task, and their reasons: at level k over the
+    tasks with at least max(n_min, k) outcomes (1.3.0)."""
     found: dict[str, Bound] = {}
-    with mpmath.workdps(DIGITS):
-        for k in C.PASS_K_LEVELS:
+    reasons: dict[str, str | None] = {}
+    for k in levels:
+        qualifying = [(n, c) for n, c in outcomes if n >= max(C.REPEATABILITY_MIN_OUTCOMES, k)]
+        t = len(qualifying)
+        reasons[f"pass^{k}"] = reason(t, "qualifying tasks")
+        if t < C.INTERVAL_MIN_TASKS:
+            found[f"pass^{k}"] = None
+            continue
+        with mpmath.workdps(DIGITS):
             u = [
                 Fraction(math.comb(c, k), math.comb(n, k)) if c >= k else Fraction(0)
                 for n, c in qualifying
@@ -221,7 +227,7 @@ def pass_part(outcomes: Sequence[tuple[int, int]]) -> tuple[dict[str, Bound], st
             variance = sum(((x - m) ** 2 for x in u), Fraction(0)) / (t * (t - 1))
             low, high = rate(m, variance, t, sum(n for n, _ in qualifying), k)
             found[f"pass^{k}"] = outwards(low, high, C.FRACTION_DECIMALS, 0, 1)
-    return found, None
+    return found, reasons
 
 
 # --- the composite --------------------------------------------------------------------------
@@ -356,16 +362,19 @@ def composite_bounds(completed: Sequence[Run]) -> tuple[Real, Real]:
     return low, real(s0) + combined(up)
 
 
-def composite_part(completed: Sequence[Run]) -> dict[str, Any]:
-    """``interval``, ``success_rate_interval``, ``interval_reason`` of a composite cohort."""
+def composite_part(completed: Sequence[Run], scored: bool = True) -> dict[str, Any]:
+    """``interval``, ``success_rate_interval``, ``interval_reason`` of a composite cohort
+    (no composite interval when the composite is not ``scored``)."""
     t = len({r["task_id"] for r in completed})
     if t < C.INTERVAL_MIN_TASKS:
         return {"interval": None, "success_rate_interval": None, "interval_reason": reason(t)}
     with mpmath.workdps(DIGITS):
-        low, high = composite_bounds(completed)
+        low, high = composite_bounds(completed) if scored else (None, None)
         p_low, p_high = success_rate_part(completed)
         return {
-            "interval": outwards(low, high, C.SCORE_DECIMALS, 0, int(SCALE)),
+            "interval": None
+            if low is None
+            else outwards(low, high, C.SCORE_DECIMALS, 0, int(SCALE)),
             "success_rate_interval": outwards(p_low, p_high, C.FRACTION_DECIMALS, 0, 1),
             "interval_reason": None,
         }
@@ -509,13 +518,19 @@ def with_intervals(
     completed: Sequence[Run],
     window: Sequence[Run],
     outcomes: Sequence[tuple[int, int]],
+    *,
+    levels: Sequence[int] = C.PASS_K_LEVELS,
+    scored: bool = True,
 ) -> dict[str, Any]:
-    """A reference agent (the scores of the report, in order) with its intervals added."""
+    """A reference agent (the scores of the report, in order) with its intervals added;
+    without a composite (``scored`` false: a latency or cost unrecorded) no composite
+    interval, the success rate's kept."""
     correctness, correctness_reason = correctness_part(window)
-    passes, pass_reason = pass_part(outcomes)
+    passes, pass_reasons = pass_part(outcomes, levels)
+    composite = composite_part(completed, scored)
     return {
         **agent,
-        "composite": {**agent["composite"], **composite_part(completed)},
+        "composite": {**agent["composite"], **composite},
         "radar": {
             **agent["radar"],
             "intervals": {"correctness": correctness},
@@ -524,7 +539,7 @@ def with_intervals(
         "repeatability": {
             **agent["repeatability"],
             "intervals": passes,
-            "interval_reasons": dict.fromkeys(passes, pass_reason),
+            "interval_reasons": pass_reasons,
         },
     }
 

@@ -59,12 +59,25 @@ def random_log(
 ) -> list[dict[str, Any]]:
     records = []
     status_weights = [rng.randint(1, 8) for _ in STATUSES]
+    # From 1.3.0 a completed run may leave its latency or cost unrecorded: in a few logs,
+    # some agents' completed runs do (the composite is then null, the rest still scored).
+    unrecorded = {f"agent-{a}" for a in range(agents) if rng.random() < 0.15}
     for i in range(size):
         status = rng.choices(STATUSES, status_weights)[0]
         terminal = status in TERMINAL
         completed = status == "completed"
-        latency = _number(rng, 12000) if completed or rng.random() < 0.5 else None
-        cost = _number(rng, 0.25) if completed or rng.random() < 0.5 else None
+        agent = f"agent-{rng.randrange(agents)}"
+        recorded = 0.5 if agent in unrecorded else 1.0
+        latency = (
+            _number(rng, 12000)
+            if (completed and rng.random() < recorded) or (not completed and rng.random() < 0.5)
+            else None
+        )
+        cost = (
+            _number(rng, 0.25)
+            if (completed and rng.random() < recorded) or (not completed and rng.random() < 0.5)
+            else None
+        )
         at = None
         if terminal or rng.random() < 0.3:
             micro = rng.choice([0, 0, 0, rng.randrange(10**6)])
@@ -72,7 +85,7 @@ def random_log(
         records.append(
             {
                 "run_id": f"run-{i}",
-                "agent_id": f"agent-{rng.randrange(agents)}",
+                "agent_id": agent,
                 "task_id": f"task-{rng.randrange(tasks)}",
                 "status": status,
                 "success": rng.choice([True, True, False, None]),

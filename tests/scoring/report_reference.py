@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -33,7 +33,9 @@ from scoring import (
 from scoring.composite import CompositeResult, composite_score
 from scoring.constants import (
     CONSISTENCY_MIN_RUNS,
+    COST_ANCHORS_USD,
     FRACTION_DECIMALS,
+    LATENCY_ANCHORS_MS,
     METHODOLOGY_VERSION,
     NEUTRAL_CONSISTENCY,
     PASS_K_LEVELS,
@@ -94,7 +96,10 @@ def exact_instant(text: str) -> Fraction:
 
 
 def exact_agent(
-    agent_id: str, runs: list[tuple[int, dict[str, Any]]], weights: Mapping[Axis, Any] | None
+    agent_id: str,
+    runs: list[tuple[int, dict[str, Any]]],
+    weights: Mapping[Axis, Any] | None,
+    levels: Sequence[int] = PASS_K_LEVELS,
 ) -> dict[str, Any]:
     """One agent's scores, exact."""
     scale = Fraction(SCORE_SCALE)
@@ -102,18 +107,44 @@ def exact_agent(
     completed = [r for _, r in runs if r["status"] == "completed"]
     n = len(completed)
     if n == 0:
-        composite = CompositeResult(None, None, None, None, None, 0, False)
+        composite = CompositeResult(
+            None, None, None, None, None, 0, False, reason="no completed run"
+        )
     else:
         successes = sum(1 for r in completed if r.get("success") is True)
         p = Fraction(successes, n)
         consistency = (
             1 - 4 * p * (1 - p) if n >= CONSISTENCY_MIN_RUNS else Fraction(NEUTRAL_CONSISTENCY)
         )
-        mean_latency = sum((written(r["latency_ms"]) for r in completed), Fraction(0)) / n
-        mean_cost = sum((written(r["cost_usd"]) for r in completed), Fraction(0)) / n
-        lat, cost = latency_score(mean_latency), cost_score(mean_cost)
-        score = Fraction(0) if successes == 0 else composite_score(p, consistency, lat, cost)
-        composite = CompositeResult(score, p, consistency, lat, cost, n, successes == 0)
+        # 1.3.0: a mean needs the value on every completed run; else no score, no composite.
+        means: dict[str, Fraction | None] = {}
+        reasons = []
+        for field, what in (("latency_ms", "latency"), ("cost_usd", "cost")):
+            missing = sum(1 for r in completed if r.get(field) is None)
+            if missing:
+                means[field] = None
+                reasons.append(f"{what} not recorded on {missing} of {n} completed runs")
+            else:
+                means[field] = sum((written(r[field]) for r in completed), Fraction(0)) / n
+        mean_latency, mean_cost = means["latency_ms"], means["cost_usd"]
+        lat = None if mean_latency is None else latency_score(mean_latency)
+        cost = None if mean_cost is None else cost_score(mean_cost)
+        if lat is None or cost is None:
+            score = None
+        else:
+            score = Fraction(0) if successes == 0 else composite_score(p, consistency, lat, cost)
+        composite = CompositeResult(
+            score,
+            p,
+            consistency,
+            lat,
+            cost,
+            n,
+            score is not None and successes == 0,
+            mean_latency,
+            mean_cost,
+            "; ".join(reasons) or None,
+        )
 
     # radar: the latest RADAR_WINDOW_RUNS terminal runs by (instant, input order)
     terminal = [(i, r) for i, r in runs if r["status"] in TERMINAL]
@@ -157,12 +188,15 @@ def exact_agent(
             counts[1] += r["success"]
     qualifying = [(n_, c) for n_, c in outcomes.values() if n_ >= REPEATABILITY_MIN_OUTCOMES]
     pass_hat: dict[int, Fraction | None] = {}
-    for k in PASS_K_LEVELS:
+    by_level: dict[int, int] = {}
+    for k in levels:
+        # 1.3.0: at level k a task needs max(n_min, k) outcomes.
+        kept = [(n_, c) for n_, c in qualifying if n_ >= k]
         values = [
-            Fraction(math.comb(c, k), math.comb(n_, k)) if c >= k else Fraction(0)
-            for n_, c in qualifying
+            Fraction(math.comb(c, k), math.comb(n_, k)) if c >= k else Fraction(0) for n_, c in kept
         ]
         pass_hat[k] = sum(values, Fraction(0)) / len(values) if values else None
+        by_level[k] = len(kept)
     return {
         "agent_id": agent_id,
         "composite": composite,
@@ -172,20 +206,23 @@ def exact_agent(
         "median_latency_ms": median_latency,
         "pass_hat": pass_hat,
         "tasks": len(qualifying),
+        "by_level": by_level,
         # what the interval reference needs (tests/scoring/interval_reference.py)
         "runs": (completed, window, list(outcomes.values())),
     }
 
 
 def reference_agents(
-    records: list[dict[str, Any]], weights: Mapping[Axis, Any] | None = None
+    records: list[dict[str, Any]],
+    weights: Mapping[Axis, Any] | None = None,
+    levels: Sequence[int] = PASS_K_LEVELS,
 ) -> list[dict[str, Any]]:
     """Every agent's exact scores, in the report's order: by published composite, highest
     first, null last, then by agent id."""
     by_agent: dict[str, list[tuple[int, dict[str, Any]]]] = {}
     for index, record in enumerate(records):
         by_agent.setdefault(record["agent_id"], []).append((index, record))
-    agents = [exact_agent(a, runs, weights) for a, runs in by_agent.items()]
+    agents = [exact_agent(a, runs, weights, levels) for a, runs in by_agent.items()]
     agents.sort(
         key=lambda a: (
             a["composite"].score is None,
@@ -207,13 +244,23 @@ def _published_composite(composite: CompositeResult) -> dict[str, Any]:
         "cost_score": half_up(composite.cost_score, SCORE_DECIMALS),
         "completed_runs": composite.completed_runs,
         "zero_success_floor": composite.zero_success_floor,
+        "mean_latency_ms": None
+        if composite.mean_latency_ms is None
+        else float(composite.mean_latency_ms),
+        "mean_cost_usd": None
+        if composite.mean_cost_usd is None
+        else float(composite.mean_cost_usd),
+        "reason": composite.reason,
     }
 
 
 def reference_report(
-    records: list[dict[str, Any]], weights: Mapping[Axis, Any] | None = None
+    records: list[dict[str, Any]],
+    weights: Mapping[Axis, Any] | None = None,
+    extra_levels: Sequence[int] = (),
 ) -> dict[str, Any]:
     """The reference as ``report --format json`` publishes it."""
+    levels = sorted({*PASS_K_LEVELS, *extra_levels})
     agents = [
         {
             "agent_id": a["agent_id"],
@@ -231,13 +278,53 @@ def reference_report(
                 "tasks": a["tasks"],
             },
             "runs": a["runs"],
+            "by_level": a["by_level"],
         }
-        for a in reference_agents(records, weights)
+        for a in reference_agents(records, weights, levels)
     ]
-    agents = [
-        with_intervals({k: v for k, v in a.items() if k != "runs"}, *a["runs"]) for a in agents
-    ]
-    return {"methodology_version": METHODOLOGY_VERSION, "agents": with_ranks(agents)}
+    published = []
+    for a in agents:
+        agent = with_intervals(
+            {k: v for k, v in a.items() if k not in ("runs", "by_level")},
+            *a["runs"],
+            levels=levels,
+            scored=a["composite"]["score"] is not None,
+        )
+        agent["repeatability"]["tasks_by_level"] = {f"pass^{k}": a["by_level"][k] for k in levels}
+        agent["repeatability"]["reasons"] = {
+            f"pass^{k}": None
+            if a["by_level"][k]
+            else f"no task has {max(REPEATABILITY_MIN_OUTCOMES, k)} recorded outcomes"
+            for k in levels
+        }
+        published.append(agent)
+    return {
+        "methodology_version": METHODOLOGY_VERSION,
+        "pass_k_levels": levels,
+        "notes": reference_notes([a["composite"] for a in published]),
+        "agents": with_ranks(published),
+    }
+
+
+def reference_notes(composites: list[dict[str, Any]]) -> list[str]:
+    """1.3.0's notes, from the published scores: a term every agent with a score on it
+    scores at the curve's lowest (or every one at its highest)."""
+    notes = []
+    for term, key, anchors, unit in (
+        ("latency", "latency_score", LATENCY_ANCHORS_MS, "ms"),
+        ("cost", "cost_score", COST_ANCHORS_USD, "USD"),
+    ):
+        scores = [c[key] for c in composites if c[key] is not None]
+        first, last = anchors[0].x, anchors[-1].x
+        span = f"${first} to ${last}" if unit == "USD" else f"{first:,} ms to {last:,} ms"
+        for bound in (min(float(a.score) for a in anchors), max(float(a.score) for a in anchors)):
+            if scores and all(v == bound for v in scores):
+                who = "the one agent scores" if len(scores) == 1 else f"all {len(scores)} score"
+                notes.append(
+                    f"the {term} anchors ({span}) do not separate these agents: "
+                    f"{who} {int(bound) if bound == int(bound) else bound}"
+                )
+    return notes
 
 
 def check_bounds(document: dict[str, Any]) -> None:

@@ -28,7 +28,7 @@ from builders import (
 )
 from processes import run_captured
 
-from scoring.constants import METHODOLOGY_VERSION
+from scoring.constants import METHODOLOGY_VERSION, PASS_K_LEVELS
 from scoring.serialize import (
     COMPOSITE_TITLE,
     NO_INTERVAL,
@@ -77,7 +77,7 @@ def _small_input() -> bytes:
 #   robustness: t1 (2 of 3) → 1/9, t2 (1 of 2) → 0, t3 (1 outcome) out → 100/18 = 5.56;
 #   profile = (200/3 + 70 + 80 + 80 + 50/9) / 5 = (2720/9) / 5 = 544/9 = 60.44.
 #   repeatability: t1 n = 3, c = 2 qualifies (t2 n = 2, t3 n = 1 do not):
-#   pass^1 = 2/3 → 0.6667, pass^3 = 0, pass^5 = 0, tasks 1.
+#   pass^1 = 2/3 → 0.6667, pass^3 = 0, pass^5 null (no task has 5 outcomes), tasks 1.
 # beta: 1 completed success (the queued run enters nothing): p = 1, consistency 1 (1 < 5);
 #   400 ms → 100; $0.001 → 100; composite 100. Window 1 run: correctness 100; latency null
 #   (1 < 5) with median 400; cost 100 × (0.11 − 0.001)/0.1 = 109 → 100; tool null;
@@ -89,10 +89,12 @@ def _small_input() -> bytes:
 #   robustness t1 (0 of 2) → determinism 1 → 100; profile (0 + 100 + 100) / 3 = 66.67.
 EXPECTED = {
     "methodology_version": METHODOLOGY_VERSION,
+    "pass_k_levels": list(PASS_K_LEVELS),
+    "notes": [],
     "agents": [
         small_agent(
             "beta",
-            PERFECT_COMPOSITE,
+            {**PERFECT_COMPOSITE, "mean_latency_ms": 400.0, "mean_cost_usd": 0.001},
             radar_json(100.0, None, 100.0, None, None, profile=100.0, runs=1, median_ms=400.0),
             {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
             rank=1,
@@ -101,16 +103,18 @@ EXPECTED = {
         ),
         small_agent(
             "alpha",
-            composite_json(60.14, 0.8, 0.36, 80.0, 65.0, runs=5),
+            composite_json(60.14, 0.8, 0.36, 80.0, 65.0, runs=5, mean_ms=2000.0, mean_usd=0.03),
             radar_json(66.67, 70.0, 80.0, 80.0, 5.56, profile=60.44, runs=6, median_ms=2000.0),
-            {"pass^1": 0.6667, "pass^3": 0.0, "pass^5": 0.0, "tasks": 1},
+            {"pass^1": 0.6667, "pass^3": 0.0, "pass^5": None, "tasks": 1},
             rank=2,
             cohort_tasks=3,
             window_tasks=3,
         ),
         small_agent(
             "delta",
-            composite_json(0.0, 0.0, 1.0, 100.0, 100.0, runs=2, floor=True),
+            composite_json(
+                0.0, 0.0, 1.0, 100.0, 100.0, runs=2, floor=True, mean_ms=100.0, mean_usd=0.0005
+            ),
             radar_json(0.0, None, 100.0, None, 100.0, profile=66.67, runs=2, median_ms=100.0),
             {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
             rank=3,
@@ -189,7 +193,12 @@ def test_empty_input_is_scored_as_no_agents(fmt: str) -> None:
     code, out, err = cli(["report", "-", "--format", fmt], b"\n\n")
     assert (code, err) == (0, "scoring report: no runs in stdin\n")
     if fmt == "json":
-        assert json.loads(out) == {"methodology_version": METHODOLOGY_VERSION, "agents": []}
+        assert json.loads(out) == {
+            "methodology_version": METHODOLOGY_VERSION,
+            "pass_k_levels": list(PASS_K_LEVELS),
+            "notes": [],
+            "agents": [],
+        }
     else:
         assert "Headline composite" in out
     code, out, err = cli(["outcome", "-", "--format", fmt], b"")
@@ -335,17 +344,19 @@ SMALL_INPUT = [
 #   tool efficiency: median (4 + 6)/2 = 5 → 100 − 10·2 = 80
 #   robustness: t1 has 3 known (q = 1/3): (2/3 − 1)² = 1/9 → 100/9 = 11.11; t2 has none
 #   profile: (100/3 + 80 + 80 + 100/9)/4 = (1840/9)/4 = 460/9 = 51.11
-# repeatability: t1 n = 3, c = 1 → pass^1 1/3 = 0.3333, pass^3 0 (c < 3), pass^5 0; 1 task
+# repeatability: t1 n = 3, c = 1 → pass^1 1/3 = 0.3333, pass^3 0 (c < 3), pass^5 null; 1 task
 MIDDLE: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] = (
-    composite_json(63.5, 0.5, 1.0, 80.0, 65.0, runs=2),
+    composite_json(63.5, 0.5, 1.0, 80.0, 65.0, runs=2, mean_ms=2000.0, mean_usd=0.03),
     radar_json(33.33, None, 80.0, 80.0, 11.11, profile=51.11, runs=4, median_ms=2000.0),
-    {"pass^1": 0.3333, "pass^3": 0.0, "pass^5": 0.0, "tasks": 1},
+    {"pass^1": 0.3333, "pass^3": 0.0, "pass^5": None, "tasks": 1},
 )
 
 # Every agent has fewer than 10 tasks: every interval is null, with its reason; a0 and a1
 # share rank 2 (equal composites), a2 has none (null composite).
 DOCUMENTED_REPORT: dict[str, Any] = {
     "methodology_version": METHODOLOGY_VERSION,
+    "pass_k_levels": list(PASS_K_LEVELS),
+    "notes": [],
     "agents": [
         # z9: 1 completed pass at 500 ms and $0.001: 100 × (0.4 + 0.3 + 0.3) = 100.
         # radar: correctness 100; latency null (1 < 5), raw 500; cost
@@ -353,7 +364,7 @@ DOCUMENTED_REPORT: dict[str, Any] = {
         # (one outcome); profile (100 + 100 + 100)/3 = 100. repeatability: 1 outcome → null.
         small_agent(
             "z9",
-            PERFECT_COMPOSITE,
+            {**PERFECT_COMPOSITE, "mean_latency_ms": 500.0, "mean_cost_usd": 0.001},
             radar_json(100.0, None, 100.0, 100.0, None, profile=100.0, runs=1, median_ms=500.0),
             {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0},
             rank=1,
@@ -431,7 +442,8 @@ def test_the_table_is_readable(small_input, scoring_cli) -> None:
     start = lines.index(COMPOSITE_TITLE)
     header, rule, *rows = lines[start + 1 : start + 7]
     assert " ".join(header.split()) == (
-        "agent rank composite success consistency latency score cost score completed floor"
+        "agent rank composite success consistency latency score mean ms cost score mean USD "
+        "completed floor"
     )
     assert set(rule.replace(" ", "")) == {"-"}
     # The rank and its upper bound (none: fewer than 10 tasks, so no interval), then the
@@ -446,7 +458,7 @@ def test_the_table_is_readable(small_input, scoring_cli) -> None:
     # Numbers are right-aligned: every composite cell ends in the same column.
     ends = {row.index(row.split()[4]) + len(row.split()[4]) for row in rows[:3]}
     assert len(ends) == 1
-    assert rows[1].split()[5:] == ["0.5000", "1.0000", "80.00", "65.00", "2", "no"]
+    assert rows[1].split()[5:] == ["0.5000", "1.0000", "80.00", "2000", "65.00", "0.03", "2", "no"]
     # Each score printed without an interval says why, under its table; a null score
     # (a2's) does not.
     notes = lines[lines.index(RANK_LEGEND) + 1 :]

@@ -115,7 +115,9 @@ def test_gate_through_the_report_at_4_completed_runs() -> None:
     # composite = 100 × (0.40 × 0.5 + 0.30 × 1 × 0.80 + 0.30 × 0.80) = 20 + 24 + 24 = 68
     runs = [rec(success=s) for s in (True, True, False, False)]
     composite = report(runs)["agents"][0]["composite"]
-    assert scores_only(composite) == composite_json(68.0, 0.5, 1.0, 80.0, 80.0, runs=4)
+    assert scores_only(composite) == composite_json(
+        68.0, 0.5, 1.0, 80.0, 80.0, runs=4, mean_ms=2000.0, mean_usd=0.01
+    )
 
 
 # Composites through the report, worked by hand: the successes of one agent's completed runs
@@ -195,7 +197,9 @@ def test_zero_success_floor_through_the_report() -> None:
     runs = [rec(success=False, latency=0, cost=0) for _ in range(6)]
     composite = report(runs)["agents"][0]["composite"]
     # consistency: p = 0, so 1 − 0
-    assert scores_only(composite) == composite_json(0.0, 0.0, 1.0, 100.0, 100.0, runs=6, floor=True)
+    assert scores_only(composite) == composite_json(
+        0.0, 0.0, 1.0, 100.0, 100.0, runs=6, floor=True, mean_ms=0.0, mean_usd=0.0
+    )
 
 
 def test_unknown_outcomes_are_not_successes_and_trigger_the_floor() -> None:
@@ -264,7 +268,8 @@ def test_null_json_is_literally_null() -> None:
     assert (
         '"composite": {"score": null, "success_rate": null, "consistency": null, '
         '"latency_score": null, "cost_score": null, "completed_runs": 0, '
-        '"zero_success_floor": false, "interval": null, "success_rate_interval": null, '
+        '"zero_success_floor": false, "mean_latency_ms": null, "mean_cost_usd": null, '
+        '"reason": "no completed run", "interval": null, "success_rate_interval": null, '
         '"interval_reason": ' + json.dumps(NULL_COMPOSITE["interval_reason"]) + "}"
     ) in text
 

@@ -172,7 +172,7 @@ def test_success_rate_interval_holds_its_estimate(tasks: list[tuple[int, int]]) 
 @settings(deadline=None)  # the first call imports scipy (about a second)
 @given(rate_tasks(), st.sampled_from([3, 5]))
 def test_pass_hat_k_interval_holds_its_estimate(tasks: list[tuple[int, int]], k: int) -> None:
-    tasks = [(n + 3, c) for n, c in tasks]  # every task qualifies (at least 3 outcomes)
+    tasks = [(n + 5, c) for n, c in tasks]  # every task qualifies (at least 5 outcomes)
     interval = v12.pass_hat_k_interval(tasks, k)
     assert interval is not None
     m = sum((pass_hat_k(n, c, k) for n, c in tasks), Fraction(0)) / len(tasks)

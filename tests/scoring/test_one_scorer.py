@@ -120,6 +120,11 @@ def _gradient(value: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
     return (1000 * value[0], -value[1], *value[2:])
 
 
+def _outcomes(value: int) -> int:
+    # Far more outcomes asked of a task than any has: no task qualifies at any level.
+    return value + 10**6
+
+
 def _size(value: Fraction) -> Fraction:
     # A quarter of the effective size: every interval read at it widens.
     return value / 4
@@ -181,6 +186,7 @@ MOVES: dict[str, tuple[Callable[[Any], Any], tuple[Path, ...]]] = {
     "radar.profile": (_score, (("radar", "profile"),)),
     "repeatability.pass_hat_k": (_share, _PASS),
     "repeatability.aggregate": (_share, _PASS),
+    "repeatability.min_outcomes": (_outcomes, (*_PASS, *_PASS_INTERVALS)),
     "uncertainty.clustered_variance": (_variance, (_RATE_INTERVAL, _CORRECTNESS_INTERVAL)),
     "uncertainty.clustered_covariance": (_matrix, (_INTERVAL,)),
     "uncertainty.wilson": (_interval, _PASS_INTERVALS[1:]),
@@ -265,6 +271,10 @@ def test_the_log_feeds_every_field_for_agents_of_every_size(before: Report) -> N
     for agent in ("fifty-runs", "large"):
         for _, paths in MOVES.values():
             for path in paths:
+                if agent == "fifty-runs" and path == _PASS_INTERVALS[-1]:
+                    # About four outcomes a task: too few tasks reach the top level for
+                    # its interval (1.3.0); the large agent's is checked.
+                    continue
                 assert _value(before[agent], path) is not None, (agent, path)
     assert before["one-run"]["composite"]["score"] is not None
     assert before["never-succeeds"]["composite"]["zero_success_floor"] is True

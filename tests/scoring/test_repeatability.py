@@ -100,8 +100,10 @@ def test_score_repeatability_counts_qualifying_tasks() -> None:
     assert result.pass_hat == {
         1: Fraction(2, 3),  # (1/3 + 1) / 2
         3: Fraction(1, 2),  # (0 + 1) / 2
-        5: Fraction(1, 2),  # (0 + 1) / 2
+        5: Fraction(1),  # (5, 5) alone has 5 outcomes: 1
     }
+    assert result.tasks_by_level == {1: 2, 3: 2, 5: 1}
+    assert result.reasons == {}
     empty = score_repeatability([(2, 1)])
     assert empty.tasks == 0
     assert empty.pass_hat == {1: None, 3: None, 5: None}
@@ -163,24 +165,45 @@ def test_report_repeatability_by_hand() -> None:
             "W": [("completed", True)] * 2 + [("completed", None), ("failed", None)],
         }
     )
-    # Y: n = 3, c = 1: pass^1 = 1/3, pass^3 = 0, pass^5 = 0. Z: n = 5, c = 5: 1, 1, 1.
+    # Y: n = 3, c = 1: pass^1 = 1/3, pass^3 = 0; too few outcomes for pass^5.
+    # Z: n = 5, c = 5: 1, 1, 1.
     assert rep == {
         "pass^1": 0.6667,  # (1/3 + 1) / 2 = 2/3, four decimals, half up
         "pass^3": 0.5,
-        "pass^5": 0.5,
+        "pass^5": 1.0,  # Z alone
         "tasks": 2,
+        "tasks_by_level": {"pass^1": 2, "pass^3": 2, "pass^5": 1},
+        "reasons": {"pass^1": None, "pass^3": None, "pass^5": None},
     }
-    assert list(rep) == ["pass^1", "pass^3", "pass^5", "tasks"]
+    assert list(rep) == ["pass^1", "pass^3", "pass^5", "tasks", "tasks_by_level", "reasons"]
 
 
 def test_report_repeatability_null_without_qualifying_task() -> None:
     rep = _repeatability({"A": [("completed", True)] * 2, "B": [("failed", False)]})
-    assert rep == {"pass^1": None, "pass^3": None, "pass^5": None, "tasks": 0}
+    assert rep == {
+        "pass^1": None,
+        "pass^3": None,
+        "pass^5": None,
+        "tasks": 0,
+        "tasks_by_level": {"pass^1": 0, "pass^3": 0, "pass^5": 0},
+        "reasons": {
+            f"pass^{k}": f"no task has {max(REPEATABILITY_MIN_OUTCOMES, k)} recorded outcomes"
+            for k in (1, 3, 5)
+        },
+    }
 
 
-def test_report_pass5_zero_when_tasks_have_four_outcomes() -> None:
+def test_report_pass5_null_with_its_reason_when_tasks_have_four_outcomes() -> None:
+    """1.3.0: a level no task was run often enough to measure is null, never 0."""
     rep = _repeatability({"A": [("completed", True)] * 4})
-    assert rep == {"pass^1": 1.0, "pass^3": 1.0, "pass^5": 0.0, "tasks": 1}
+    assert rep == {
+        "pass^1": 1.0,
+        "pass^3": 1.0,
+        "pass^5": None,
+        "tasks": 1,
+        "tasks_by_level": {"pass^1": 1, "pass^3": 1, "pass^5": 0},
+        "reasons": {"pass^1": None, "pass^3": None, "pass^5": "no task has 5 recorded outcomes"},
+    }
 
 
 def test_report_pass_hat_k_rounds_to_four_decimals_half_up() -> None:
@@ -219,12 +242,13 @@ def test_pass_hat_k_domain_examples() -> None:
 
 
 def test_tasks_with_fewer_than_three_outcomes_are_left_out() -> None:
-    # (3, 3): pass^1 1, pass^3 1, pass^5 0 (n < 5)
-    # (4, 3): pass^1 3/4, pass^3 1/4, pass^5 0
+    # (3, 3): pass^1 1, pass^3 1; left out of pass^5 (n < 5)
+    # (4, 3): pass^1 3/4, pass^3 1/4; left out of pass^5
     # (2, 0): left out (n = 2 < 3); counting it would pull pass^1 down to 7/12
     result = score_repeatability([(3, 3), (4, 3), (2, 0)])
     assert result.tasks == 2
-    assert result.pass_hat == {1: Fraction(7, 8), 3: Fraction(5, 8), 5: Fraction(0)}
+    assert result.pass_hat == {1: Fraction(7, 8), 3: Fraction(5, 8), 5: None}
+    assert result.reasons == {5: "no task has 5 recorded outcomes"}
 
 
 def test_no_qualifying_task_gives_null() -> None:
@@ -283,9 +307,9 @@ def test_repeatability_reads_every_terminal_run_with_a_known_outcome(run_record,
     ]
     (agent,) = build_report(as_jsonl(runs).splitlines()).agents
     rep = agent.repeatability
-    # task t: n = 3, c = 2 → pass^1 2/3, pass^3 0 (c < 3), pass^5 0
+    # task t: n = 3, c = 2 → pass^1 2/3, pass^3 0 (c < 3), pass^5 null (n < 5)
     assert rep.tasks == 1
-    assert rep.pass_hat == {1: Fraction(2, 3), 3: Fraction(0), 5: Fraction(0)}
+    assert rep.pass_hat == {1: Fraction(2, 3), 3: Fraction(0), 5: None}
 
 
 # --- pass^k ---------------------------------------------------------------------------------
@@ -310,12 +334,17 @@ def test_pass_hat_k_non_increasing_in_k(nc: tuple[int, int]) -> None:
     )
 )
 def test_aggregate_pass_hat_k_non_increasing_in_k(tasks: list[tuple[int, int]]) -> None:
-    values = [aggregate_pass_hat_k(tasks, k) for k in range(1, 8)]
-    if all(n < REPEATABILITY_MIN_OUTCOMES for n, _ in tasks):
-        assert values == [None] * 7
-        return
-    assert all(v is not None and 0 <= v <= 1 for v in values)
-    assert all(a >= b for a, b in itertools.pairwise(values))  # type: ignore[operator]
+    """Null exactly where no task has max(n_min, k) outcomes; in [0, 1] elsewhere, and
+    non-increasing in k between levels that read the same tasks."""
+    levels = range(1, 8)
+    values = {k: aggregate_pass_hat_k(tasks, k) for k in levels}
+    kept = {k: [t for t in tasks if t[0] >= max(REPEATABILITY_MIN_OUTCOMES, k)] for k in levels}
+    for k in levels:
+        assert (values[k] is None) == (not kept[k])
+        assert values[k] is None or 0 <= values[k] <= 1
+    for a, b in itertools.pairwise(levels):
+        if kept[a] and kept[a] == kept[b]:
+            assert values[a] >= values[b]  # type: ignore[operator]
 
 
 # --- pass^k -------------------------------------------------------------------------------------

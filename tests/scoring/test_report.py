@@ -45,6 +45,25 @@ def test_report_equals_reference(seed: int, size: int, agents: int, tasks: int, 
 @settings(max_examples=30, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
+    extra=st.lists(st.integers(1, 9), max_size=4),
+)
+def test_extra_levels_equal_reference_and_change_no_score(seed: int, extra: list[int]) -> None:
+    """``--pass-k``: the levels asked for are added as the reference computes them, and every
+    score, rank and published level stays as it was."""
+    records = random_log(random.Random(seed), 200, 2, 3, 30)
+    plain = report_to_json(build_report(to_lines(records)))
+    more = report_to_json(build_report(to_lines(records), extra_levels=extra))
+    assert more == reference_report(records, extra_levels=extra)
+    for a, b in zip(plain["agents"], more["agents"], strict=True):
+        assert (a["rank"], a["composite"], a["radar"]) == (b["rank"], b["composite"], b["radar"])
+        for key, value in a["repeatability"]["intervals"].items():
+            assert b["repeatability"][key] == a["repeatability"][key]
+            assert b["repeatability"]["intervals"][key] == value
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
     weights=st.dictionaries(
         st.sampled_from(list(Axis)), st.integers(0, 5).map(Decimal), min_size=1
     ).filter(lambda w: any(w.values())),

@@ -41,8 +41,8 @@ def _run_lines(rows: list[dict[str, Any]]) -> list[bytes]:
             "task_id": str(row["task_id"]),
             "status": "completed",
             "success": _success(row["reward"]),
-            "latency_ms": 1500,
-            "cost_usd": 0.02,
+            "latency_ms": None,  # τ-bench records neither
+            "cost_usd": None,
             "steps": None,
             "finished_at": (start + timedelta(seconds=i)).isoformat(),
         }
@@ -78,9 +78,30 @@ def test_report_matches_published_pass_1_and_3(trajectories: list[dict[str, Any]
     assert rep["tasks"] == 50
     assert f"{rep['pass^1']:.3f}" == PUBLISHED[1]
     assert f"{rep['pass^3']:.3f}" == PUBLISHED[3]
-    assert rep["pass^5"] == 0.0  # every task has 4 < 5 outcomes
+    # every task has 4 < 5 outcomes: no value at that level, and the reason (1.3.0)
+    assert rep["pass^5"] is None
+    assert rep["reasons"]["pass^5"] == "no task has 5 recorded outcomes"
     assert agent["composite"]["completed_runs"] == 200
     assert agent["composite"]["success_rate"] == 0.42
+    # τ-bench records neither latency nor cost: no composite, with the reason
+    assert agent["composite"]["score"] is None
+    assert agent["composite"]["reason"] == (
+        "latency not recorded on 200 of 200 completed runs; "
+        "cost not recorded on 200 of 200 completed runs"
+    )
+    assert agent["rank"] is None
+
+
+def test_report_with_extra_levels_matches_every_published_level(
+    trajectories: list[dict[str, Any]],
+) -> None:
+    """``--pass-k 2,4``: pass^1–4 as τ-bench publishes them, pass^5 null with its reason."""
+    report = build_report(_run_lines(trajectories), extra_levels=(2, 4))
+    (agent,) = report_to_json(report)["agents"]
+    rep = agent["repeatability"]
+    assert [f"{rep[f'pass^{k}']:.3f}" for k in (1, 2, 3, 4)] == [PUBLISHED[k] for k in (1, 2, 3, 4)]
+    assert rep["pass^5"] is None
+    assert rep["tasks_by_level"] == {f"pass^{k}": 50 for k in (1, 2, 3, 4)} | {"pass^5": 0}
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
