@@ -51,6 +51,7 @@
     }
 
     var SCALE = exact("scale.score_max");
+    var REASONS = data.composite_reasons;
     var SCORE_PLACES = constant("rounding.score_decimals");
     var FRACTION_PLACES = constant("rounding.fraction_decimals");
     var W_SUCCESS = exact("composite.weight.success");
@@ -107,11 +108,26 @@
       return points[points.length - 1].score;
     }
 
+    /** A mean of the cohort, or null where some completed run left it unrecorded (1.3.0). */
+    function optionalAmount(value, field) {
+      return value === null || value === undefined ? null : requireAmount(value, field);
+    }
+
+    /** Why the composite has no value when `unrecorded` of `runs` left `what` null. */
+    function unrecordedReason(what, unrecorded, runs) {
+      return REASONS.unrecorded
+        .replace("{what}", what)
+        .replace("{unrecorded}", String(unrecorded))
+        .replace("{completed_runs}", String(runs));
+    }
+
     function compositeExact(input) {
       var runs = requireInteger(input.completed_runs, "completed_runs", 0);
       var successes = requireInteger(input.successes, "successes", 0);
-      var latencyMs = requireAmount(input.mean_latency_ms, "mean_latency_ms");
-      var costUsd = requireAmount(input.mean_cost_usd, "mean_cost_usd");
+      var latencyMs = optionalAmount(input.mean_latency_ms, "mean_latency_ms");
+      var costUsd = optionalAmount(input.mean_cost_usd, "mean_cost_usd");
+      var latencyUnrecorded = requireInteger(input.latency_unrecorded || 0, "latency_unrecorded", 0);
+      var costUnrecorded = requireInteger(input.cost_unrecorded || 0, "cost_unrecorded", 0);
       if (runs === 0) return null;
       if (successes > runs) {
         throw new InputError("successes", "must lie between 0 and the completed runs");
@@ -121,15 +137,21 @@
         runs < GATE_RUNS
           ? NEUTRAL
           : Rational.ONE.sub(p.mul(4n).mul(Rational.ONE.sub(p))); // 1 − 4p(1 − p)
-      var latency = piecewiseLinear(latencyMs, LATENCY_ANCHORS);
-      var cost = piecewiseLinear(costUsd, COST_ANCHORS);
-      var score = p.isZero()
-        ? Rational.ZERO
-        : SCALE.mul(
-            W_SUCCESS.mul(p)
-              .add(W_RELIABILITY.mul(consistency).mul(latency).div(SCALE))
-              .add(W_COST.mul(cost).div(SCALE))
-          );
+      var latency = latencyMs === null ? null : piecewiseLinear(latencyMs, LATENCY_ANCHORS);
+      var cost = costUsd === null ? null : piecewiseLinear(costUsd, COST_ANCHORS);
+      var reasons = [];
+      if (latencyMs === null) reasons.push(unrecordedReason("latency", latencyUnrecorded, runs));
+      if (costUsd === null) reasons.push(unrecordedReason("cost", costUnrecorded, runs));
+      var score = null;
+      if (latency !== null && cost !== null) {
+        score = p.isZero()
+          ? Rational.ZERO
+          : SCALE.mul(
+              W_SUCCESS.mul(p)
+                .add(W_RELIABILITY.mul(consistency).mul(latency).div(SCALE))
+                .add(W_COST.mul(cost).div(SCALE))
+            );
+      }
       return {
         score: score,
         success_rate: p,
@@ -137,7 +159,10 @@
         latency_score: latency,
         cost_score: cost,
         completed_runs: runs,
-        zero_success_floor: successes === 0,
+        zero_success_floor: score !== null && successes === 0,
+        mean_latency_ms: latencyMs,
+        mean_cost_usd: costUsd,
+        reason: reasons.length ? reasons.join("; ") : null,
       };
     }
 
@@ -153,6 +178,9 @@
           cost_score: null,
           completed_runs: 0,
           zero_success_floor: false,
+          mean_latency_ms: null,
+          mean_cost_usd: null,
+          reason: REASONS.no_completed_run,
         };
       }
       return {
@@ -163,6 +191,9 @@
         cost_score: published(e.cost_score, SCORE_PLACES),
         completed_runs: e.completed_runs,
         zero_success_floor: e.zero_success_floor,
+        mean_latency_ms: raw(e.mean_latency_ms),
+        mean_cost_usd: raw(e.mean_cost_usd),
+        reason: e.reason,
       };
     }
 

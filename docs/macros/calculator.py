@@ -53,6 +53,7 @@ def methodology_data(snapshot: Methodology) -> dict[str, Any]:
     square root goes through (``scoring.outcome.combine``): they are not constants of the
     methodology, but the script must round where Python rounds to return the same float.
     """
+    from scoring.composite import NO_COMPLETED_RUN, unrecorded_reason
     from scoring.outcome import (
         _SQRT_CONTEXT,  # the precision combine() takes its root at
         ABSENT_READING,  # how a reason writes a reading not taken
@@ -71,6 +72,15 @@ def methodology_data(snapshot: Methodology) -> dict[str, Any]:
             "decimal_digits": decimal.DefaultContext.prec,
         },
         "absent_reading": ABSENT_READING,
+        # The composite's reasons for a null score, the counts left as fields to fill.
+        "composite_reasons": {
+            "no_completed_run": NO_COMPLETED_RUN,
+            "unrecorded": unrecorded_reason(
+                "{what}",
+                "{unrecorded}",  # type: ignore[arg-type]
+                "{completed_runs}",  # type: ignore[arg-type]
+            ),
+        },
     }
 
 
