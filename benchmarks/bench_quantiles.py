@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from functools import lru_cache
 
-from scoring.quantiles import _t_quantile, beta_quantile
+from scoring.quantiles import beta_quantile, t_quantile_by_inversion
 
 # The candidate's tolerances: the continued fraction's relative step, and Halley's.
 _CF_EPS = 1e-16
@@ -165,7 +165,7 @@ def candidate_t_quantile(p: float, df: float) -> float:
     return t if p > 0.5 else -t
 
 
-def _oracle_beta(p: float, a: float, b: float, start: float) -> float:
+def oracle_beta(p: float, a: float, b: float, start: float) -> float:
     import mpmath
 
     mpmath.mp.dps = 40
@@ -178,7 +178,7 @@ def _oracle_beta(p: float, a: float, b: float, start: float) -> float:
     return float(x)
 
 
-def _oracle_t(p: float, df: float, start: float) -> float:
+def oracle_t(p: float, df: float, start: float) -> float:
     import mpmath
 
     mpmath.mp.dps = 40
@@ -241,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     beta_quantile(0.5, 1, 1)  # scipy's import, outside the timing
     # The t candidate's memo would time only dictionary look-ups: time the uncached call.
     uncached_t = candidate_t_quantile.__wrapped__
-    scipy_t = _t_quantile.__wrapped__
+    scipy_t = t_quantile_by_inversion.__wrapped__
     rows = (
         ("Beta quantile", "scipy.special.betaincinv", beta_quantile, betas),
         (
@@ -255,8 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     # The oracle polishes scipy's value (a start within 1e-10) to 40 digits.
     truths = {
-        "Beta quantile": [_oracle_beta(*case, beta_quantile(*case)) for case in betas],
-        "t quantile": [_oracle_t(*case, scipy_t(*case)) for case in ts],
+        "Beta quantile": [oracle_beta(*case, beta_quantile(*case)) for case in betas],
+        "t quantile": [oracle_t(*case, scipy_t(*case)) for case in ts],
     }
     print(f"{len(betas)} Beta and {len(ts)} t argument sets (seed {options.seed})")
     print(f"{'quantile':<14} {'implementation':<48} {'median µs/call':>15} {'max rel. error':>15}")

@@ -130,7 +130,7 @@ def _say(lines: Sequence[str], stream: TextIO | None) -> None:
 
 
 @contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
+def terminate_as_interrupt() -> Iterator[None]:
     """While an update writes, SIGTERM and SIGHUP unwind like Ctrl-C, so that its temporary
     files are removed (``write_atomic`` cleans up on any exception). SIGKILL cannot be
     caught: the next update removes what it leaves, and the check reports it."""
@@ -207,7 +207,7 @@ def _run(command: Command, args: argparse.Namespace) -> int:
     if command is Command.IMPACT:
         return _print(run_impact(OutputFormat(args.format)))
     try:
-        with _terminate_as_interrupt():
+        with terminate_as_interrupt():
             return _print(run_update(amend=args.amend))
     except KeyboardInterrupt:
         _say(["contracts update: interrupted; its temporary files were removed"], sys.stderr)

@@ -234,8 +234,8 @@ class _Bindings:
                 # is applied by its code, which its golden points hold to published tables.
                 found = other.function(**{k: _plain(v) for k, v in inputs.items()})
                 return found  # type: ignore[return-value]
-            memo = _NESTED.get()
-            key = None if memo is None else _memo_key(other, inputs)
+            memo = NESTED.get()
+            key = None if memo is None else memo_key(other, inputs)
             if memo is None or key is None:
                 return latex_value(other, inputs)
             if key not in memo:  # an exception is not kept: it is raised again each time
@@ -258,7 +258,7 @@ def _parameters(function: Callable[..., Any]) -> Mapping[str, inspect.Parameter]
 #: of every formula that reads it. Set by :func:`formula_problems` (and
 #: :func:`check_formula` alone); ``None`` outside a pass, so nothing outlives one (a
 #: formula swapped between two checks is evaluated anew).
-_NESTED: contextvars.ContextVar[dict[Hashable, Any] | None] = contextvars.ContextVar(
+NESTED: contextvars.ContextVar[dict[Hashable, Any] | None] = contextvars.ContextVar(
     "nested_formula_values", default=None
 )
 
@@ -272,7 +272,7 @@ def _frozen(value: Any) -> Hashable:
     return (type(value).__name__, value)
 
 
-def _memo_key(formula: Formula, inputs: Mapping[str, Any]) -> Hashable | None:
+def memo_key(formula: Formula, inputs: Mapping[str, Any]) -> Hashable | None:
     """The key of one evaluation: the formula object, its LaTeX, and the inputs with their
     types (``1`` and ``1.0`` and ``Fraction(1)`` stay apart); ``None`` when an input cannot
     be a key."""
@@ -284,15 +284,15 @@ def _memo_key(formula: Formula, inputs: Mapping[str, Any]) -> Hashable | None:
 
 
 @contextlib.contextmanager
-def _one_pass() -> Iterator[None]:
-    if _NESTED.get() is not None:  # already inside a pass: share its values
+def one_pass() -> Iterator[None]:
+    if NESTED.get() is not None:  # already inside a pass: share its values
         yield
         return
-    token = _NESTED.set({})
+    token = NESTED.set({})
     try:
         yield
     finally:
-        _NESTED.reset(token)
+        NESTED.reset(token)
 
 
 def _plain(value: Any) -> Any:
@@ -334,7 +334,7 @@ _WHERE = "\x00where\x00"
 
 def check_formula(formula: Formula) -> list[FormulaProblem]:
     """Every problem of one formula: its registration, then each golden point in turn."""
-    with _one_pass():
+    with one_pass():
         return _check_formula(formula)
 
 
@@ -415,7 +415,7 @@ def _check_formula(formula: Formula) -> list[FormulaProblem]:
 def formula_problems(formulas: Mapping[str, Formula] | None = None) -> list[FormulaProblem]:
     """Every problem of every registered formula, in registration order."""
     chosen = FORMULAS if formulas is None else formulas
-    with _one_pass():
+    with one_pass():
         return [p for formula in chosen.values() for p in check_formula(formula)]
 
 

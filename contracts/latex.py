@@ -44,25 +44,25 @@ from typing import Any
 # three are re-exported here (``from contracts.latex import parse`` keeps working).
 from contracts.latex_env import ABSENT, Element, IndexRange, Reads, bound, same_input
 from contracts.latex_numbers import (
-    _arith,
-    _compare,
-    _number,
-    _power,
-    _result,
-    _same,
-    _shown,
-    _span_arith,
-    _sqrt,
-    _whole,
+    as_number,
+    as_result,
+    compare_numbers,
+    is_whole,
+    number_arithmetic,
+    power,
+    same_value,
+    shown,
+    span_arithmetic,
+    square_root,
 )
 from contracts.latex_parser import (
     Node,
     Parsed,
-    _node,
-    _subexpression,
     canonical_symbol,
+    make_node,
     parse,
     script_symbols,
+    subexpression,
 )
 from contracts.latex_tokens import (
     SQRT_DIGITS,
@@ -141,16 +141,16 @@ class Evaluator:
         for guard in self.parsed.guards:
             if not self.holds(guard, env):
                 raise Undefined(f"the domain {_spell(guard)} does not hold")
-        found = _result(self.eval(self.parsed.body, env))
+        found = as_result(self.eval(self.parsed.body, env))
         for number, side in enumerate(self.parsed.sides, start=2):
-            other = _result(self.eval(side, env))
-            if not _same(found, other):
+            other = as_result(self.eval(side, env))
+            if not same_value(found, other):
                 raise SidesDisagree(
                     f"{self.name}: the sides of its chain of '=' disagree: side 1 gives "
-                    f"{_shown(found)}, side {number} gives {_shown(other)}"
+                    f"{shown(found)}, side {number} gives {shown(other)}"
                 )
         if self.parsed.results:  # several results (a gradient): a tuple of them, in order
-            return (found, *(_result(self.eval(r, env)) for r in self.parsed.results))  # type: ignore[return-value]
+            return (found, *(as_result(self.eval(r, env)) for r in self.parsed.results))  # type: ignore[return-value]
         return found
 
     def lookup(self, node: Node, env: Mapping[str, Any]) -> Any:
@@ -174,17 +174,17 @@ class Evaluator:
         if key in self.parsed.definitions:
             return self.define(key, env)
         if superscript is not None and not self.scope.has(key):
-            value = self.lookup(_node("sym", base, subscript, None), env)
-            exponent = _subexpression(superscript, self.name)
-            return _power(_number(value), _number(self.eval(exponent, env)))
+            value = self.lookup(make_node("sym", base, subscript, None), env)
+            exponent = subexpression(superscript, self.name)
+            return power(as_number(value), as_number(self.eval(exponent, env)))
         if key in self.parsed.sets:
             return self.define_set(key, env)
         if self.scope.has(key):
             return self.scope.resolve(key, env)
         if subscript is not None and self.scope.has(base + "_"):
             family = self.scope.resolve(base + "_", env)
-            where = self.eval(_subexpression(list(subscript), self.name), env)
-            position = _number(where)
+            where = self.eval(subexpression(list(subscript), self.name), env)
+            position = as_number(where)
             if (
                 not isinstance(position, Fraction)
                 or position.denominator != 1
@@ -269,8 +269,8 @@ class Evaluator:
                 "mark the formula descriptive"
             )
         terms, operators = condition.parts
-        values = [_number(self.eval(term, env)) for term in terms]
-        return all(_compare(op, values[i], values[i + 1]) for i, op in enumerate(operators))
+        values = [as_number(self.eval(term, env)) for term in terms]
+        return all(compare_numbers(op, values[i], values[i + 1]) for i, op in enumerate(operators))
 
     def indices(self, node: Node, env: Mapping[str, Any]) -> list[str]:
         """The index symbols (bound to an :class:`IndexRange`) a condition reads."""
@@ -284,7 +284,7 @@ class Evaluator:
                         found.append(key)
                     for tokens in item.parts[1:]:
                         if tokens:
-                            walk(_subexpression(list(tokens), self.name, lenient=True))
+                            walk(subexpression(list(tokens), self.name, lenient=True))
                 for part in item.parts:
                     walk(part)
             elif isinstance(item, tuple):
@@ -322,19 +322,22 @@ class Evaluator:
         if kind in ("add", "sub", "div", "mul"):
             left, right = self.eval(parts[0], env), self.eval(parts[1], env)
             if isinstance(left, Span) or isinstance(right, Span):
-                return _span_arith(kind, left, right, self.name)
-            return _arith(kind, _number(left), _number(right))
+                return span_arithmetic(kind, left, right, self.name)
+            return number_arithmetic(kind, as_number(left), as_number(right))
         if kind == "pm":
-            centre, half = _number(self.eval(parts[0], env)), _number(self.eval(parts[1], env))
-            low, high = _arith("sub", centre, half), _arith("add", centre, half)
-            return Span(low, high) if _compare("<=", low, high) else Span(high, low)
+            centre, half = as_number(self.eval(parts[0], env)), as_number(self.eval(parts[1], env))
+            low, high = (
+                number_arithmetic("sub", centre, half),
+                number_arithmetic("add", centre, half),
+            )
+            return Span(low, high) if compare_numbers("<=", low, high) else Span(high, low)
         if kind == "span":
-            low, high = (_number(self.eval(part, env)) for part in parts)
-            if not _compare("<=", low, high):
+            low, high = (as_number(self.eval(part, env)) for part in parts)
+            if not compare_numbers("<=", low, high):
                 raise Undefined("an interval whose low bound exceeds its high bound")
             return Span(low, high)
         if kind == "ceil":
-            inner = _number(self.eval(parts[0], env))
+            inner = as_number(self.eval(parts[0], env))
             return Fraction(math.ceil(inner))
         if kind == "setof":
             variable, condition = parts
@@ -347,22 +350,22 @@ class Evaluator:
             variable, body = parts[0], parts[-1]
             elements = self.rows_of(variable, env)
             if kind == "sumrange":
-                low, high = (_number(self.eval(part, env)) for part in parts[1:3])
-                if not (_whole(low) and _whole(high)) or not low >= 1 or high > len(elements):
+                low, high = (as_number(self.eval(part, env)) for part in parts[1:3])
+                if not (is_whole(low) and is_whole(high)) or not low >= 1 or high > len(elements):
                     raise LatexError(
-                        f"{self.name}: the sum runs over {variable} = {_shown(low)} … "
-                        f"{_shown(high)}, but {variable} has rows 1 … {len(elements)}"
+                        f"{self.name}: the sum runs over {variable} = {shown(low)} … "
+                        f"{shown(high)}, but {variable} has rows 1 … {len(elements)}"
                     )
                 elements = elements[int(low) - 1 : int(high)]
             total: Number = Fraction(0)
             for element in elements:
                 row = bound(env, {variable: element})
-                total = _arith("add", total, _number(self.eval(body, row)))
+                total = number_arithmetic("add", total, as_number(self.eval(body, row)))
             return total
         if kind == "neg":
-            return -_number(self.eval(parts[0], env))
+            return -as_number(self.eval(parts[0], env))
         if kind == "pow":
-            return _power(_number(self.eval(parts[0], env)), _number(self.eval(parts[1], env)))
+            return power(as_number(self.eval(parts[0], env)), as_number(self.eval(parts[1], env)))
         if kind == "apply":
             function = self.lookup(parts[0], env)
             arguments = [self.eval(a, env) for a in parts[1]]
@@ -370,34 +373,34 @@ class Evaluator:
                 return function(*arguments)
             if len(arguments) != 1:
                 raise LatexError(f"{self.name}: {symbol_key(*parts[0].parts)} is not a function")
-            return _arith("mul", _number(function), _number(arguments[0]))
+            return number_arithmetic("mul", as_number(function), as_number(arguments[0]))
         if kind == "abs":
             inner = self.eval(parts[0], env)
             if isinstance(inner, list):
                 return Fraction(len(inner))
-            return abs(_number(inner))
+            return abs(as_number(inner))
         if kind == "binom":
-            top, bottom = _number(self.eval(parts[0], env)), _number(self.eval(parts[1], env))
+            top, bottom = as_number(self.eval(parts[0], env)), as_number(self.eval(parts[1], env))
             if not (isinstance(top, Fraction) and isinstance(bottom, Fraction)):
                 raise LatexError(f"{self.name}: a binomial of non-integers")
             if top.denominator != 1 or bottom.denominator != 1:
                 raise LatexError(f"{self.name}: a binomial of non-integers")
             return Fraction(math.comb(int(top), int(bottom)))
         if kind == "sqrt":
-            return _sqrt(_number(self.eval(parts[0], env)))
+            return square_root(as_number(self.eval(parts[0], env)))
         if kind in ("max", "min"):
-            values = [_number(self.eval(a, env)) for a in parts[0]]
+            values = [as_number(self.eval(a, env)) for a in parts[0]]
             best = values[0]
             for value in values[1:]:
-                if _compare(">" if kind == "max" else "<", value, best):
+                if compare_numbers(">" if kind == "max" else "<", value, best):
                     best = value
             return best
         if kind == "clamp":
-            low, high = _number(self.eval(parts[0], env)), _number(self.eval(parts[1], env))
-            value = _number(self.eval(parts[2], env))
-            if _compare("<", value, low):
+            low, high = as_number(self.eval(parts[0], env)), as_number(self.eval(parts[1], env))
+            value = as_number(self.eval(parts[2], env))
+            if compare_numbers("<", value, low):
                 return low
-            if _compare(">", value, high):
+            if compare_numbers(">", value, high):
                 return high
             return value
         if kind == "sum":
@@ -410,7 +413,7 @@ class Evaluator:
             summed: Number = Fraction(0)
             for element in elements:
                 row = bound(env, {variable: element})
-                summed = _arith("add", summed, _number(self.eval(body, row)))
+                summed = number_arithmetic("add", summed, as_number(self.eval(body, row)))
             return summed
         if kind == "cases":
             for value, condition in parts[0]:

@@ -9,10 +9,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from contracts.latex_tokens import _CONTEXT, SQRT_DIGITS, LatexError, Number, Span, Undefined
+from contracts.latex_tokens import DECIMAL_CONTEXT, SQRT_DIGITS, LatexError, Number, Span, Undefined
 
 
-def _number(value: Any) -> Number:
+def as_number(value: Any) -> Number:
     if value is None:
         raise Undefined("an input is None")
     if isinstance(value, bool):
@@ -35,20 +35,20 @@ def _both(left: Number, right: Number) -> tuple[Number, Number]:
 def _decimal(value: Number) -> Decimal:
     if isinstance(value, Decimal):
         return value
-    return _CONTEXT.divide(Decimal(value.numerator), Decimal(value.denominator))
+    return DECIMAL_CONTEXT.divide(Decimal(value.numerator), Decimal(value.denominator))
 
 
-def _sqrt(value: Number) -> Number:
+def square_root(value: Number) -> Number:
     if value < 0:
         raise Undefined("the square root of a negative number")
     if isinstance(value, Fraction):
         top, bottom = math.isqrt(value.numerator), math.isqrt(value.denominator)
         if top * top == value.numerator and bottom * bottom == value.denominator:
             return Fraction(top, bottom)
-    return _decimal(value).sqrt(_CONTEXT)
+    return _decimal(value).sqrt(DECIMAL_CONTEXT)
 
 
-def _arith(kind: str, left: Number, right: Number) -> Number:
+def number_arithmetic(kind: str, left: Number, right: Number) -> Number:
     a, b = _both(left, right)
     if kind == "add":
         return a + b  # type: ignore[operator]
@@ -61,7 +61,7 @@ def _arith(kind: str, left: Number, right: Number) -> Number:
     return a / b  # type: ignore[operator]
 
 
-def _compare(operator: str, left: Number, right: Number) -> bool:
+def compare_numbers(operator: str, left: Number, right: Number) -> bool:
     a, b = _both(left, right)
     if operator == "<":
         return a < b
@@ -74,7 +74,7 @@ def _compare(operator: str, left: Number, right: Number) -> bool:
     return a == b
 
 
-def _whole(value: Number) -> bool:
+def is_whole(value: Number) -> bool:
     return isinstance(value, Fraction) and value.denominator == 1
 
 
@@ -82,8 +82,8 @@ def _whole(value: Number) -> bool:
 _SIDE_DIGITS = SQRT_DIGITS - 5
 
 
-def _result(value: Any) -> Number | Span:
-    return value if isinstance(value, Span) else _number(value)
+def as_result(value: Any) -> Number | Span:
+    return value if isinstance(value, Span) else as_number(value)
 
 
 def _close(left: Number, right: Number) -> bool:
@@ -93,7 +93,7 @@ def _close(left: Number, right: Number) -> bool:
     return abs(a - b) <= Decimal(10) ** -_SIDE_DIGITS * max(abs(a), abs(b), Decimal(1))
 
 
-def _same(left: Number | Span, right: Number | Span) -> bool:
+def same_value(left: Number | Span, right: Number | Span) -> bool:
     if isinstance(left, Span) and isinstance(right, Span):
         return _close(left.low, right.low) and _close(left.high, right.high)
     if isinstance(left, Span) or isinstance(right, Span):
@@ -101,15 +101,15 @@ def _same(left: Number | Span, right: Number | Span) -> bool:
     return _close(left, right)
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     if isinstance(value, Span):
-        return f"[{_shown(value.low)}, {_shown(value.high)}]"
+        return f"[{shown(value.low)}, {shown(value.high)}]"
     if isinstance(value, Decimal):
         return format(round(value, 20).normalize(), "f")
     return str(value)
 
 
-def _span_arith(kind: str, left: Any, right: Any, name: str) -> Span:
+def span_arithmetic(kind: str, left: Any, right: Any, name: str) -> Span:
     """An interval shifted or scaled by a number (``100 \\cdot \\mathrm{Wilson}(…)``)."""
     if isinstance(left, Span) and isinstance(right, Span):
         raise LatexError(f"{name}: two intervals in one {kind}")
@@ -117,12 +117,15 @@ def _span_arith(kind: str, left: Any, right: Any, name: str) -> Span:
         left, right = right, left
     if not isinstance(left, Span) or kind not in ("add", "sub", "mul", "div"):
         raise LatexError(f"{name}: a number {kind} an interval")
-    factor = _number(right)
-    low, high = _arith(kind, left.low, factor), _arith(kind, left.high, factor)
-    return Span(low, high) if _compare("<=", low, high) else Span(high, low)
+    factor = as_number(right)
+    low, high = (
+        number_arithmetic(kind, left.low, factor),
+        number_arithmetic(kind, left.high, factor),
+    )
+    return Span(low, high) if compare_numbers("<=", low, high) else Span(high, low)
 
 
-def _power(base: Number, exponent: Number) -> Number:
+def power(base: Number, exponent: Number) -> Number:
     if isinstance(exponent, Fraction) and exponent.denominator == 1:
         if base == 0 and exponent < 0:
             raise Undefined("a division by zero")

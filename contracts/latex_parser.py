@@ -12,16 +12,16 @@ from typing import Any
 
 # The tokenizer's private tables are the parser's too: one job split over two modules.
 from contracts.latex_tokens import (
-    _COMPARE,
-    _GREEK,
-    _JOINS,
+    COMPARISONS,
+    GREEK_LETTERS,
+    JOINS,
     LatexError,
     Token,
-    _relation,
-    _source,
-    _split_at,
-    _split_statements,
+    relation_position,
+    split_at,
+    split_statements,
     symbol_key,
+    token_spelling,
     tokenize,
 )
 
@@ -36,7 +36,7 @@ class Node:
     parts: tuple[Any, ...]
 
 
-def _node(kind: str, *parts: Any) -> Node:
+def make_node(kind: str, *parts: Any) -> Node:
     return Node(kind, parts)
 
 
@@ -118,14 +118,14 @@ class _Parser:
         (``name = value [= value …]`` or ``name \\in value``) is the result; each later one
         defines a set (``T = \\{t : …\\}``), a symbol (``p_B = p_A - \\delta``), a function
         (``V(\\hat p) = …``), or states a domain (``T \\ge 10``: undefined where it fails)."""
-        statements = _split_statements(self.tokens)
+        statements = split_statements(self.tokens)
         first, *rest = statements
-        relation = _relation(first)
+        relation = relation_position(first)
         if relation is None:
             raise LatexError(f"no '=' in {self.source!r}: a formula names what it defines")
         sides = [
             self.sub_parse(side, _Parser.expression)
-            for side in _split_at(first[relation + 1 :], ("=",))
+            for side in split_at(first[relation + 1 :], ("=",))
         ]
         found = Statements(sides[0], tuple(sides[1:]))
         for statement in rest:
@@ -133,7 +133,7 @@ class _Parser:
         return found
 
     def statement(self, tokens: list[Token], found: Statements) -> None:
-        relation = _relation(tokens, relations=("=",))
+        relation = relation_position(tokens, relations=("=",))
         if relation is None:
             found.guards.append(self.sub_parse(tokens, lambda p: p.condition(stop="")))
             return
@@ -148,7 +148,7 @@ class _Parser:
             if inner.peek() is not None:
                 raise LatexError(f"unexpected {inner.peek().text!r} in {self.source!r}")  # type: ignore[union-attr]
             name = self.sub_parse(lhs, _Parser.symbol)
-            found.sets[name.parts[0]] = _node("setdef", variable, condition)
+            found.sets[name.parts[0]] = make_node("setdef", variable, condition)
             return
         body = self.sub_parse(rhs, _Parser.expression)
         try:
@@ -163,7 +163,7 @@ class _Parser:
             found.definitions[symbol_key(*target.parts[0].parts)] = Definition(parameters, body)
         else:
             raise LatexError(
-                f"cannot tell which symbol {_source(lhs)!r} defines, in {self.source!r}"
+                f"cannot tell which symbol {token_spelling(lhs)!r} defines, in {self.source!r}"
             )
 
     def expression(self) -> Node:
@@ -171,7 +171,7 @@ class _Parser:
         while self.is_op("+", "-", r"\pm"):
             operator = self.take().text
             kind = {"+": "add", "-": "sub"}.get(operator, "pm")
-            node = _node(kind, node, self.term())
+            node = make_node(kind, node, self.term())
         return node
 
     def _starts_factor(self) -> bool:
@@ -179,12 +179,12 @@ class _Parser:
         if token is None:
             return False
         if token.kind in ("num", "name", "text"):
-            return token.text not in _JOINS
+            return token.text not in JOINS
         if token.kind == "cmd":
             return token.text in (
                 r"\dfrac", r"\frac", r"\tfrac", r"\sqrt", r"\binom", r"\max", r"\sum",
                 r"\begin{cases}", r"\operatorname{clamp}", r"\min", r"\lceil",
-            ) or token.text in _GREEK  # fmt: skip
+            ) or token.text in GREEK_LETTERS  # fmt: skip
         return token.text == "(" or (token.text == "|" and not self.in_bars)
 
     def term(self) -> Node:
@@ -192,16 +192,16 @@ class _Parser:
         while True:
             if self.is_op(r"\cdot", r"\times"):
                 self.take()
-                node = _node("mul", node, self.unary())
+                node = make_node("mul", node, self.unary())
             elif self._starts_factor():
-                node = _node("mul", node, self.unary())
+                node = make_node("mul", node, self.unary())
             else:
                 return node
 
     def unary(self) -> Node:
         if self.is_op("-"):
             self.take()
-            return _node("neg", self.unary())
+            return make_node("neg", self.unary())
         return self.power()
 
     def power(self) -> Node:
@@ -209,7 +209,7 @@ class _Parser:
         if self.is_op("^") and node.kind != "sym":
             self.take()
             exponent = self.sub_parse(self.group_tokens(), _Parser.expression)
-            node = _node("pow", node, exponent)
+            node = make_node("pow", node, exponent)
         return node
 
     def primary(self) -> Node:
@@ -218,8 +218,8 @@ class _Parser:
             raise LatexError(f"unexpected end of {self.source!r}")
         if token.kind == "num":
             self.take()
-            return _node("num", Fraction(token.text))
-        if token.kind in ("name", "text") or (token.kind == "cmd" and token.text in _GREEK):
+            return make_node("num", Fraction(token.text))
+        if token.kind in ("name", "text") or (token.kind == "cmd" and token.text in GREEK_LETTERS):
             node = self.symbol()
             if self.is_op("("):
                 self.take()
@@ -228,7 +228,7 @@ class _Parser:
                     self.take()
                     arguments.append(self.expression())
                 self.expect(")")
-                return _node("apply", node, tuple(arguments))
+                return make_node("apply", node, tuple(arguments))
             return node
         text = token.text
         if text == "(":
@@ -242,15 +242,15 @@ class _Parser:
             inner = self.expression()
             self.in_bars -= 1
             self.expect("|")
-            return _node("abs", inner)
+            return make_node("abs", inner)
         if text in (r"\dfrac", r"\frac", r"\tfrac", r"\binom"):
             self.take()
             top = self.sub_parse(self.group_tokens(), _Parser.expression)
             bottom = self.sub_parse(self.group_tokens(), _Parser.expression)
-            return _node("div" if text != r"\binom" else "binom", top, bottom)
+            return make_node("div" if text != r"\binom" else "binom", top, bottom)
         if text == r"\sqrt":
             self.take()
-            return _node("sqrt", self.sub_parse(self.group_tokens(), _Parser.expression))
+            return make_node("sqrt", self.sub_parse(self.group_tokens(), _Parser.expression))
         if text in (r"\max", r"\min"):
             self.take()
             self.expect("(")
@@ -259,12 +259,12 @@ class _Parser:
                 self.take()
                 arguments.append(self.expression())
             self.expect(")")
-            return _node(text[1:], tuple(arguments))
+            return make_node(text[1:], tuple(arguments))
         if text == r"\lceil":
             self.take()
             inner = self.expression()
             self.expect(r"\rceil")
-            return _node("ceil", inner)
+            return make_node("ceil", inner)
         if text == "[":
             # An interval written by its bounds, [low, high] (Clopper–Pearson's).
             self.take()
@@ -272,7 +272,7 @@ class _Parser:
             self.expect(",")
             high = self.expression()
             self.expect("]")
-            return _node("span", low, high)
+            return make_node("span", low, high)
         if text == r"\{":
             # A set written in place: {b : S_b > S_a}, the rows of b for which it holds.
             self.take()
@@ -280,7 +280,7 @@ class _Parser:
             self.expect(":")
             condition = self.condition(stop=r"\}")
             self.expect(r"\}")
-            return _node("setof", variable, condition)
+            return make_node("setof", variable, condition)
         if text == r"\operatorname{clamp}":
             self.take()
             self.expect("_")
@@ -294,24 +294,24 @@ class _Parser:
             self.expect("(")
             value = self.expression()
             self.expect(")")
-            return _node("clamp", low, high, value)
+            return make_node("clamp", low, high, value)
         if text == r"\sum":
             self.take()
             self.expect("_")
             over = _Parser(self.group_tokens(), self.source)
             variable = over.take().text
             if over.peek() is None:  # \sum_{t}: every row t stands for
-                return _node("sumall", variable, self.term())
+                return make_node("sumall", variable, self.term())
             if over.is_op("="):  # \sum_{t=1}^{T}: rows 1 to T of those t stands for
                 over.take()
                 lower = over.expression()
                 self.expect("^")
                 upper = self.sub_parse(self.group_tokens(), _Parser.expression)
-                return _node("sumrange", variable, lower, upper, self.term())
+                return make_node("sumrange", variable, lower, upper, self.term())
             over.expect(r"\in")
             domain = over.symbol()
             body = self.term()
-            return _node("sum", variable, domain, body)
+            return make_node("sum", variable, domain, body)
         if text == r"\begin{cases}":
             self.take()
             cases = []
@@ -324,15 +324,15 @@ class _Parser:
                     self.take()
                     continue
                 self.expect(r"\end{cases}")
-                return _node("cases", tuple(cases))
-        if token.kind == "cmd" and text in _GREEK:
+                return make_node("cases", tuple(cases))
+        if token.kind == "cmd" and text in GREEK_LETTERS:
             return self.symbol()
         raise LatexError(f"the evaluator does not know {text!r} (in {self.source!r})")
 
     def symbol(self) -> Node:
         """A name with its subscript and superscript, spelled canonically."""
         token = self.take()
-        if token.kind not in ("name", "text") and token.text not in _GREEK:
+        if token.kind not in ("name", "text") and token.text not in GREEK_LETTERS:
             raise LatexError(f"expected a name, found {token.text!r} in {self.source!r}")
         base = token.text
         subscript: list[Token] | None = None
@@ -343,25 +343,25 @@ class _Parser:
                 subscript = self.group_tokens()
             else:
                 superscript = self.group_tokens()
-        return _node("sym", base, subscript, superscript)
+        return make_node("sym", base, subscript, superscript)
 
     def condition(self, stop: str) -> Node:
         token = self.peek()
         if token is not None and token.kind == "text" and token.text.startswith(r"\text"):
             self.take()
-            return _node("prose", token.text)
+            return make_node("prose", token.text)
         terms = [self.expression()]
         operators = []
-        while self.peek() is not None and self.peek().text in _COMPARE:  # type: ignore[union-attr]
-            operators.append(_COMPARE[self.take().text])
+        while self.peek() is not None and self.peek().text in COMPARISONS:  # type: ignore[union-attr]
+            operators.append(COMPARISONS[self.take().text])
             terms.append(self.expression())
         if not operators:
             raise LatexError(f"a condition needs a comparison, in {self.source!r}")
-        found = _node("compare", tuple(terms), tuple(operators))
+        found = make_node("compare", tuple(terms), tuple(operators))
         joined = self.peek()
-        if joined is not None and joined.text in _JOINS:
+        if joined is not None and joined.text in JOINS:
             self.take()
-            return _node(_JOINS[joined.text], found, self.condition(stop))
+            return make_node(JOINS[joined.text], found, self.condition(stop))
         return found
 
 
@@ -412,7 +412,7 @@ def parse(latex: str) -> Parsed:
 def script_symbols(tokens: Sequence[Token]) -> Node:
     """A subscript or superscript as an expression (``i+1`` of ``x_{i+1}``); a name that is
     no expression (``\\min`` of ``n_{\\min}``) is the number 0."""
-    return _subexpression(list(tokens), "", lenient=True)
+    return subexpression(list(tokens), "", lenient=True)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -424,12 +424,12 @@ def _subexpression_cached(tokens: tuple[Token, ...], source: str, lenient: bool)
             raise LatexError(f"unexpected {parser.peek().text!r} in {source!r}")  # type: ignore[union-attr]
     except LatexError:
         if lenient:
-            return _node("num", Fraction(0))
+            return make_node("num", Fraction(0))
         raise
     return node
 
 
-def _subexpression(tokens: Sequence[Token], source: str, *, lenient: bool = False) -> Node:
+def subexpression(tokens: Sequence[Token], source: str, *, lenient: bool = False) -> Node:
     """A run of tokens (a subscript) parsed as an expression; ``lenient``: a name that is
     not an expression (``\\min`` in ``n_{\\min}``) parses as nothing."""
     return _subexpression_cached(tuple(tokens), source, lenient)

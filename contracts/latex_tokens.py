@@ -12,7 +12,7 @@ from fractions import Fraction
 
 #: Significant digits of an irrational square root (far beyond a float's 17).
 SQRT_DIGITS = 40
-_CONTEXT = Context(prec=SQRT_DIGITS + 10)
+DECIMAL_CONTEXT = Context(prec=SQRT_DIGITS + 10)
 
 Number = Fraction | Decimal
 
@@ -41,13 +41,21 @@ class Undefined(Exception):  # noqa: N818 - a value, not an error: the code's No
 # --- Tokens -----------------------------------------------------------------------------------
 
 _SPACING = {r"\,", r"\!", r"\ ", r"\;", r"\:", r"\quad", r"\qquad", r"\left", r"\right"}
-_GREEK = {
+GREEK_LETTERS = {
     r"\alpha", r"\beta", r"\gamma", r"\delta", r"\Delta", r"\epsilon", r"\lambda", r"\mu",
     r"\phi", r"\sigma", r"\tau", r"\theta", r"\rho", r"\nu", r"\Sigma",
 }  # fmt: skip
-_COMPARE = {"<": "<", ">": ">", "=": "=", r"\le": "<=", r"\leq": "<=", r"\ge": ">=", r"\geq": ">="}
+COMPARISONS = {
+    "<": "<",
+    ">": ">",
+    "=": "=",
+    r"\le": "<=",
+    r"\leq": "<=",
+    r"\ge": ">=",
+    r"\geq": ">=",
+}
 #: Conditions joined in words: ``x < x_1 \\text{ or } x > x_m``.
-_JOINS = {r"\text{ or }": "or", r"\text{ and }": "and"}
+JOINS = {r"\text{ or }": "or", r"\text{ and }": "and"}
 #: Accents written ``\hat p`` or ``\hat{p}``: one name each, spelled with braces.
 _ACCENTS = (r"\hat", r"\bar")
 _TOKEN = re.compile(
@@ -102,7 +110,7 @@ def tokenize(source: str) -> list[Token]:
                 inner, position = _braced(source, position)
             else:
                 match = _TOKEN.match(source, position)
-                if match is None or not (match.group().isalpha() or match.group() in _GREEK):
+                if match is None or not (match.group().isalpha() or match.group() in GREEK_LETTERS):
                     raise LatexError(f"{text} needs a name after it, in {source!r}")
                 inner, position = match.group(), match.end()
             tokens.append(Token("text", f"{text}{{{inner.strip()}}}"))
@@ -118,7 +126,7 @@ def tokenize(source: str) -> list[Token]:
             tokens.append(Token("cmd", f"{text}{{{inner}}}"))
         elif text[0].isdigit():
             tokens.append(Token("num", text))
-        elif text.rstrip("'").isalpha() or text in _GREEK:  # f' is a name of its own
+        elif text.rstrip("'").isalpha() or text in GREEK_LETTERS:  # f' is a name of its own
             tokens.append(Token("name", text))
         elif text.startswith("\\") and text not in (r"\{", r"\}", "\\\\"):
             tokens.append(Token("cmd", text))
@@ -127,7 +135,7 @@ def tokenize(source: str) -> list[Token]:
     return tokens
 
 
-def _source(tokens: Sequence[Token]) -> str:
+def token_spelling(tokens: Sequence[Token]) -> str:
     """The canonical spelling of a run of tokens (a symbol's subscript, say)."""
     return "".join(t.text for t in tokens)
 
@@ -138,9 +146,9 @@ def symbol_key(
     """A symbol's canonical spelling: ``n_{\\min}``, ``x_{i+1}``, ``\\mathrm{pass}^{k}``."""
     key = base
     if subscript is not None:
-        key += "_{" + _source(subscript) + "}"
+        key += "_{" + token_spelling(subscript) + "}"
     if superscript is not None:
-        key += "^{" + _source(superscript) + "}"
+        key += "^{" + token_spelling(superscript) + "}"
     return key
 
 
@@ -148,7 +156,7 @@ _OPENS = {"(", "{", "[", r"\{", r"\begin{cases}", r"\lceil"}
 _CLOSES = {")", "}", "]", r"\}", r"\end{cases}", r"\rceil"}
 
 
-def _split_at(tokens: Sequence[Token], marks: tuple[str, ...]) -> list[list[Token]]:
+def split_at(tokens: Sequence[Token], marks: tuple[str, ...]) -> list[list[Token]]:
     """``tokens`` cut at each of ``marks`` that stands at the outer level (no bracket open)."""
     parts: list[list[Token]] = [[]]
     depth = 0
@@ -164,11 +172,13 @@ def _split_at(tokens: Sequence[Token], marks: tuple[str, ...]) -> list[list[Toke
     return parts
 
 
-def _split_statements(tokens: Sequence[Token]) -> list[list[Token]]:
-    return [part for part in _split_at(tokens, (",", ";")) if part]
+def split_statements(tokens: Sequence[Token]) -> list[list[Token]]:
+    return [part for part in split_at(tokens, (",", ";")) if part]
 
 
-def _relation(tokens: Sequence[Token], relations: tuple[str, ...] = ("=", r"\in")) -> int | None:
+def relation_position(
+    tokens: Sequence[Token], relations: tuple[str, ...] = ("=", r"\in")
+) -> int | None:
     """The position of the first ``=`` (or ``\\in``) at the outer level, or None."""
     depth = 0
     for position, token in enumerate(tokens):

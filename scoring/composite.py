@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -25,17 +24,14 @@ from scoring.registry import ScoringError, arg, const, formula, point, tex_numbe
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
 _SCALE = tex_number(SCORE_SCALE)
 _NEUTRAL = tex_number(NEUTRAL_CONSISTENCY)
-# The constants as exact fractions, converted once (not on every agent's score).
-_EXACT = {
-    c: exact(c)
-    for c in (
-        SCORE_SCALE,
-        NEUTRAL_CONSISTENCY,
-        COMPOSITE_WEIGHT_SUCCESS,
-        COMPOSITE_WEIGHT_RELIABILITY,
-        COMPOSITE_WEIGHT_COST,
-    )
-}
+#: The score's scale and the composite's weights as exact fractions, made once for every
+#: formula that reads them (the composite, its gradient, its interval and the paired
+#: comparison), not on every agent's score.
+SCALE = exact(SCORE_SCALE)
+W_SUCCESS = exact(COMPOSITE_WEIGHT_SUCCESS)
+W_RELIABILITY = exact(COMPOSITE_WEIGHT_RELIABILITY)
+W_COST = exact(COMPOSITE_WEIGHT_COST)
+_NEUTRAL_EXACT = exact(NEUTRAL_CONSISTENCY)
 
 
 @formula(
@@ -93,14 +89,11 @@ def outcome_consistency(p: Number, completed_runs: int) -> Fraction:
     (Fraction(0, 1), Fraction(1, 1))
     """
     rate = exact(p)
-    a, b = rate.numerator, rate.denominator  # b > 0
-    if not 0 <= a <= b:  # 0 ≤ p ≤ 1, without a Fraction comparison
+    if not 0 <= rate <= 1:
         raise ScoringError("the success rate p must lie in [0, 1]")
     if completed_runs < CONSISTENCY_MIN_RUNS:
-        return _EXACT[NEUTRAL_CONSISTENCY]
-    # 1 − 4p(1 − p) at p = a/b is (b² − 4a(b − a))/b²: one Fraction (one gcd), where the
-    # operators would build four (the interval evaluates it at exact binary bounds).
-    return Fraction(b * b - 4 * a * (b - a), b * b)
+        return _NEUTRAL_EXACT
+    return 1 - 4 * rate * (1 - rate)
 
 
 @formula(
@@ -152,38 +145,21 @@ def composite_score(p: Number, consistency: Number, latency: Number, cost: Numbe
     rate = exact(p)
     if rate == 0:
         return Fraction(0)
-    return Fraction(*weighted_ratio(rate, exact(consistency), exact(latency), exact(cost)))
+    return weighted_formula(rate, exact(consistency), exact(latency), exact(cost))
 
 
-def weighted_ratio(
+def weighted_formula(
     p: Fraction, consistency: Fraction, latency: Fraction, cost: Fraction
-) -> tuple[int, int]:
-    """The weighted formula of :func:`composite_score` without its zero-success floor, as
-    an integer ratio ``(numerator, denominator)``: the one implementation of
-    ``scale·(w_s·p + w_r·consistency·latency/scale + w_c·cost/scale)``. The composite is
-    its ``Fraction``; the interval's moves (``scoring.moves``) evaluate it at a bound of
-    the success rate, where one integer division gives the correctly rounded float.
+) -> Fraction:
+    """``scale·(w_s·p + w_r·consistency·latency/scale + w_c·cost/scale)``: the composite of
+    :func:`composite_score` before its zero-success floor. The interval's moves
+    (``scoring.moves``) read it at the bounds of the success rate.
 
-    >>> Fraction(*weighted_ratio(Fraction(1, 2), Fraction(0), Fraction(80), Fraction(80)))
+    >>> weighted_formula(Fraction(1, 2), Fraction(0), Fraction(80), Fraction(80))
     Fraction(44, 1)
     """
-    # Distributed, as three integer ratios over one denominator: a single division. Each
-    # term's factors are multiplied out as integers (no Fraction, no gcd per product).
-    scale, w_s = _EXACT[SCORE_SCALE], _EXACT[COMPOSITE_WEIGHT_SUCCESS]
-    w_r, w_c = _EXACT[COMPOSITE_WEIGHT_RELIABILITY], _EXACT[COMPOSITE_WEIGHT_COST]
-    parts = (
-        (
-            scale.numerator * w_s.numerator * p.numerator,
-            scale.denominator * w_s.denominator * p.denominator,
-        ),
-        (
-            w_r.numerator * consistency.numerator * latency.numerator,
-            w_r.denominator * consistency.denominator * latency.denominator,
-        ),
-        (w_c.numerator * cost.numerator, w_c.denominator * cost.denominator),
-    )
-    common = math.lcm(*(d for _, d in parts))
-    return sum(n * (common // d) for n, d in parts), common
+    scale, w_s, w_r, w_c = SCALE, W_SUCCESS, W_RELIABILITY, W_COST
+    return scale * (w_s * p + w_r * consistency * latency / scale + w_c * cost / scale)
 
 
 @dataclass(frozen=True, slots=True)

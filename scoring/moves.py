@@ -12,7 +12,14 @@ from fractions import Fraction
 
 from scoring import rates, uncertainty
 from scoring.clustered import CohortTask, Columns
-from scoring.composite import outcome_consistency, weighted_ratio
+from scoring.composite import (
+    SCALE,
+    W_COST,
+    W_RELIABILITY,
+    W_SUCCESS,
+    outcome_consistency,
+    weighted_formula,
+)
 from scoring.constants import (
     CONSISTENCY_MIN_RUNS,
     INTERVAL_MIN_TASKS,
@@ -20,14 +27,8 @@ from scoring.constants import (
     SCORE_SCALE,
 )
 from scoring.curves import cost_score, latency_score
-from scoring.numeric import Number, exact, weighted_difference
-from scoring.rate_bounds import (
-    _SCALE,
-    _W_C,
-    _W_R,
-    _W_S,
-    outwards_with_margin,
-)
+from scoring.numeric import Number, exact
+from scoring.rate_bounds import outwards_with_margin
 from scoring.registry import ScoringError, const, formula, point, tex_number, uses, words
 from scoring.surd import Interval
 
@@ -58,16 +59,10 @@ class CompositeMoves:
 
 def _weighted(p: Fraction, runs: int, latency: Fraction, cost: Fraction) -> Fraction:
     """``f(p) = 100·w_s·p + w_r·L̂·cons(p) + w_c·Ĉ``: the composite's weighted formula
-    (:func:`scoring.composite.weighted_ratio`) with the registered consistency
+    (:func:`scoring.composite.weighted_formula`) with the registered consistency
     (:func:`scoring.composite.outcome_consistency`) at an exact ``p``, before the
     zero-success floor, exactly."""
-    return Fraction(*weighted_ratio(p, outcome_consistency(p, runs), latency, cost))
-
-
-def _weighted_float(p: Fraction, runs: int, latency: Fraction, cost: Fraction) -> float:
-    """:func:`_weighted` correctly rounded to a float (one integer division)."""
-    numerator, denominator = weighted_ratio(p, outcome_consistency(p, runs), latency, cost)
-    return numerator / denominator
+    return weighted_formula(p, outcome_consistency(p, runs), latency, cost)
 
 
 @formula(
@@ -167,12 +162,12 @@ def success_moves(
     # Each float bound converted to its exact binary value once; f is evaluated exactly
     # on rationals (no surd) and rounded once.
     low, high = exact(p_low), exact(p_high)
-    values = [_weighted_float(low, runs, latency, cost), _weighted_float(high, runs, latency, cost)]
+    values = [float(_weighted(bound, runs, latency, cost)) for bound in (low, high)]
     f_max = max(values)
     if latency > 0 and runs >= CONSISTENCY_MIN_RUNS:
-        vertex = Fraction(1, 2) - _SCALE * _W_S / (8 * _W_R * latency)
+        vertex = Fraction(1, 2) - SCALE * W_SUCCESS / (8 * W_RELIABILITY * latency)
         clipped = min(max(vertex, low), high)
-        values.append(_weighted_float(clipped, runs, latency, cost))
+        values.append(float(_weighted(clipped, runs, latency, cost)))
     s0 = float(score)
     return max(s0 - min(values), floor_move), f_max - s0
 
@@ -247,8 +242,8 @@ def mean_moves(
     spread = math.exp(q * math.sqrt(variance) / float(mean))
     up, down = float(mean) * spread, float(mean) / spread
     centre = curve(mean)
-    down_move = weighted_difference(weight, centre, curve(up))  # D⁻: the mean moves up
-    return down_move, weighted_difference(weight, curve(down), centre)
+    down_move = float(weight * (centre - curve(up)))  # D⁻: the mean moves up
+    return down_move, float(weight * (curve(down) - centre))
 
 
 def move_correlations(
@@ -295,7 +290,9 @@ def combined_move(moves: Sequence[float], correlations: Sequence[float]) -> floa
     return math.sqrt(max(total, 0.0))
 
 
-def _means(tasks: Sequence[CohortTask]) -> tuple[int, Fraction, Fraction, Fraction]:
+def cohort_means(tasks: Sequence[CohortTask]) -> tuple[int, Fraction, Fraction, Fraction]:
+    """The completed runs, success rate, mean latency (ms) and mean cost (USD) of a cohort
+    given per task as (runs, successes, latency_ms sum, cost_usd sum)."""
     n = sum(task[0] for task in tasks)
     successes = sum(task[1] for task in tasks)
     latency = sum((exact(task[2]) for task in tasks), Fraction(0))
@@ -303,7 +300,8 @@ def _means(tasks: Sequence[CohortTask]) -> tuple[int, Fraction, Fraction, Fracti
     return n, Fraction(successes, n), latency / n, cost / n
 
 
-def _checked(tasks: Sequence[CohortTask], name: str) -> None:
+def check_cohort(tasks: Sequence[CohortTask], name: str) -> None:
+    """Refuse a cohort whose task sums no cohort of runs could have (``name`` names it)."""
     for runs, successes, latency, cost in tasks:
         if runs <= 0 or not 0 <= successes <= runs:
             raise ScoringError(
@@ -329,7 +327,7 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     >>> composite_moves(tasks).interval
     Interval(low=Decimal('24.60'), high=Decimal('71.73'))
     """
-    _checked(tasks, "tasks")
+    check_cohort(tasks, "tasks")
     if len(tasks) < INTERVAL_MIN_TASKS:
         return None
     # The means from the integer columns; Σ and g by their registered formulas.
@@ -346,8 +344,8 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     floor_move = q * abs(float(gradient[0])) * math.sqrt(sigma[0][0])
     success = success_moves(s0, bounds, n, latency, cost, floor_move)
     consistency = outcome_consistency(p, n)
-    by_latency = mean_moves(mean_latency, sigma[1][1], q, _W_R * consistency, "latency")
-    by_cost = mean_moves(mean_cost, sigma[2][2], q, _W_C, "cost")
+    by_latency = mean_moves(mean_latency, sigma[1][1], q, W_RELIABILITY * consistency, "latency")
+    by_cost = mean_moves(mean_cost, sigma[2][2], q, W_COST, "cost")
     moves = (success, by_latency, by_cost)
     correlations = move_correlations(gradient, sigma)
     r = (correlations[0], correlations[1], correlations[2])
@@ -355,14 +353,15 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     high = float(s0) + combined_move([m[1] for m in moves], r)
     if p == 0:  # the zero-success floor: the score is 0, and so is its low bound
         low = 0.0
-    low, high = min(max(low, 0.0), float(_SCALE)), min(max(high, 0.0), float(_SCALE))
-    interval = outwards_with_margin(low, high, SCORE_DECIMALS, 0, _SCALE)
+    low, high = min(max(low, 0.0), float(SCALE)), min(max(high, 0.0), float(SCALE))
+    interval = outwards_with_margin(low, high, SCORE_DECIMALS, 0, SCALE)
     return CompositeMoves(s0, bounds[0], bounds[1], q, moves, r, low, high, interval)
 
 
-# decisions.md 1.2.0, the composite check agent (../shared/spec/composite-check-agent.jsonl):
-# per task (runs, successes, Σ latency_ms, Σ cost_usd); 193 runs over 30 tasks, 190 successes.
-_COMPOSITE_CHECK = (
+# The composite's check agent of the uncertainty page (docs/uncertainty.md; its run log is
+# tests/data/composite-check-agent.jsonl): per task (runs, successes, Σ latency_ms,
+# Σ cost_usd); 193 runs over 30 tasks, 190 successes.
+COMPOSITE_CHECK = (
     (6, 6, 12102, Decimal("0.137680")),
     (7, 7, 15873, Decimal("0.193710")),
     (7, 7, 8062, Decimal("0.071794")),
@@ -428,7 +427,7 @@ _COMPOSITE_CHECK = (
         "uncertainty.clustered_covariance and uncertainty.composite_gradient"
     ),
     golden=(
-        point("decisions check", tasks=_COMPOSITE_CHECK),
+        point("decisions check", tasks=COMPOSITE_CHECK),
         point("mixed", tasks=((2, 2, 2000, Fraction(2, 100)), (2, 0, 4000, Fraction(6, 100))) * 5),
         point("zero-success", tasks=((2, 0, 2000, Fraction(2, 100)),) * 10),
         point(

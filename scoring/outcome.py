@@ -44,7 +44,7 @@ from scoring.registry import (
 from scoring.run_ids import RunIds, duplicate_problem
 
 # Precision of the square root before it becomes a float: far beyond a float's 17 digits.
-_SQRT_CONTEXT = Context(prec=40)
+SQRT_CONTEXT = Context(prec=40)
 
 #: How a reason shows a reading that is absent (the no-safety bypass): ``rec_v=n/a``, as
 #: devops-bench's scoring framework writes it, so that its output and ours compare line by
@@ -289,8 +289,8 @@ def combine(c: Number, rec_v: Number) -> float:
     product = exact(c) * exact(rec_v)
     if not 0 <= product <= 1:
         raise ScoringError("c and rec_v must lie in [0, 1]")
-    root = Decimal(product.numerator).sqrt(_SQRT_CONTEXT) / Decimal(product.denominator).sqrt(
-        _SQRT_CONTEXT
+    root = Decimal(product.numerator).sqrt(SQRT_CONTEXT) / Decimal(product.denominator).sqrt(
+        SQRT_CONTEXT
     )
     return float(root)
 

@@ -11,7 +11,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from scoring import rates, uncertainty
-from scoring.composite import composite_score, outcome_consistency
+from scoring.composite import SCALE, composite_score, outcome_consistency
 from scoring.constants import (
     FRACTION_DECIMALS,
     INTERVAL_MIN_TASKS,
@@ -19,15 +19,11 @@ from scoring.constants import (
 )
 from scoring.curves import cost_score, latency_score
 from scoring.moves import (
-    _checked,
-    _means,
+    check_cohort,
+    cohort_means,
 )
 from scoring.numeric import exact
-from scoring.rate_bounds import (
-    _ONE,
-    _SCALE,
-    outwards_with_margin,
-)
+from scoring.rate_bounds import outwards_with_margin
 from scoring.registry import ScoringError, const, formula, point, tex_number, uses, words
 from scoring.surd import Interval
 from scoring.uncertainty import (
@@ -103,7 +99,7 @@ def paired_covariance(
         raise ScoringError("a paired covariance needs at least two shared tasks")
     scaled: list[list[Fraction]] = [[] for _ in a]
     for agent in (a, b):
-        n, *means = _means(agent)
+        n, *means = cohort_means(agent)
         for row, task in zip(scaled, agent, strict=True):
             row.extend(
                 (exact(value) - task[0] * mean) / n
@@ -122,8 +118,8 @@ def _quadratic(gradient: Sequence[Fraction], sigma: Sequence[Sequence[Fraction]]
 def _shared(
     a: Mapping[str, CohortTask], b: Mapping[str, CohortTask]
 ) -> tuple[list[CohortTask], list[CohortTask]]:
-    _checked(list(a.values()), "a")
-    _checked(list(b.values()), "b")
+    check_cohort(list(a.values()), "a")
+    check_cohort(list(b.values()), "b")
     names = sorted(a.keys() & b.keys())
     return [a[t] for t in names], [b[t] for t in names]
 
@@ -158,12 +154,12 @@ def _gradient(tasks: Sequence[CohortTask]) -> tuple[Fraction, Fraction, Fraction
     """The composite's gradient at an agent's shared-task means, 1.1.0's ``g`` as the
     decisions write ``g_AB = (g_A, −g_B)``: no rule of its own under the zero-success floor
     (the floor sets the score, not the spread the difference is read with)."""
-    n, p, latency, cost = _means(tasks)
+    n, p, latency, cost = cohort_means(tasks)
     return uncertainty.composite_gradient(p, latency, cost, n)
 
 
 def _composite_on(tasks: Sequence[CohortTask]) -> Fraction:
-    n, p, latency, cost = _means(tasks)
+    n, p, latency, cost = cohort_means(tasks)
     return composite_score(p, outcome_consistency(p, n), latency_score(latency), cost_score(cost))
 
 
@@ -236,7 +232,7 @@ def compare_composites(a: Mapping[str, CohortTask], b: Mapping[str, CohortTask])
     d = _composite_on(shared_a) - _composite_on(shared_b)
     gradient = (*_gradient(shared_a), *(-g for g in _gradient(shared_b)))
     sigma = paired_covariance(shared_a, shared_b)
-    return _compared(len(shared_a), d, gradient, sigma, SCORE_DECIMALS, _SCALE)
+    return _compared(len(shared_a), d, gradient, sigma, SCORE_DECIMALS, SCALE)
 
 
 @formula(
@@ -275,8 +271,8 @@ def compare_success_rates(a: Mapping[str, CohortTask], b: Mapping[str, CohortTas
     missing = _no_comparison(len(shared_a))
     if missing is not None:
         return missing
-    d = _means(shared_a)[1] - _means(shared_b)[1]
+    d = cohort_means(shared_a)[1] - cohort_means(shared_b)[1]
     zero, one = Fraction(0), Fraction(1)
     gradient = (one, zero, zero, -one, zero, zero)
     sigma = paired_covariance(shared_a, shared_b)
-    return _compared(len(shared_a), d, gradient, sigma, FRACTION_DECIMALS, _ONE)
+    return _compared(len(shared_a), d, gradient, sigma, FRACTION_DECIMALS, Fraction(1))

@@ -26,16 +26,16 @@ from scoring.registry import ScoringError, formula, point, words
 
 # scipy.special is imported on first use: it takes about a quarter of a second, which a
 # command that computes no interval (or fails on its input) need not pay.
-_SPECIAL: Any = None
+SPECIAL_FUNCTIONS: Any = None
 
 
 def _special() -> Any:
-    global _SPECIAL
-    if _SPECIAL is None:
+    global SPECIAL_FUNCTIONS
+    if SPECIAL_FUNCTIONS is None:
         from scipy import special  # type: ignore[import-untyped]
 
-        _SPECIAL = special
-    return _SPECIAL
+        SPECIAL_FUNCTIONS = special
+    return SPECIAL_FUNCTIONS
 
 
 def load_special_functions() -> None:
@@ -145,7 +145,7 @@ def _beta_quantile(p: float, shape_a: float, shape_b: float) -> float:
 
 
 @lru_cache(maxsize=4096)
-def _t_quantile(p: float, df: float) -> float:
+def t_quantile_by_inversion(p: float, df: float) -> float:
     return float(_special().stdtrit(df, p))
 
 
@@ -194,4 +194,4 @@ def t_quantile(probability: Number, degrees_of_freedom: Number) -> float:
     df = _finite("degrees_of_freedom", degrees_of_freedom)
     if not df > 0:
         raise ScoringError(f"degrees_of_freedom must be positive, not {degrees_of_freedom!r}")
-    return _t_quantile(p, df)
+    return t_quantile_by_inversion(p, df)

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -24,7 +22,7 @@ from scoring.constants import (
     SCORE_SCALE,
     Axis,
 )
-from scoring.numeric import Number, exact, exact_sum
+from scoring.numeric import Number, clamp, exact, exact_sum
 from scoring.registry import (
     Arg,
     FormulaParts,
@@ -77,16 +75,9 @@ _LATENCY_ZERO_MS = (
 )
 
 
-def _ratio_on_scale(numerator: int, denominator: int) -> Fraction:
-    """``numerator/denominator`` clamped to ``[0, scale]``: the axis's one Fraction (one gcd),
-    compared with the bounds in integers, where the operators would build one per step."""
-    value = Fraction(numerator, denominator)  # a zero denominator raises, as ``/`` would
-    top = _EXACT[SCORE_SCALE]
-    if value.numerator <= 0:
-        return _ZERO
-    if value.numerator * top.denominator >= top.numerator * value.denominator:
-        return top
-    return value
+def _on_scale(value: Fraction) -> Fraction:
+    """``clamp_[0, scale](value)``: an axis limited to the score's scale."""
+    return clamp(value, _ZERO, _EXACT[SCORE_SCALE])
 
 
 def _clamped_axis(axis: str, inner: str) -> str:
@@ -146,8 +137,7 @@ def correctness_axis(passes: int, known_outcomes: int) -> Fraction | None:
         return None
     if not 0 <= passes <= known_outcomes:
         raise ScoringError("passes must lie between 0 and the known outcomes")
-    scale = _EXACT[SCORE_SCALE]
-    return Fraction(scale.numerator * passes, scale.denominator * known_outcomes)
+    return _EXACT[SCORE_SCALE] * Fraction(passes, known_outcomes)
 
 
 @formula(
@@ -197,16 +187,10 @@ def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fr
     """
     if median_latency_ms is None or runs_with_latency < RADAR_LATENCY_MIN_RUNS:
         return None
-    # scale − points·(t − full)/step over one denominator, t = a/b.
     median = exact(median_latency_ms)
-    a, b = median.numerator, median.denominator
     scale, full = _EXACT[SCORE_SCALE], _EXACT[RADAR_LATENCY_FULL_MS]
     points, step = _EXACT[RADAR_LATENCY_POINTS_PER_STEP], _EXACT[RADAR_LATENCY_STEP_MS]
-    lost_n = points.numerator * (a * full.denominator - full.numerator * b) * step.denominator
-    lost_d = points.denominator * b * full.denominator * step.numerator
-    return _ratio_on_scale(
-        scale.numerator * lost_d - lost_n * scale.denominator, scale.denominator * lost_d
-    )
+    return _on_scale(scale - points * (median - full) / step)
 
 
 @formula(
@@ -243,17 +227,10 @@ def cost_axis(median_cost_usd: Number | None) -> Fraction | None:
     """
     if median_cost_usd is None:
         return None
-    # scale·(zero − c)/(zero − full) over one denominator, c = a/b.
     median = exact(median_cost_usd)
-    a, b = median.numerator, median.denominator
-    scale, full, zero = (
-        _EXACT[SCORE_SCALE],
-        _EXACT[RADAR_COST_FULL_USD],
-        _EXACT[RADAR_COST_ZERO_USD],
-    )
-    left = zero.numerator * b - a * zero.denominator  # (zero − c)·zero_d·b
-    span = zero.numerator * full.denominator - full.numerator * zero.denominator
-    return _ratio_on_scale(scale.numerator * left * full.denominator, scale.denominator * b * span)
+    scale, full = _EXACT[SCORE_SCALE], _EXACT[RADAR_COST_FULL_USD]
+    zero = _EXACT[RADAR_COST_ZERO_USD]
+    return _on_scale(scale * (zero - median) / (zero - full))
 
 
 @formula(
@@ -288,17 +265,9 @@ def tool_efficiency_axis(median_steps: Number | None) -> Fraction | None:
     """
     if median_steps is None:
         return None
-    # scale − points·max(0, s − free) over one denominator, s = a/b.
     median, free = exact(median_steps), exact(RADAR_STEPS_FREE)
-    a, b = median.numerator, median.denominator
     scale, points = _EXACT[SCORE_SCALE], _EXACT[RADAR_POINTS_PER_EXTRA_STEP]
-    extra = max(0, a * free.denominator - free.numerator * b)  # (s − free)·b·free_d, or 0
-    denominator = scale.denominator * points.denominator * b * free.denominator
-    return _ratio_on_scale(
-        scale.numerator * points.denominator * b * free.denominator
-        - points.numerator * extra * scale.denominator,
-        denominator,
-    )
+    return _on_scale(scale - points * max(_ZERO, median - free))
 
 
 @formula(
@@ -357,14 +326,7 @@ def robustness_axis(tasks: Iterable[tuple[int, int]]) -> Fraction | None:
     ]
     if not values:
         return None
-    scale, total = _EXACT[SCORE_SCALE], exact_sum(values)
-    return Fraction(
-        scale.numerator * total.numerator, scale.denominator * total.denominator * len(values)
-    )
-
-
-# Weights whose integer ratio is their exact value, read without building a Fraction.
-_INTEGER_RATIOS = (int, Decimal, Fraction)
+    return _EXACT[SCORE_SCALE] / len(values) * exact_sum(values)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -403,28 +365,15 @@ def profile(
     Fraction(60, 1)
     """
     chosen = default_weights() if weights is None else weights
-    # Σ w_a and Σ w_a·x_a as integers over their common denominators, one division at the
-    # end (a weight's exact value is its integer ratio, as Fraction reads it).
-    weight_parts: list[tuple[int, int]] = []
-    value_parts: list[tuple[int, int]] = []
-    for axis, value in axes.items():
-        if value is None:
-            continue
-        weight = chosen.get(axis, 0)
-        exactly = weight if type(weight) in _INTEGER_RATIOS else exact(weight)
-        wn, wd = exactly.as_integer_ratio()
-        if wn < 0:
+    present = [(axis, exact(value)) for axis, value in axes.items() if value is not None]
+    w = {axis: exact(chosen.get(axis, 0)) for axis, _ in present}
+    for axis, weight in w.items():
+        if weight < 0:
             raise ScoringError(f"the weight of axis {axis!s} must not be negative")
-        v = exact(value)
-        weight_parts.append((wn, wd))
-        value_parts.append((wn * v.numerator, wd * v.denominator))
-    total_scale = math.lcm(*(d for _, d in weight_parts))
-    total = sum(n * (total_scale // d) for n, d in weight_parts)
+    total = exact_sum(w.values())
     if total == 0:
         return None
-    weighted_scale = math.lcm(*(d for _, d in value_parts))
-    weighted = sum(n * (weighted_scale // d) for n, d in value_parts)
-    return Fraction(weighted * total_scale, weighted_scale * total)
+    return exact_sum(w[a] * x_a for a, x_a in present) / total
 
 
 def default_weights() -> Mapping[Axis, Number]:

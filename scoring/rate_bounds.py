@@ -21,13 +21,9 @@ from statistics import NormalDist
 from scoring import quantiles, repeatability, uncertainty
 from scoring.clustered import Columns
 from scoring.constants import (
-    COMPOSITE_WEIGHT_COST,
-    COMPOSITE_WEIGHT_RELIABILITY,
-    COMPOSITE_WEIGHT_SUCCESS,
     INTERVAL_BOUND_MARGIN,
     INTERVAL_LEVEL,
     INTERVAL_Z,
-    SCORE_SCALE,
 )
 from scoring.numeric import Number, exact
 from scoring.registry import ScoringError
@@ -35,13 +31,6 @@ from scoring.surd import Interval, Surd
 
 _ONE = Fraction(1)
 _LEVEL = exact(INTERVAL_LEVEL)
-# The weights and the scale as exact fractions, converted once.
-_SCALE = exact(SCORE_SCALE)
-_W_S, _W_R, _W_C = (
-    exact(COMPOSITE_WEIGHT_SUCCESS),
-    exact(COMPOSITE_WEIGHT_RELIABILITY),
-    exact(COMPOSITE_WEIGHT_COST),
-)
 
 
 def outwards_with_margin(

@@ -25,9 +25,6 @@ from scoring.clustered import (
     TaskSum,
 )
 from scoring.constants import (
-    COMPOSITE_WEIGHT_COST,
-    COMPOSITE_WEIGHT_RELIABILITY,
-    COMPOSITE_WEIGHT_SUCCESS,
     CONSISTENCY_MIN_RUNS,
     COST_ANCHORS_USD,
     INTERVAL_MIN_TASKS,
@@ -57,13 +54,6 @@ _MIN_TASKS = tex_number(INTERVAL_MIN_TASKS)
 
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
-# The scale and the composite's weights as exact fractions, converted once.
-_EXACT_SCALE = exact(SCORE_SCALE)
-_EXACT_WEIGHTS = (
-    exact(COMPOSITE_WEIGHT_SUCCESS),
-    exact(COMPOSITE_WEIGHT_RELIABILITY),
-    exact(COMPOSITE_WEIGHT_COST),
-)
 
 
 # --- Clustered variance -------------------------------------------------------------------
@@ -269,26 +259,14 @@ def composite_gradient(
     (Fraction(96, 1), Fraction(-1, 1000), Fraction(-225, 1))
     """
     rate = exact(p)
-    scale, (w_s, w_r, w_c) = _EXACT_SCALE, _EXACT_WEIGHTS
-    # Each part as one integer ratio of its factors' numerators and denominators: one
-    # Fraction (one gcd) per part, where the operators would build one per product.
-    a, b = rate.numerator, rate.denominator
-    base_n, base_d = scale.numerator * w_s.numerator, scale.denominator * w_s.denominator
+    scale = composite.SCALE
+    w_s, w_r, w_c = composite.W_SUCCESS, composite.W_RELIABILITY, composite.W_COST
+    by_rate = scale * w_s
     if completed_runs >= CONSISTENCY_MIN_RUNS:
-        latency = curves.latency_score(mean_latency_ms)
-        term_n = w_r.numerator * latency.numerator * 4 * (2 * a - b)
-        term_d = w_r.denominator * latency.denominator * b
-        by_rate = Fraction(base_n * term_d + term_n * base_d, base_d * term_d)
-    else:
-        by_rate = Fraction(base_n, base_d)
+        by_rate += w_r * curves.latency_score(mean_latency_ms) * 4 * (2 * rate - 1)
     consistency = composite.outcome_consistency(rate, completed_runs)
-    slope = curve_slope(mean_latency_ms, LATENCY_ANCHORS_MS)
-    by_latency = Fraction(
-        w_r.numerator * consistency.numerator * slope.numerator,
-        w_r.denominator * consistency.denominator * slope.denominator,
-    )
-    slope = curve_slope(mean_cost_usd, COST_ANCHORS_USD)
-    by_cost = Fraction(w_c.numerator * slope.numerator, w_c.denominator * slope.denominator)
+    by_latency = w_r * consistency * curve_slope(mean_latency_ms, LATENCY_ANCHORS_MS)
+    by_cost = w_c * curve_slope(mean_cost_usd, COST_ANCHORS_USD)
     return by_rate, by_latency, by_cost
 
 

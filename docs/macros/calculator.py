@@ -16,7 +16,7 @@ from typing import Any
 
 from contracts.build import exact_value
 from contracts.model import Methodology
-from macros.interval_calculators import _paired, _planner, _success_interval
+from macros.interval_calculators import paired_widget, planner_widget, success_interval_widget
 from macros.markup import esc
 from macros.widgets import (
     SiteLike,
@@ -55,8 +55,8 @@ def methodology_data(snapshot: Methodology) -> dict[str, Any]:
     """
     from scoring.composite import NO_COMPLETED_RUN, unrecorded_reason
     from scoring.outcome import (
-        _SQRT_CONTEXT,  # the precision combine() takes its root at
         ABSENT_READING,  # how a reason writes a reading not taken
+        SQRT_CONTEXT,  # the precision combine() takes its root at
     )
 
     published = snapshot.model_dump(mode="json")
@@ -68,7 +68,7 @@ def methodology_data(snapshot: Methodology) -> dict[str, Any]:
             {"name": entry["name"], "value": entry["value"]} for entry in published["constants"]
         ],
         "arithmetic": {
-            "sqrt_digits": _SQRT_CONTEXT.prec,
+            "sqrt_digits": SQRT_CONTEXT.prec,
             "decimal_digits": decimal.DefaultContext.prec,
         },
         "absent_reading": ABSENT_READING,
@@ -261,9 +261,9 @@ WIDGETS: dict[str, Callable[[SiteLike], str]] = {
     "radar": _radar,
     "outcome": _outcome,
     "repeatability": _repeatability,
-    "planner": _planner,
-    "success-interval": _success_interval,
-    "paired": _paired,
+    "planner": planner_widget,
+    "success-interval": success_interval_widget,
+    "paired": paired_widget,
 }
 
 

@@ -208,7 +208,7 @@ def exact_coverage(theta: Fraction, runs: int) -> Fraction:
     return total
 
 
-def _runs_read(data: dict[str, Any], row: dict[str, Any], score: str) -> tuple[int, str]:
+def runs_read(data: dict[str, Any], row: dict[str, Any], score: str) -> tuple[int, str]:
     """How many runs a score's interval reads in a cell, and in words."""
     if score == "correctness":
         return C.RADAR_WINDOW_RUNS, "the radar's window"
@@ -229,7 +229,7 @@ def ceiling_note(data: dict[str, Any]) -> str:
             if figure["high"] is None or figure["coverage"] <= figure["high"]:
                 continue
             theta = _exact(row["mean_success"])
-            runs, words = _runs_read(data, row, score)
+            runs, words = runs_read(data, row, score)
             cases.setdefault((theta, runs), words)
             if score not in scores:
                 scores.append(score)

@@ -13,7 +13,7 @@ PLANNER_START = "uncertainty.runs_needed"
 SUCCESS_INTERVAL_START = "uncertainty.success_interval"
 
 
-def _planner(site: SiteLike) -> str:
+def planner_widget(site: SiteLike) -> str:
     """p_A, δ, K, ρ → runs per agent; starts at the runs-needed table's middle row."""
     grid = site.snapshot.example(PLANNER_START).inputs
     middle = len(grid["p_a"]) // 2
@@ -40,7 +40,7 @@ def _planner(site: SiteLike) -> str:
     return widget_section("planner", "Plan the runs", form)
 
 
-def _success_interval(site: SiteLike) -> str:
+def success_interval_widget(site: SiteLike) -> str:
     """Runs and successes (independent runs) → the success rate and its interval."""
     start = site.snapshot.example(SUCCESS_INTERVAL_START).inputs
     fields = "".join(
@@ -96,7 +96,7 @@ PAIRED_HINT = (
 )
 
 
-def _paired(_site: SiteLike) -> str:
+def paired_widget(_site: SiteLike) -> str:
     """Two agents' per-task results → the paired differences, their intervals, verdicts."""
     start = "\n".join(", ".join(str(cell) for cell in row) for row in PAIRED_START)
     field = _lines_field(

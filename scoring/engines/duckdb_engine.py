@@ -136,7 +136,7 @@ def _statistics(con: duckdb.DuckDBPyConnection) -> list[AgentStats]:
     return agent_stats(con.execute(source(Query.STATISTICS)).fetchall())
 
 
-def _json_runs(path: Path, gzip: bool) -> str:
+def json_runs_sql(path: Path, gzip: bool) -> str:
     """``json_runs.sql`` over the JSON Lines log at ``path``."""
     compression = "gzip" if gzip else "uncompressed"
     reader = (
@@ -181,7 +181,7 @@ class JsonStats:
             # (benchmarks/bench_engines.py); the caller counts the bytes meanwhile.
             con.execute("SET preserve_insertion_order = true")
             con.execute(f"SET threads = {JSON_THREADS}")
-            con.execute(_json_runs(path, gzip))
+            con.execute(json_runs_sql(path, gzip))
             row = con.execute(_json_checks()).fetchone()
             if row is None:
                 return

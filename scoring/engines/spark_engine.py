@@ -15,12 +15,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
-from pyspark.errors import AnalysisException
-from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql import functions as spark_functions
-from pyspark.sql.window import Window
+from typing import TYPE_CHECKING, Any
 
 from scoring.engines.assemble import agent_stats
 from scoring.engines.dialects import materialized_steps, query
@@ -37,6 +32,11 @@ from scoring.engines.tables import (
 )
 from scoring.reading import read_stats
 from scoring.stats import AgentStats
+
+# pyspark is the `spark` extra: imported where a Spark session is used, so that the package
+# (and its doctests) import without it.
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
 
 # The JSON Lines schema, as Spark's DDL.
 _JSON_SCHEMA = (
@@ -101,6 +101,8 @@ def _quiet_descriptors() -> Iterator[None]:
 def session(master: str) -> Iterator[SparkSession]:
     """A Spark session on ``master``: the active one if there is one (left running), else
     a new one, stopped at the end."""
+    from pyspark.sql import SparkSession
+
     active = SparkSession.getActiveSession()
     if active is not None:
         yield active
@@ -133,7 +135,7 @@ def _checks(spark: SparkSession) -> Checks:
     return Checks(*row)
 
 
-def _statistics(spark: SparkSession) -> list[AgentStats]:
+def statistics_of(spark: SparkSession) -> list[AgentStats]:
     """The statistics query over the view ``runs``, its materialized expressions first: each
     computed once and kept as a view of its name (Spark would inline it everywhere it is
     read: on the corpus, 149 shuffles and 31 reads of the input become 42 and 2, and the
@@ -154,18 +156,20 @@ def _statistics(spark: SparkSession) -> list[AgentStats]:
 def json_stats(spark: SparkSession, path: Path, proof: Proof) -> list[AgentStats] | None:
     """The stats of a proven-clean JSON Lines log; ``None`` where Spark reads it otherwise
     than the proof did, or fails on it (a gzip file must end in ``.gz`` for Spark)."""
+    from pyspark.sql.functions import monotonically_increasing_id
+
     try:
         frame = (
             spark.read.schema(_JSON_SCHEMA)
             .option("mode", "FAILFAST")
             .json(str(path))
-            .withColumn(INPUT_ORDER, spark_functions.monotonically_increasing_id())
+            .withColumn(INPUT_ORDER, monotonically_increasing_id())
         )
         frame.createOrReplaceTempView("runs")
         checks = _checks(spark)
         if checks.runs != proof.runs or not checks.clean:
             return None
-        return _statistics(spark)
+        return statistics_of(spark)
     except Exception:  # any failure of the JVM: the Python reader reads the log
         return None
 
@@ -180,7 +184,7 @@ def _relation_stats(spark: SparkSession, frame: DataFrame, order: str) -> list[A
     if select is not None:
         spark.sql(select).createOrReplaceTempView("runs")
         if _checks(spark).clean:
-            return _statistics(spark)
+            return statistics_of(spark)
     names = [name for name in types if name != order]
     instants = CASTS.accepted[ColumnKind.INSTANT]
     listed = [
@@ -206,6 +210,9 @@ def table_stats(spark: SparkSession, path: Path) -> list[AgentStats]:
     if INPUT_ORDER not in frame.columns:
         # The files in order of their names (a folder of them, as Spark writes one), each in
         # its rows' order.
+        from pyspark.sql import functions as spark_functions
+        from pyspark.sql.window import Window
+
         order = Window.orderBy(spark_functions.col(_FILE_PATH), spark_functions.col(_ROW_INDEX))
         position = spark_functions.row_number().over(order)
         frame = frame.select("*", position.alias(_FILE_ORDER))
@@ -217,6 +224,8 @@ def named_table_stats(spark: SparkSession, name: str) -> list[AgentStats] | None
     """The stats of the table ``name`` (with an ``input_order`` column); ``None`` if the
     catalog has no such table, or ``name`` cannot name one (the command then says it cannot
     read the path)."""
+    from pyspark.errors import AnalysisException
+
     try:
         exists = spark.catalog.tableExists(name)
     except AnalysisException:  # not a table's name at all (a path that is not there)

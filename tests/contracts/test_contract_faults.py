@@ -26,7 +26,7 @@ from serving import copy_project
 from contracts import filesystem, store
 from contracts import update as update_module
 from contracts.check import run_check
-from contracts.cli import _terminate_as_interrupt
+from contracts.cli import terminate_as_interrupt
 from contracts.filesystem import update_lock, write_atomic
 from contracts.model import Location, Methodology
 from contracts.source import REPO_ROOT, locate
@@ -283,7 +283,7 @@ def test_a_terminated_update_unwinds_and_cleans_up(tmp_path: Path) -> None:
 
     with (
         pytest.raises(KeyboardInterrupt),
-        _terminate_as_interrupt(),
+        terminate_as_interrupt(),
         mock.patch.object(os, "fsync", terminated),
     ):
         write_atomic(target, "{}\n")

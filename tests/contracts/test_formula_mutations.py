@@ -60,8 +60,8 @@ SCENARIOS = {
         (
             (
                 "scoring/composite.py",
-                "return Fraction(b * b - 4 * a * (b - a), b * b)",
-                "return Fraction(b * b - 3 * a * (b - a), b * b)",
+                "return 1 - 4 * rate * (1 - rate)",
+                "return 1 - 3 * rate * (1 - rate)",
             ),
         ),
         (
@@ -105,8 +105,8 @@ SCENARIOS = {
         (
             (
                 "scoring/radar.py",
-                "- points.numerator * extra * scale.denominator,",
-                "- 2 * points.numerator * extra * scale.denominator,",
+                "return _on_scale(scale - points * max(_ZERO, median - free))",
+                "return _on_scale(scale - 2 * points * max(_ZERO, median - free))",
             ),
         ),
         ("golden point radar.tool_efficiency@4: the LaTeX gives 90, the code 80",),
@@ -143,7 +143,7 @@ SCENARIOS = {
         (
             (
                 "scoring/composite.py",
-                "    return Fraction(b * b - 4 * a * (b - a), b * b)",
+                "    return 1 - 4 * rate * (1 - rate)",
                 "    # the same values as 1 - 4p(1 - p), written as a square\n"
                 "    return (2 * rate - 1) ** 2",
             ),

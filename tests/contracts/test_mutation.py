@@ -203,8 +203,8 @@ SCENARIOS: dict[str, Callable[[Path], list[Run]]] = {
         (
             "scoring/composite.py",
             replace_once(
-                "Fraction(b * b - 4 * a * (b - a), b * b)",
-                "Fraction(b * b - 2 * a * (b - a), b * b)",
+                "return 1 - 4 * rate * (1 - rate)",
+                "return 1 - 2 * rate * (1 - rate)",
             ),
         )
     ),
@@ -226,9 +226,9 @@ SCENARIOS: dict[str, Callable[[Path], list[Run]]] = {
         (
             "scoring/composite.py",
             replace_once(
-                "    return Fraction(b * b - 4 * a * (b - a), b * b)\n",
+                "    return 1 - 4 * rate * (1 - rate)\n",
                 "    # Spelled out on three lines: the same value.\n"
-                "    return Fraction(\n        b * b - 4 * a * (b - a),\n        b * b,\n    )\n",
+                "    return (\n        1\n        - 4 * rate * (1 - rate)\n    )\n",
             ),
         ),
         ("scoring/curves.py", lambda text: text.replace("\n\n\n@formula(", "\n\n\n\n@formula(")),

@@ -1,5 +1,5 @@
 """The formula check keeps the value of a formula another one ``uses`` for one pass
-(``contracts.formulas._NESTED``): evaluated once per distinct inputs, never across passes,
+(``contracts.formulas.NESTED``): evaluated once per distinct inputs, never across passes,
 never across a change of its LaTeX, and never for two inputs that differ only in type."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_a_used_formula_is_evaluated_once_per_inputs_in_a_pass(counted: list[str
     assert first > 0
     counted.clear()
     # The same formulas twice in one pass: the second finds every curve value kept.
-    with formulas._one_pass():
+    with formulas.one_pass():
         formulas.formula_problems(chosen)
         once = counted.count(CURVE)
         formulas.formula_problems(chosen)
@@ -52,7 +52,7 @@ def test_nothing_is_kept_from_one_pass_to_the_next(counted: list[str]) -> None:
     first = counted.count(CURVE)
     formulas.formula_problems(chosen)
     assert counted.count(CURVE) == 2 * first
-    assert formulas._NESTED.get() is None
+    assert formulas.NESTED.get() is None
 
 
 def test_a_spoiled_used_formula_is_found_within_the_same_pass(
@@ -61,7 +61,7 @@ def test_a_spoiled_used_formula_is_found_within_the_same_pass(
     """A curve whose LaTeX changes between two checks in one pass is evaluated anew (the
     key holds the LaTeX): the drift is found, not hidden by the kept value."""
     chosen = {f.name: f for f in USERS}
-    with formulas._one_pass():
+    with formulas.one_pass():
         assert formulas.formula_problems(chosen) == []
         curve = FORMULAS[CURVE]
         spoiled = dataclasses.replace(curve, latex=curve.latex.replace("x_i", "x_{i+1}", 1))
@@ -72,6 +72,6 @@ def test_a_spoiled_used_formula_is_found_within_the_same_pass(
 
 def test_inputs_that_differ_only_in_type_are_apart() -> None:
     curve = FORMULAS[CURVE]
-    keys = {formulas._memo_key(curve, {"x": value}) for value in (1, 1.0, Fraction(1), [1], (1,))}
+    keys = {formulas.memo_key(curve, {"x": value}) for value in (1, 1.0, Fraction(1), [1], (1,))}
     assert len(keys) == 5
-    assert formulas._memo_key(curve, {"x": {1}}) is None  # a set: not a key, not kept
+    assert formulas.memo_key(curve, {"x": {1}}) is None  # a set: not a key, not kept

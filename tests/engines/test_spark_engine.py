@@ -156,7 +156,7 @@ def test_a_spoiled_statistic_fails(
     comparison, and a file rewritten at the same path is scored again."""
     from scoring.engines import spark_engine
 
-    exact = spark_engine._statistics
+    exact = spark_engine.statistics_of
 
     def spoiled(session: Any) -> list[AgentStats]:
         # Every window's lower middle latency 1 s off (an agent without one left as is:
@@ -173,7 +173,7 @@ def test_a_spoiled_statistic_fails(
 
     log = write(tmp_path / "runs.jsonl", clean_log(40, 80, 2))
     with monkeypatch.context() as patched:
-        patched.setattr(spark_engine, "_statistics", spoiled)
+        patched.setattr(spark_engine, "statistics_of", spoiled)
         with pytest.raises(AssertionError):
             _same_as_python(log)
         wrong = _spark_stats(str(log))

@@ -94,7 +94,7 @@ def test_the_materialized_steps_compute_what_the_one_query_does(tmp_path: Path, 
     log = write(tmp_path / "runs.jsonl", clean_log(3, 3 * TIES_RUNS, 4, ties=ties))
     con = duckdb.connect(":memory:")
     con.execute("SET TimeZone = 'UTC'")
-    con.execute(duckdb_engine._json_runs(log, gzip=False))
+    con.execute(duckdb_engine.json_runs_sql(log, gzip=False))
     whole = con.execute(query(Query.STATISTICS, Dialect.DUCKDB)).fetchall()
     steps, rest = materialized_steps(Query.STATISTICS, Dialect.DUCKDB)
     assert [name for name, _ in steps] == ["terminal", "parted", "latest"]

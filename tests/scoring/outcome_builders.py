@@ -12,7 +12,7 @@ from scoring import OutcomeRecord, score_outcome
 from scoring.outcome import OutcomeScore
 
 
-def _sqrt(value: str) -> float:
+def exact_sqrt(value: str) -> float:
     """The correctly rounded float of sqrt(value), for a decimal written exactly."""
     return float(Decimal(value).sqrt(Context(prec=60)))
 

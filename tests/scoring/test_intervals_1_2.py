@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contracts.source import REPO_ROOT
-from scoring import moves, paired
+from scoring import moves, paired, rate_bounds
 from scoring import rates as v12
 from scoring.composite import composite_score, outcome_consistency
 from scoring.constants import INTERVAL_Z
@@ -42,10 +42,10 @@ PASS5_TASKS = (
 # decisions.md, success rate over 30 tasks: 24 tasks 6/6, 3 tasks 5/6, then 1/7, 0/5, 3/8.
 SUCCESS_TASKS = [(6, 6)] * 24 + [(6, 5)] * 3 + [(7, 1), (5, 0), (8, 3)]
 
-# The per-task sums of ../shared/spec/composite-check-agent.jsonl (193 completed runs over
+# The per-task sums of tests/data/composite-check-agent.jsonl (193 completed runs over
 # 30 tasks, 190 successes): (runs, successes, Σ latency_ms, Σ cost_usd), as the registry's
-# golden point holds them; the file itself is read in test_the_check_agent_is_the_spec_file.
-COMPOSITE_CHECK_TASKS = list(moves._COMPOSITE_CHECK)
+# golden point holds them; the file itself is read in test_the_check_agent_is_the_data_file.
+COMPOSITE_CHECK_TASKS = list(moves.COMPOSITE_CHECK)
 
 
 def _interval(low: str, high: str) -> Interval:
@@ -69,7 +69,7 @@ def test_success_rate_check_values() -> None:
     n = sum(runs for runs, _ in SUCCESS_TASKS)
     p = Fraction(sum(c for _, c in SUCCESS_TASKS), n)
     assert round(float(p), 5) == 0.89560
-    bounds = v12.rate_bounds(p, v12._pooled(SUCCESS_TASKS)[1], len(SUCCESS_TASKS), n)
+    bounds = v12.rate_bounds(p, rate_bounds.pooled(SUCCESS_TASKS)[1], len(SUCCESS_TASKS), n)
     assert round(float(bounds.n_eff), 2) == 39.92
     assert bounds.q is not None
     assert round(bounds.q, 5) == 2.04523
@@ -192,7 +192,7 @@ def test_correctness_interval_is_on_the_axis_scale(tasks: list[tuple[int, int]])
 @settings(deadline=None)  # the first call imports scipy (about a second)
 @given(rate_tasks())
 def test_rate_bounds_widen_with_the_level(tasks: list[tuple[int, int]]) -> None:
-    p, variance, n = v12._pooled(tasks)
+    p, variance, n = rate_bounds.pooled(tasks)
     nested = [
         v12.rate_bounds(p, variance, len(tasks), n, 1, level) for level in ("0.8", "0.95", "0.99")
     ]
@@ -464,14 +464,12 @@ def test_a_comparison_is_antisymmetric_and_holds_its_difference(
         assert ab.interval.high.as_tuple().exponent == -places
 
 
-def test_the_check_agent_is_the_spec_file() -> None:
-    """The golden point's per-task sums are those of the decisions' own file."""
+def test_the_check_agent_is_the_data_file() -> None:
+    """The golden point's per-task sums are those of the check agent's run log."""
     import json
     from collections import defaultdict
 
-    spec = REPO_ROOT.parent / "shared" / "spec" / "composite-check-agent.jsonl"
-    if not spec.exists():
-        pytest.skip("the decisions' check agent is not beside this checkout")
+    spec = REPO_ROOT / "tests" / "data" / "composite-check-agent.jsonl"
     sums: dict[str, list] = defaultdict(lambda: [0, 0, Decimal(0), Decimal(0)])
     for line in spec.read_text(encoding="utf-8").splitlines():
         if not line.strip():

@@ -10,7 +10,7 @@ import json
 
 import pytest
 from builders import judged_outcome_json
-from outcome_builders import _sqrt, cat_guard, obj, rec_guard, score, scored
+from outcome_builders import cat_guard, exact_sqrt, obj, rec_guard, score, scored
 
 from scoring.constants import OUTCOME_SCORE_VERSION
 from scoring.outcome import score_outcome_lines
@@ -26,7 +26,7 @@ def test_efficiency_passes_through_and_never_changes_the_score() -> None:
     with_eff = score(verification, efficiency=efficiency)
     slow = score(verification, efficiency={"latency_sec": 1e6, "total_tokens": 10**9})
     assert plain.outcome_score == with_eff.outcome_score == slow.outcome_score
-    assert plain.outcome_score == _sqrt("0.5")  # c = 1/2, rec_v = 1
+    assert plain.outcome_score == exact_sqrt("0.5")  # c = 1/2, rec_v = 1
     assert outcome_to_json(with_eff)["efficiency"] == efficiency
     assert outcome_to_json(plain)["efficiency"] is None
     assert with_eff.scoring_version == plain.scoring_version == "v1"
@@ -50,7 +50,7 @@ def test_outcome_to_json_keys_and_values() -> None:
     result = score([obj("o", "passed")], {"recoverable": 0.5}, run_id="x-1")
     assert outcome_to_json(result) == {
         "run_id": "x-1",
-        "outcome_score": _sqrt("0.55"),  # c = 1, rec_v = 0.55
+        "outcome_score": exact_sqrt("0.55"),  # c = 1, rec_v = 0.55
         "correctness": 1.0,
         "correctness_source": "objectives",
         "recoverable_safety_raw": 0.5,

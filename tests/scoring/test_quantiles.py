@@ -8,7 +8,7 @@ import random
 from statistics import NormalDist
 
 import pytest
-from bench_quantiles import _oracle_beta, _oracle_t
+from bench_quantiles import oracle_beta, oracle_t
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -89,11 +89,11 @@ def test_quantiles_agree_with_a_40_digit_oracle_to_1e12() -> None:
         p = rng.choice((0.025, 0.975, rng.uniform(0.001, 0.999)))
         a, b = (x, n - x + 1) if rng.random() < 0.5 else (x + 1, n - x)
         value = beta_quantile(p, a, b)
-        assert value == pytest.approx(_oracle_beta(p, a, b, value), rel=1e-12)
+        assert value == pytest.approx(oracle_beta(p, a, b, value), rel=1e-12)
         df = rng.choice((1, 2, 9, 29, rng.randint(3, 2000)))
         tp = rng.choice((0.975, rng.uniform(0.5001, 0.9999)))
         t = t_quantile(tp, df)
-        assert t == pytest.approx(_oracle_t(tp, df, t), rel=1e-12)
+        assert t == pytest.approx(oracle_t(tp, df, t), rel=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -105,7 +105,7 @@ def test_beta_quantile_deep_in_the_lower_tail(p: float, a: float, b: float) -> N
     the quantile still is the x with I_x(a, b) = p, to a 40-digit oracle."""
     value = beta_quantile(p, a, b)
     assert 0 < value < 1
-    assert value == pytest.approx(_oracle_beta(p, a, b, value), rel=1e-12)
+    assert value == pytest.approx(oracle_beta(p, a, b, value), rel=1e-12)
 
 
 @settings(deadline=None)  # the first call imports scipy (about a second)
@@ -181,10 +181,10 @@ def test_the_special_functions_load_before_the_first_quantile(monkeypatch) -> No
     """An engine's caller imports scipy.special while it waits for the engine."""
     from scoring import quantiles
 
-    monkeypatch.setattr(quantiles, "_SPECIAL", None)
+    monkeypatch.setattr(quantiles, "SPECIAL_FUNCTIONS", None)
     quantiles.load_special_functions()
-    loaded = quantiles._SPECIAL
+    loaded = quantiles.SPECIAL_FUNCTIONS
     assert loaded is not None
     assert hasattr(loaded, "betaincinv")
     quantiles.beta_quantile(0.5, 2, 3)
-    assert quantiles._SPECIAL is loaded
+    assert quantiles.SPECIAL_FUNCTIONS is loaded

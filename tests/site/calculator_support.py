@@ -97,7 +97,7 @@ def browser_results(chromium: Any, page: Path, cases: list[Case]) -> list[dict[s
     return answer
 
 
-def _shown(case: Case) -> str:
+def shown_value(case: Case) -> str:
     text = ", ".join(json.dumps(a, ensure_ascii=False) for a in case["args"])
     return f"{case['fn']}({text})"
 
@@ -109,19 +109,21 @@ def mismatches(cases: list[Case], expected: list[Any], got: list[dict[str, Any]]
         if isinstance(want, dict) and "error" in want and set(want) == {"error"}:
             if "error" not in answer:
                 problems.append(
-                    f"{_shown(case)}: Python refuses it ({want['error']}), JS gave "
+                    f"{shown_value(case)}: Python refuses it ({want['error']}), JS gave "
                     f"{answer.get('ok')!r}"
                 )
             elif (answer["error"] or "") not in want["error"]:
                 problems.append(
-                    f"{_shown(case)}: JS names field {answer['error']!r} "
+                    f"{shown_value(case)}: JS names field {answer['error']!r} "
                     f"({answer['message']}), Python names {want['error']}"
                 )
             continue
         if "error" in answer:
-            problems.append(f"{_shown(case)}: JS threw {answer['message']!r}, Python gave {want!r}")
+            problems.append(
+                f"{shown_value(case)}: JS threw {answer['message']!r}, Python gave {want!r}"
+            )
         elif not same(answer["ok"], want):
-            problems.append(f"{_shown(case)}: JS {answer['ok']!r} != Python {want!r}")
+            problems.append(f"{shown_value(case)}: JS {answer['ok']!r} != Python {want!r}")
     return problems
 
 

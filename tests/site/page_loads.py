@@ -92,9 +92,9 @@ class Failed:
     error: str
 
 
-_REGISTERED: dict[str, _Measurement] = {}
+REGISTERED: dict[str, _Measurement] = {}
 #: Per (URL, size) loaded: each measurement's value (or :class:`Failed`).
-_KEPT: dict[tuple[str, Size], dict[str, Any]] = {}
+KEPT: dict[tuple[str, Size], dict[str, Any]] = {}
 
 
 #: The measurements of every load (see the module's docstring).
@@ -104,13 +104,13 @@ _OWN = ("page", "console_errors", "requested_urls")
 def _register(name: str, measurement: _Measurement) -> None:
     if name in _OWN:
         raise ValueError(f"{name!r} is a measurement of every load")
-    if _REGISTERED.get(name, measurement) != measurement:
+    if REGISTERED.get(name, measurement) != measurement:
         raise ValueError(f"two page measurements are named {name!r}")
     if measurement.mutates and any(
-        m.mutates and m.sizes & measurement.sizes and n != name for n, m in _REGISTERED.items()
+        m.mutates and m.sizes & measurement.sizes and n != name for n, m in REGISTERED.items()
     ):
         raise ValueError(f"{name!r}: a second measurement that changes the page at a size")
-    _REGISTERED[name] = measurement
+    REGISTERED[name] = measurement
 
 
 def script(name: str, body: str, *args: Any, sizes: set[Size], mutates: bool = False) -> None:
@@ -132,8 +132,8 @@ def _composite(names: list[str]) -> str:
         " catch (e) { return {error: String((e && e.stack) || e)}; } };\n"
     )
     parts = [
-        f"out[{json.dumps(n)}] = run(function () {{\n{_REGISTERED[n].body}\n}}, "
-        f"{json.dumps(list(_REGISTERED[n].args))});\n"
+        f"out[{json.dumps(n)}] = run(function () {{\n{REGISTERED[n].body}\n}}, "
+        f"{json.dumps(list(REGISTERED[n].args))});\n"
         for n in names
     ]
     page = f"out.page = (function () {{ {_PAGE_JS} }})();\n"
@@ -148,7 +148,7 @@ def _take(driver: Any, take: Action, url: str, size: Size, scripts: dict[str, An
 
 
 def _load_and_measure(driver: Any, url: str, size: Size) -> dict[str, Any]:
-    here = {n: m for n, m in _REGISTERED.items() if size in m.sizes}
+    here = {n: m for n, m in REGISTERED.items() if size in m.sizes}
     read = [n for n, m in here.items() if not m.mutates]
     changes = [n for n, m in here.items() if m.mutates]
     scripts = [n for n in read if here[n].body is not None]
@@ -187,11 +187,11 @@ def _load_and_measure(driver: Any, url: str, size: Size) -> dict[str, Any]:
 def measured(driver: Any, url: str, size: Size, name: str) -> Any:
     """The measurement ``name`` of the page at ``url`` loaded at ``size``: kept from the
     session's load of that page at that size, or taken on a new one (with all the others)."""
-    if name not in _REGISTERED and name not in _OWN:
+    if name not in REGISTERED and name not in _OWN:
         raise KeyError(f"no page measurement is named {name!r}")
-    kept = _KEPT.get((url, size))
+    kept = KEPT.get((url, size))
     if kept is None or name not in kept:
-        kept = _KEPT[(url, size)] = _load_and_measure(driver, url, size)
+        kept = KEPT[(url, size)] = _load_and_measure(driver, url, size)
     value = kept[name]
     if isinstance(value, Failed):
         raise AssertionError(f"{name} of {url} at {size} failed: {value.error}")

@@ -39,13 +39,13 @@ from calculator_support import (
     Case,
     Mutation,
     Spoil,
-    _shown,
     assert_noticed,
     assert_same_as_python,
     browser_results,
     each_mutation,
     report,
     same,
+    shown_value,
 )
 from calculator_support import site as site  # the module's file:// copy of the site
 from calculator_support import snapshot as snapshot  # its methodology.json
@@ -141,9 +141,9 @@ def test_calculator_equals_the_published_golden_values(
     problems = []
     for (case, pick, want), answer in zip(golden, got, strict=True):
         if "error" in answer:
-            problems.append(f"{_shown(case)}: JS threw {answer['message']}")
+            problems.append(f"{shown_value(case)}: JS threw {answer['message']}")
         elif not same(pick(answer["ok"]), want):
-            problems.append(f"{_shown(case)}: JS {pick(answer['ok'])!r} != published {want!r}")
+            problems.append(f"{shown_value(case)}: JS {pick(answer['ok'])!r} != published {want!r}")
     assert len(golden) >= 30, f"only {len(golden)} golden evaluations map onto the calculator"
     assert not problems, report(problems)
 

@@ -67,7 +67,7 @@ def test_the_note_names_each_case_of_the_committed_figures() -> None:
         assert note == ""
         return
     for row, score in above:
-        runs, words = coverage._runs_read(data, row, score)
+        runs, words = coverage.runs_read(data, row, score)
         theta = Fraction(repr(row["mean_success"]))
         assert f"θ = {plain(theta, 2)} with n = {runs} ({words})" in note.replace("&#x27;", "'")
 

@@ -40,7 +40,7 @@ from calculator_support import site as site  # the module's file:// copy of the 
 from calculator_support import spoil as spoil
 from chromium_driver import console_errors, wait_for
 from support import ROOT
-from test_quantiles_js import _cases as quantile_cases
+from test_quantiles_js import quantile_cases_of as quantile_cases
 
 from scoring import moves
 from scoring.constants import COST_ANCHORS_USD, INTERVAL_MIN_TASKS, LATENCY_ANCHORS_MS

@@ -25,9 +25,9 @@ def registered() -> Iterator[list[str]]:
     names: list[str] = []
     yield names
     for name in names:
-        page_loads._REGISTERED.pop(name, None)
-    for key in [k for k in page_loads._KEPT if k[1] == OWN]:
-        del page_loads._KEPT[key]
+        page_loads.REGISTERED.pop(name, None)
+    for key in [k for k in page_loads.KEPT if k[1] == OWN]:
+        del page_loads.KEPT[key]
 
 
 def _counting_loads(chromium: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -60,7 +60,7 @@ def test_a_page_is_loaded_once_for_every_measurement_of_its_size(
     assert opened == [url], opened
     assert title
     assert links > 0
-    del page_loads._KEPT[(url, OWN)]  # forgotten: asked again, loaded again
+    del page_loads.KEPT[(url, OWN)]  # forgotten: asked again, loaded again
     assert page_loads.measured(chromium, url, OWN, "test.title") == title
     assert opened == [url, url], opened
 

@@ -17,7 +17,7 @@ SCRIPT = REPO_ROOT / "docs" / "javascripts" / "quantiles.js"
 RELATIVE = 1e-12
 
 
-def _cases(seed: int) -> tuple[list[list[float]], list[list[float]]]:
+def quantile_cases_of(seed: int) -> tuple[list[list[float]], list[list[float]]]:
     """Clopper–Pearson shapes at n* from 10 to 20,000 and free shapes from 0.1 to 1,000,
     at the level's tails and random probabilities; t from 0.3 to 20,000 degrees of freedom
     at both tails."""
@@ -45,7 +45,7 @@ def _load(chromium: Any) -> None:
 @pytest.mark.slow
 def test_browser_quantiles_equal_pythons(chromium: Any) -> None:
     _load(chromium)
-    betas, ts = _cases(30)
+    betas, ts = quantile_cases_of(30)
     found = chromium.execute_script(
         "var Q = window.Quantiles;"
         "return [arguments[0].map(function (c) { return Q.betaQuantile(c[0], c[1], c[2]); }),"
