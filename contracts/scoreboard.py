@@ -10,7 +10,6 @@ methodology-visible change like a changed constant. Readers raise
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,35 +30,16 @@ def corpus_paths(directory: Path | None = None) -> list[Path]:
     return sorted(folder.glob(CORPUS_PATTERN), key=lambda p: p.name)
 
 
-def competition_ranks(composites: Sequence[float | None]) -> list[int | None]:
-    """Ranks of published composites listed in the report's order (highest first, null
-    last): 1-based, equal composites share the rank of the first of them, null has none.
-
-    >>> competition_ranks([88.5, 70.0, 70.0, 12.25, None])
-    [1, 2, 2, 4, None]
-    """
-    ranks: list[int | None] = []
-    for position, composite in enumerate(composites):
-        if composite is None:
-            ranks.append(None)
-        elif position and composite == composites[position - 1]:
-            ranks.append(ranks[-1])
-        else:
-            ranks.append(position + 1)
-    return ranks
-
-
 def scoreboard_of_report(path: str, sha256: str, document: dict[str, Any]) -> CorpusScoreboard:
     """A corpus scoreboard from a ``report --format json`` document."""
     agents = document["agents"]
-    ranks = competition_ranks([a["composite"]["score"] for a in agents])
     return CorpusScoreboard(
         path=path,
         sha256=sha256,
         agents=[
             ScoreboardAgent(
                 agent_id=a["agent_id"],
-                rank=rank,
+                rank=a["rank"],  # the report's own competition rank
                 composite=a["composite"]["score"],
                 profile=a["radar"]["profile"],
                 pass_hat_k={k: v for k, v in a["repeatability"].items() if k.startswith("pass^")},
@@ -68,7 +48,7 @@ def scoreboard_of_report(path: str, sha256: str, document: dict[str, Any]) -> Co
                 interval=a["composite"].get("interval"),
                 rank_upper_bound=a.get("rank_upper_bound"),
             )
-            for a, rank in zip(agents, ranks, strict=True)
+            for a in agents
         ],
     )
 

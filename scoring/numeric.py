@@ -99,19 +99,6 @@ def clamp(value: Fraction, low: Fraction, high: Fraction) -> Fraction:
     return max(low, min(high, value))
 
 
-def median(values: list[Fraction]) -> Fraction:
-    """Median of a non-empty list; an even count takes the mean of the two middle values.
-
-    >>> median([Fraction(1), Fraction(4), Fraction(2), Fraction(3)])
-    Fraction(5, 2)
-    """
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    if len(ordered) % 2:
-        return ordered[middle]
-    return (ordered[middle - 1] + ordered[middle]) / 2
-
-
 # --- Exact numbers as text, and back ------------------------------------------------------
 
 _THOUSANDS = ","

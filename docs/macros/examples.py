@@ -121,7 +121,7 @@ def pass_k_compare(site: Site, example: str = "repeatability.typical", task: int
 
 
 def _median_demo(site: Site) -> str:
-    from scoring.numeric import median
+    from statistics import median  # the median the page defines: the stdlib's
 
     cases = [[900, 1500, 1200], [900, 1500, 1200, 4000]]
     rows = [

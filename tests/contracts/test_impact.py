@@ -39,7 +39,7 @@ from impact_builders import (
 import scoring.constants as C  # noqa: N812 - the module of constants
 from contracts.build import build_snapshot
 from contracts.cli import main as contracts_main
-from contracts.comparison import compare_snapshots, kendall_tau_b
+from contracts.comparison import TAU_DECIMALS, compare_snapshots, kendall_tau_b
 from contracts.model import CorpusScoreboard
 from contracts.scoreboard import build_scoreboard
 from contracts.source import REPO_ROOT
@@ -130,7 +130,7 @@ def test_tau_b_on_a_worked_example_with_ties() -> None:
     # only and c-d in the live ranks only; the other 7 are concordant. So n_c = 7, n_d = 1,
     # n_0 = 10, n_1 = 1 (the b-c tie), n_2 = 1 (the c-d tie):
     # τ-b = (7 - 1) / sqrt((10 - 1)(10 - 1)) = 6 / 9 = 2/3.
-    assert kendall_tau_b(committed, live) == 2 / 3
+    assert kendall_tau_b(committed, live) == round(2 / 3, TAU_DECIMALS)
     assert tau_by_pair_classes(committed, live) == pytest.approx(2 / 3, abs=1e-15)
 
 
