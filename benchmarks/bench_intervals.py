@@ -1,5 +1,5 @@
 """One agent's intervals (methodology 1.2.0: scoring.rates, scoring.moves): the median time
-per call of each, on the decisions' check agents.
+per call of each, on the published check agents.
 
 Every agent of a report with enough tasks pays these, so they are the report's hot path.
 
@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from contracts.source import REPO_ROOT as REPO
 
-# The check inputs of decisions.md as the tests write them, loaded from the test file by path
+# The check inputs of docs/uncertainty.md as the tests write them, loaded from the test file by path
 # (it is a module of the project's tests, not an installed distribution).
 _CHECKS_PATH = REPO / "tests" / "scoring" / "test_intervals_1_2.py"
 sys.path[:0] = [str(_CHECKS_PATH.parent)]

@@ -1,5 +1,5 @@
 """Benchmark of ``python -m scoring report``: against the stdlib parse floor, in memory, and
-per agent (the targets of issue 26).
+per agent (the speed and memory targets in CONTRIBUTING.md, "Measured figures").
 
 A script, not a test; run it on one core, as the targets are stated::
 

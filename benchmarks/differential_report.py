@@ -1,9 +1,9 @@
 """Differential check of ``python -m scoring report``: two trees, the same random logs, the
-same bytes out (issue 26: a refactor of the report's producer must not change its outputs).
+same bytes out (a refactor of the report's producer must not change its outputs).
 
 ::
 
-    python benchmarks/differential_report.py --baseline /work/base --candidate ../wt-scorer
+    python benchmarks/differential_report.py --baseline ../base --candidate .
     python benchmarks/differential_report.py --baseline A --candidate B --quick
     python benchmarks/differential_report.py --baseline A --candidate /tmp/copy \\
         --candidate-python A/.venv/bin/python --logs 100 --seed 7 --max-runs 200000
@@ -63,7 +63,7 @@ QUICK_LOGS = 20
 #: Runs of the largest log in ``--quick``, and of its agents.
 QUICK_MAX_RUNS = 2000
 QUICK_MAX_AGENTS = 100
-#: Share of hostile logs (issue 26: "a third hostile") and of gzip-compressed ones.
+#: Share of hostile logs (a third) and of gzip-compressed ones.
 HOSTILE_SHARE = 1 / 3
 GZIP_SHARE = 0.12
 #: At least this many gzip logs in a plan of DEFAULT_LOGS (fewer in a shorter plan).

@@ -43,7 +43,7 @@ from scoring.constants import (
 
 # --- the shape of a log --------------------------------------------------------------------
 
-#: The schema's bounds on a log, from the brief of issue 26: 1 to 2,000 agents, up to 1M runs.
+#: The bounds on a log: 1 to 2,000 agents, up to 1M runs.
 MAX_AGENTS = 2000
 MAX_RUNS = 1_000_000
 #: Tasks of one agent, and runs of one task (a few large logs need more runs per task).

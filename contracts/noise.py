@@ -1,13 +1,13 @@
 """Rank changes within the noise: the paired comparison of the two agents that swapped.
 
-From methodology 1.2.0 (decisions.md, "Comparing two agents") whether one agent is really
-ahead of another is the paired comparison of their composites on the tasks both have
-(:func:`scoring.paired.compare_composites`): the interval of ``d = S_A − S_B`` with the
-covariance of both agents' means over the shared tasks. It replaces 1.1.0's rule that two
-overlapping composite intervals mean a swap is within the noise: two intervals can overlap
-while the difference is clear, because the runs of two agents on the same tasks are
-correlated. ``python -m contracts impact`` (table and JSON), the drift check's summary and
-the versions page mark each rank change with it.
+From methodology 1.2.0 (docs/uncertainty.md, "Is one agent really ahead of another?") whether
+one agent is really ahead of another is the paired comparison of their composites on the tasks
+both have (:func:`scoring.paired.compare_composites`): the interval of ``d = S_A − S_B`` with
+the covariance of both agents' means over the shared tasks. It replaces 1.1.0's rule that two
+overlapping composite intervals mean a swap is within the noise: two intervals can overlap while
+the difference is clear, because the runs of two agents on the same tasks are correlated.
+``python -m contracts impact`` (table and JSON), the drift check's summary and the versions page
+mark each rank change with it.
 
 The rule, per agent whose rank changed and who is ranked on both sides:
 

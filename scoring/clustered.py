@@ -3,10 +3,9 @@ columns, the effective sample size, the Wilson bounds, the composite at an irrat
 and the symbols and golden points the registered interval formulas of
 :mod:`scoring.uncertainty` share.
 
-Runs of one task are not independent draws, so the task is the cluster (decisions.md,
-section "Uncertainty"; after Miller, "Adding Error Bars to Evals", 2024, and Inspect's
-clustered standard errors): a task contributes its number of runs and the sums of its
-values, never a list of runs.
+Runs of one task are not independent draws, so the task is the cluster (docs/uncertainty.md;
+after Miller, "Adding Error Bars to Evals", 2024, and Inspect's clustered standard errors): a
+task contributes its number of runs and the sums of its values, never a list of runs.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """``scoring compare``: whether one agent of a run log is really ahead of another.
 
-The library part of the command (nothing here prints): the agents' stats from the one
-validating reader (:func:`scoring.reading.read_stats`), their composite cohorts as
+The library part of the command (nothing here prints): the agents' stats from the one validating
+reader (:func:`scoring.reading.read_stats`), their composite cohorts as
 :data:`~scoring.uncertainty.CohortTask` per task id, and the paired comparisons of
-:mod:`scoring.paired` (methodology 1.2.0, decisions.md "Comparing two agents") of the
-composite and of the success rate on the tasks both agents have. ``A`` and ``B`` are each
-agent's score *on those shared tasks* (the registered composite formula,
+:mod:`scoring.paired` (methodology 1.2.0, docs/uncertainty.md, "Is one agent really ahead of
+another?") of the composite and of the success rate on the tasks both agents have. ``A`` and
+``B`` are each agent's score *on those shared tasks* (the registered composite formula,
 :func:`scoring.composite.score_composite`), so that ``d = A − B`` holds as printed up to
 rounding; each agent's own report may differ where it has tasks the other lacks.
 """

@@ -6,8 +6,8 @@ is immutable (``Decimal``, ``int``, ``str``, tuples, read-only mappings). Hand-w
 numbers are ``Decimal`` so that ``0.40`` means exactly 0.40; formulas turn them into
 ``Fraction`` for exact arithmetic.
 
-Sources: ``methodology-page.txt`` (composite, radar, repeatability),
-``outcome-score-pr.txt`` (outcome score v1) and ``decisions.md``, which settles both.
+Each constant is specified on the site's page of the score that reads it (docs/composite.md,
+docs/radar.md, docs/repeatability.md, docs/outcome.md, docs/uncertainty.md).
 """
 
 from __future__ import annotations
@@ -379,7 +379,7 @@ def constants() -> tuple[ConstantInfo, ...]:
 
 
 # --- Uncertainty (from methodology 1.1.0) ----------------------------------------------
-# decisions.md, section "Uncertainty": 95% intervals clustered by task (after Miller,
+# docs/uncertainty.md: 95% intervals clustered by task (after Miller,
 # "Adding Error Bars to Evals", 2024). The quantiles are derived from the levels with the
 # standard library, never typed: N(0, 1) is the standard normal distribution.
 

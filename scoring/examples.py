@@ -381,8 +381,8 @@ _TWELVE_TASKS = [
 
 #: The uncertainty examples (intervals of methodology 1.2.0): a cohort whose composite
 #: interval the site works through by hand, two agents compared on shared tasks, the
-#: reader's calculator's independent runs, and the grid of the runs-needed table (issue 17:
-#: p_A 0.5, 0.7, 0.9; δ 0.05, 0.10; ρ 0, 0.3; K = 5).
+#: reader's calculator's independent runs, and the grid of the runs-needed table (p_A 0.5,
+#: 0.7, 0.9; δ 0.05, 0.10; ρ 0, 0.3; K = 5).
 UNCERTAINTY_EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         "uncertainty.composite",

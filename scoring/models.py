@@ -1,4 +1,4 @@
-"""Validated input records, as ``decisions.md`` specifies them.
+"""Validated input records, as the input formats page (docs/inputs.md) specifies them.
 
 Every model is strict (no type coercion), refuses unknown fields, NaN and Infinity, and
 refuses negative numbers where the rule says ``≥ 0``.

@@ -1,5 +1,5 @@
 """The headline composite's interval of methodology 1.2.0: asymmetric moves read off each
-part's own interval (decisions.md, "Uncertainty, revised", the headline composite, rules
+part's own interval (docs/uncertainty.md, the headline composite, rules
 1 to 5); the rates' interval it reads is :mod:`scoring.rates`'s."""
 
 from __future__ import annotations

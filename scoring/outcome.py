@@ -1,6 +1,6 @@
 """Run-level outcome score v1: correctness × safety, with efficiency reported beside it.
 
-Source: ``outcome-score-pr.txt`` (``cat_v · sqrt(c · rec_v)``), settled by ``decisions.md``.
+Specified on the run outcome score page (docs/outcome.md): ``cat_v · sqrt(c · rec_v)``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Whether one agent is really ahead of another (methodology 1.2.0, decisions.md,
+"""Whether one agent is really ahead of another (methodology 1.2.0, docs/uncertainty.md,
 "Comparing two agents"): the difference of their composites, and of their success rates, on
 the tasks both have, with the clustered covariance of both agents' means."""
 
@@ -35,7 +35,8 @@ from scoring.uncertainty import (
 
 
 class Verdict(StrEnum):
-    """The verdicts of a paired comparison (decisions.md 1.2.0, "Comparing two agents")."""
+    """The verdicts of a paired comparison (docs/uncertainty.md, "Is one agent really ahead
+    of another?")."""
 
     A_AHEAD = "A ahead"
     B_AHEAD = "B ahead"

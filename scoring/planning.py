@@ -1,5 +1,5 @@
-"""Planning the runs: how many runs tell two agents apart (methodology 1.1.0, decisions.md
-"Uncertainty"), registered with its golden points."""
+"""Planning the runs: how many runs tell two agents apart (methodology 1.1.0, the
+uncertainty page, docs/uncertainty.md), registered with its golden points."""
 
 from __future__ import annotations
 

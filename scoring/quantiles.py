@@ -1,7 +1,7 @@
-"""The Beta and Student t quantiles of the 1.2.0 intervals (decisions.md, "Uncertainty,
-revised (from methodology version 1.2.0)", rule 4 of the rates).
+"""The Beta and Student t quantiles of the 1.2.0 intervals (the uncertainty page,
+docs/uncertainty.md, "Rates: Clopper–Pearson at an effective size").
 
-The standard library has neither quantile; the decisions allow a well-kept library, with
+The standard library has neither quantile; the method allows a well-kept library, with
 golden values from published tables. They come from ``scipy.special`` (``betaincinv``,
 ``stdtrit``: Boost's and Cephes' inverses of the regularized incomplete beta), chosen by
 measurement (``benchmarks/bench_quantiles.py``): about 1e-14 relative error against a

@@ -1,5 +1,5 @@
 """The ranks of a report: the competition rank by composite and LMArena's rank upper bound
-(methodology 1.1.0, decisions.md "Uncertainty"), registered with their golden points."""
+(methodology 1.1.0, docs/uncertainty.md), registered with their golden points."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The LaTeX the 1.2.0 rate intervals share (Clopper–Pearson at ``n*``, the effective size,
-``q``, the clustered variance) with its symbols, and the decisions' check inputs that are
-among their golden points (decisions.md 1.2.0). Typeset parts only: the formulas are
+``q``, the clustered variance) with its symbols, and the published check inputs that are
+among their golden points (docs/uncertainty.md). Typeset parts only: the formulas are
 :mod:`scoring.rates`'s.
 """
 
@@ -70,10 +70,10 @@ def pooled_symbols(tasks: Rows, runs: str, successes: str, rate: str) -> dict[st
     }
 
 
-# decisions.md 1.2.0, the success-rate check: 24 tasks 6/6, 3 tasks 5/6, 1/7, 0/5, 3/8.
+# docs/uncertainty.md, the success-rate check: 24 tasks 6/6, 3 tasks 5/6, 1/7, 0/5, 3/8.
 SUCCESS_CHECK = ((6, 6),) * 24 + ((6, 5),) * 3 + ((7, 1), (5, 0), (8, 3))
 
-# decisions.md 1.2.0, the pass^5 check: 100 tasks, 18 with a non-zero value.
+# docs/uncertainty.md, the pass^5 check: 100 tasks, 18 with a non-zero value.
 PASS5_CHECK = (
     ((8, 5),) * 6
     + ((7, 5),) * 7

@@ -1,6 +1,6 @@
 """The intervals of methodology 1.2.0, and the paired comparison of two agents.
 
-decisions.md, section "Uncertainty, revised (from methodology version 1.2.0)": rates at an
+the uncertainty page (docs/uncertainty.md): rates at an
 effective size capped by the runs a score of order ``k`` can use, Clopper–Pearson with a
 Student t correction for ``k = 1``; the composite from asymmetric moves read off each
 part's own interval; the difference of two agents on the tasks they share.

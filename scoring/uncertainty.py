@@ -1,7 +1,7 @@
 """How far a score can be trusted: 95% intervals clustered by task (methodology 1.1.0).
 
 Runs of one task are not independent draws, so the task is the cluster everywhere here
-(decisions.md, section "Uncertainty"; after Miller, "Adding Error Bars to Evals", 2024, and
+(docs/uncertainty.md; after Miller, "Adding Error Bars to Evals", 2024, and
 Inspect's clustered standard errors). Every interval is computed from per-task sums, never
 from a list of runs: a task contributes its number of runs and the sums of its values.
 

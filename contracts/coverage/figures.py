@@ -1,11 +1,11 @@
 """The coverage simulation's figures: each cell's coverage per score and per paired
 difference, with its Monte Carlo error, and the target it is held to.
 
-The targets (decisions.md): coverage ≥ :data:`TARGET_LOW` in every published cell,
-≥ :data:`STRESS_TARGET_LOW` in the stress cells; ≤ :data:`TARGET_HIGH` where both ``θ·n*``
-and ``(1 − θ)·n*`` are at least :data:`UPPER_RULE_MIN` (``θ`` the truth,
-``n* = θ(1 − θ)/Var(m̂)`` with ``Var(m̂)`` the variance of the estimate over the
-replications; the composite is held to it where its success rate is), and ≤
+The targets (docs/uncertainty.md, "Coverage, measured"): coverage ≥ :data:`TARGET_LOW` in every
+published cell, ≥ :data:`STRESS_TARGET_LOW` in the stress cells; ≤ :data:`TARGET_HIGH` where
+both ``θ·n*`` and ``(1 − θ)·n*`` are at least :data:`UPPER_RULE_MIN` (``θ`` the truth, ``n* =
+θ(1 − θ)/Var(m̂)`` with ``Var(m̂)`` the variance of the estimate over the replications; the
+composite is held to it where its success rate is), and ≤
 :data:`HOMOGENEOUS_HIGH` instead for pass^k with ``k ≥ 2`` on homogeneous tasks
 (``ρ = 0``). The paired differences are held to the lower target. Each coverage carries its
 Monte Carlo error ``√(c(1 − c)/R)``.

@@ -1,4 +1,4 @@
-"""The coverage simulation's model: the grid of cells (decisions.md 1.2.0, paragraph
+"""The coverage simulation's model: the grid of cells (docs/uncertainty.md, paragraph
 "Coverage target"), the population each cell draws its tasks from, one agent's runs, the
 truth each score estimates, and one replication, scored by the very functions the report
 uses. :mod:`contracts.coverage.simulate` runs it and publishes the figures;
@@ -9,7 +9,7 @@ The model, one cell (``T`` tasks, mean success rate ``μ``, a population of task
 - ``ρ`` a number: each task has its own success rate ``p_t ~ Beta(a, b)``,
   ``a = μ(1 − ρ)/ρ``, ``b = (1 − μ)(1 − ρ)/ρ``: mean ``μ``, and ``ρ = 1/(a + b + 1)`` is the
   correlation of two outcomes of the same task (``ρ = 0``: every ``p_t = μ``);
-- bimodal (the lead's reading; the decisions name the population, not its shape): each
+- bimodal (one reading of the population, whose shape the page leaves open): each
   task is easy or hard with probability 1/2, its rate ``μ + δ`` or ``μ − δ`` with
   ``δ = BIMODAL_SPREAD · min(μ, 1 − μ)``, so the mean is exactly ``μ`` and both rates lie in
   (0, 1) (at ``μ = 0.5``: 0.1 and 0.9; at ``μ = 0.95``: 0.91 and 0.99). A mixture of fixed
@@ -74,7 +74,7 @@ COST_DECIMALS = 6
 #: Agent B's rate on a task is this share of A's.
 PAIR_SHRINK = Fraction(9, 10)
 
-#: decisions.md 1.2.0, "Coverage target".
+#: docs/uncertainty.md, "Coverage, measured".
 TARGET_LOW, STRESS_TARGET_LOW, TARGET_HIGH = 0.93, 0.91, 0.98
 UPPER_RULE_MIN = 0.25
 HOMOGENEOUS_HIGH = 0.995
@@ -184,7 +184,7 @@ def composite_truth(mu: Fraction, tasks: int) -> float:
 
 
 def cells() -> list[Cell]:
-    """The published cells, then the stress cells (decisions.md 1.2.0)."""
+    """The published cells, then the stress cells (docs/uncertainty.md)."""
     published = [
         Cell(t, mu, rho, False)
         for t in TASK_COUNTS

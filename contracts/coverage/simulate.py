@@ -7,8 +7,8 @@ functions the report uses (:func:`scoring.rates.success_rate_interval`,
 the composite interval :func:`scoring.moves.composite_interval`, and for pairs of agents
 :func:`scoring.paired.compare_composites` and :func:`~scoring.paired.compare_success_rates`),
 and each interval is checked against the truth. The share of intervals that contain it is
-the coverage. The grid and the target are decisions.md's, section "Uncertainty, revised
-(from methodology version 1.2.0)", paragraph "Coverage target, from 1.2.0".
+the coverage. The grid and the target are the uncertainty page's (docs/uncertainty.md,
+"Coverage, measured").
 
 Usage::
 
@@ -393,7 +393,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"wall time: {time.perf_counter() - started:.0f} s on {PROCESSES} processes")
     if args.update:
         if replications < REPLICATIONS:
-            print(f"short: {replications} replications a cell, the decisions ask {REPLICATIONS}")
+            print(f"short: {replications} replications a cell, the method asks {REPLICATIONS}")
         write_atomic(OUTPUT, document_text(document))
         write_atomic(INPUTS, document_text(inputs_document(found)))
         print(f"wrote {display_path(OUTPUT)} and {display_path(INPUTS)}")

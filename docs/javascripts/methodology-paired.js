@@ -29,7 +29,7 @@
     var FRACTION_PLACES = constant("rounding.fraction_decimals");
     var MIN_TASKS = constant("interval.min_tasks");
 
-    // The verdicts, as scoring.paired.Verdict spells them (the words of decisions.md).
+    // The verdicts, as scoring.paired.Verdict spells them (the words of docs/uncertainty.md).
     var A_AHEAD = "A ahead";
     var B_AHEAD = "B ahead";
     var WITHIN_NOISE = "within the noise";
@@ -147,7 +147,7 @@
       };
     }
 
-    /** An agent's gradient on its shared tasks: 1.1.0's g, as the decisions write
+    /** An agent's gradient on its shared tasks: 1.1.0's g, as the page writes
      * g_AB = (g_A, −g_B), with no rule of its own under the zero-success floor
      * (scoring.paired._gradient). */
     function sharedGradient(m) {

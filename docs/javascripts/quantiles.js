@@ -1,6 +1,6 @@
 /*
  * The Beta and Student t quantiles of the 1.2.0 intervals, in the browser (methodology
- * 1.2.0, decisions.md "Uncertainty, revised", rule 4 of the rates): window.Quantiles.
+ * 1.2.0, docs/uncertainty.md, rule 4 of the rates): window.Quantiles.
  *
  * Python takes them from scipy.special (scoring/quantiles.py, chosen by measurement in
  * benchmarks/bench_quantiles.py); the browser has no such library, so this file computes

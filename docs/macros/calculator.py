@@ -30,8 +30,8 @@ from macros.widgets import (
 #: The id of the inlined data; methodology.js reads the element with this id.
 DATA_ID = "methodology-data"
 
-#: What the composite calculator shows first: the reader's question from issue 11
-#: ("37 of 50 runs, 2.4 s and 3 cents"), an example input, not a value of the methodology.
+#: What the composite calculator shows first: a reader's typical question ("37 of 50 runs,
+#: 2.4 s and 3 cents"), an example input, not a value of the methodology.
 COMPOSITE_START = {
     "completed_runs": 50,
     "successes": 37,

@@ -1,4 +1,4 @@
-"""Faults of the contracts tooling (issue 12): broken live code, a ``defined_in`` outside
+"""Faults of the contracts tooling: broken live code, a ``defined_in`` outside
 the repository, a wrong hash in the lock, concurrent updates, temporary files left behind,
 non-ASCII digits in a version.
 

@@ -5,7 +5,7 @@ the fingerprint of the simulation's code and of the constants it reads (fast), a
 seeded prefix of every cell re-run exactly (one cell in the fast lane, every cell in the
 slow one). Each check is shown to fail on a spoiled input, and a comment in ``scoring/`` is
 shown not to fail it. The fast tests also check the truth the simulation measures against
-(each population value by another route), the grid and targets of the decisions, and the
+(each population value by another route), the grid and targets of the page, and the
 shape the site renders.
 """
 
@@ -58,7 +58,7 @@ def test_the_files_say_they_are_generated_and_by_what() -> None:
 
 
 def test_the_grid_is_the_decisions_one() -> None:
-    """decisions.md 1.2.0: T ∈ {30, 100} × mean ∈ {0.2, 0.5, 0.8, 0.95} × {ρ = 0, 0.3,
+    """docs/uncertainty.md: T ∈ {30, 100} × mean ∈ {0.2, 0.5, 0.8, 0.95} × {ρ = 0, 0.3,
     bimodal} published; T ∈ {30, 100} × mean ∈ {0.05, 0.1, 0.9, 0.99} × ρ ∈ {0.1, 0.5}
     stress; at least 4,000 replications a cell."""
     rows = committed()["cells"]

@@ -1,5 +1,5 @@
-"""A second, naive implementation of the 1.2.0 intervals (decisions.md, "Uncertainty,
-revised (from methodology version 1.2.0)"): the rates, the headline composite's moves and
+"""A second, naive implementation of the 1.2.0 intervals (the uncertainty page,
+docs/uncertainty.md): the rates, the headline composite's moves and
 the paired comparison of two agents, for tests.
 
 It reads the runs as a list (never per-task sums), keeps every mean, variance and covariance
@@ -7,7 +7,7 @@ an exact ``Fraction`` computed run by run, and does the irrational part (square 
 the Beta and Student t quantiles) in ``mpmath`` at 50 digits. The quantiles are this file's
 own: the regularized incomplete beta of ``mpmath.betainc`` inverted by a bracketed Newton
 iteration, and Student's t from the incomplete beta, ``P(T ≤ t) = 1 − ½·I_{ν/(ν+t²)}(ν/2, ½)``
-(never scipy, which the report uses). Bounds are rounded with the decisions' margin: low =
+(never scipy, which the report uses). Bounds are rounded with the published margin: low =
 ⌊low − ε⌋, high = ⌈high + ε⌉ at the score's decimals, ``ε`` = 1e-10, then clipped. The report
 computes in floats to about 1e-13; the two agree unless a bound lies within that of a
 rounding step shifted by ``ε``, which random inputs do not reach. It shares nothing with
@@ -44,7 +44,7 @@ W_S, W_R, W_C = (
         C.COMPOSITE_WEIGHT_COST,
     )
 )
-MARGIN = Decimal("1e-10")  # the decisions' number, typed again (not read from the constant)
+MARGIN = Decimal("1e-10")  # the published number, typed again (not read from the constant)
 
 Run = dict[str, Any]
 Bound = dict[str, float] | None

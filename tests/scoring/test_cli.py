@@ -1,4 +1,4 @@
-"""The command line: the exact JSON of decisions.md on small inputs worked out by hand, the
+"""The command line: the exact JSON of docs/reference.md on small inputs worked out by hand, the
 table, stdin, viewer weights, the outcome JSON, the order of agents and the installed
 console script.
 """

@@ -40,7 +40,7 @@ def _cases() -> list[tuple[str, int]]:
     return [(name, i) for name, (anchors, _) in CURVES.items() for i in range(len(anchors))]
 
 
-# --- the published tables (decisions.md / methodology page) -----------------------------
+# --- the published tables (docs/composite.md and docs/radar.md) -----------------------------
 
 
 def test_latency_anchor_table_is_the_published_one() -> None:

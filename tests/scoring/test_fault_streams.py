@@ -1,4 +1,4 @@
-"""Faults in what the commands write (issue 12): closed and full streams, bounded and inert
+"""Faults in what the commands write: closed and full streams, bounded and inert
 messages, inert tables and JSON, and the outcome command streaming its scores. The faults of
 the input itself are in ``test_faults.py``; the helpers both share are in
 ``fault_builders.py``.

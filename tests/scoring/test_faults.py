@@ -1,4 +1,4 @@
-"""Faults and hostile input (issue 12): repeated keys, the two paths that read a run log
+"""Faults and hostile input: repeated keys, the two paths that read a run log
 agreeing, non-ASCII digits, bounded --weights, a byte-order mark, deterministic run_id
 fingerprints and more hostile lines. What the commands write when a stream fails, and how
 their messages and tables stay bounded and inert, is in ``test_fault_streams.py``.

@@ -358,7 +358,7 @@ def test_ranks_share_ties_and_the_upper_bound_counts_intervals_entirely_above() 
 
 
 def test_runs_needed_matches_the_decisions_example_and_grows_with_clustering() -> None:
-    assert runs_needed(0.7, 0.1, 5, 0) == 354  # decisions.md, "Uncertainty"
+    assert runs_needed(0.7, 0.1, 5, 0) == 354  # docs/uncertainty.md
     z = INTERVAL_Z + INTERVAL_Z_POWER
     by_hand = math.ceil(z**2 * (0.7 * 0.3 + 0.6 * 0.4) / 0.1**2 * (1 + 4 * 0.3))
     assert runs_needed(0.7, 0.1, 5, 0.3) == by_hand
@@ -380,7 +380,7 @@ def test_the_quantiles_are_derived_from_the_levels() -> None:
 
     assert NormalDist().inv_cdf((1 + float(INTERVAL_LEVEL)) / 2) == INTERVAL_Z
     assert NormalDist().inv_cdf(float(INTERVAL_POWER)) == INTERVAL_Z_POWER
-    assert abs(INTERVAL_Z - 1.959963984540054) < 1e-14  # the decisions' value
+    assert abs(INTERVAL_Z - 1.959963984540054) < 1e-14  # the published value
 
 
 @MANY

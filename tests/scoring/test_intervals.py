@@ -1,7 +1,7 @@
 """The 95% intervals of methodology 1.2.0 in the report: checked against a second, naive
 implementation (``interval_reference``: runs listed, exact fractions, the Beta and Student t
 quantiles from mpmath at 50 digits) on random run logs; the reference itself checked against
-the decisions' check values and published quantiles; and for their properties: low ≤
+the published check values and published quantiles; and for their properties: low ≤
 estimate ≤ high, bounds on the scale, ``null`` exactly with a reason, ``rank_upper_bound ≤
 rank``. The last tests break the implementation on purpose (monkeypatched) and see each
 check fail. The pure functions are tested in ``test_interval_functions.py`` and
@@ -250,7 +250,7 @@ def test_the_corpus_report_keeps_the_properties() -> None:
             check_agent_properties(agent)
 
 
-# --- the reference against the decisions' check values and published quantiles -----------
+# --- the reference against the published check values and published quantiles -----------
 
 
 def _runs_of(tasks: list[tuple[int, int]]) -> list[dict[str, Any]]:
@@ -291,7 +291,7 @@ def test_the_reference_gives_the_composite_check_interval() -> None:
     assert composite_part(runs)["interval"] == {"low": 77.75, "high": 86.17}
     with mpmath.workdps(50):
         low, high = composite_bounds(runs)
-    # the decisions' S = 83.7603 and the moves give 77.75 / 86.17 only after rounding; the
+    # the published S = 83.7603 and the moves give 77.75 / 86.17 only after rounding; the
     # unrounded bounds pin the reference tighter than the two-decimal check
     assert 77.754 < low < 77.755
     assert 86.160 < high < 86.161
@@ -330,7 +330,7 @@ def test_the_reference_beta_quantile_in_closed_form(p: str, a: str) -> None:
 
 
 def _edge_log() -> list[dict[str, Any]]:
-    """Two agents where the 1.2.0 rules bite: the decisions' pass^5 agent (its n_eff capped
+    """Two agents where the 1.2.0 rules bite: the published pass^5 agent (its n_eff capped
     at Σn/5) and an agent that always succeeds beyond the last latency and cost anchors, so
     its composite's high bound is exactly 40 (a rounding boundary the margin rounds past)."""
     records: list[dict[str, Any]] = []

@@ -1,5 +1,5 @@
 """The 1.2.0 intervals and the paired comparison (scoring.rates): every check value
-of decisions.md, section "Uncertainty, revised (from methodology version 1.2.0)", the
+of the uncertainty page (docs/uncertainty.md), the
 reduction to 1.1.0, properties, and the domain errors."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from scoring.uncertainty import (
     composite_gradient,
 )
 
-# decisions.md, pass^5 over 100 tasks, 18 with a non-zero value: (runs, successes).
+# docs/uncertainty.md, pass^5 over 100 tasks, 18 with a non-zero value: (runs, successes).
 PASS5_TASKS = (
     [(8, 5)] * 6
     + [(7, 5)] * 7
@@ -39,7 +39,7 @@ PASS5_TASKS = (
     + [(8, 4)] * 21
 )
 
-# decisions.md, success rate over 30 tasks: 24 tasks 6/6, 3 tasks 5/6, then 1/7, 0/5, 3/8.
+# docs/uncertainty.md, success rate over 30 tasks: 24 tasks 6/6, 3 tasks 5/6, then 1/7, 0/5, 3/8.
 SUCCESS_TASKS = [(6, 6)] * 24 + [(6, 5)] * 3 + [(7, 1), (5, 0), (8, 3)]
 
 # The per-task sums of tests/data/composite-check-agent.jsonl (193 completed runs over
@@ -52,7 +52,7 @@ def _interval(low: str, high: str) -> Interval:
     return Interval(Decimal(low), Decimal(high))
 
 
-# --- The decisions' check values ----------------------------------------------------------
+# --- The published check values ----------------------------------------------------------
 
 
 def test_pass5_check_values() -> None:

@@ -81,7 +81,7 @@ def test_bad_run_record_exits_2_names_line_field_rule(
 
 @pytest.mark.parametrize("stamp", ["1700000000", "1700000000.5"])
 def test_unix_time_string_is_not_an_rfc3339_timestamp_with_offset(stamp: str) -> None:
-    # decisions.md: finished_at is an "RFC 3339 timestamp with offset". A string holding
+    # docs/inputs.md: finished_at is an "RFC 3339 timestamp with offset". A string holding
     # Unix seconds is neither RFC 3339 nor carries an offset; it must be refused like any
     # other timestamp without offset, not read silently as UTC.
     stdin = good("g1") + b"\n" + good("g2") + b"\n" + good("b", finished_at=stamp) + b"\n"

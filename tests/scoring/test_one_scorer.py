@@ -1,4 +1,4 @@
-"""One scorer (issue 26): moving any registered formula's result moves the report.
+"""One scorer: moving any registered formula's result moves the report.
 
 Each registered formula the report reads is replaced, in its own module, by one whose
 result is moved (a point on the 0–100 scale, a thousandth of a fraction, a halved

@@ -1,4 +1,4 @@
-"""Run-level outcome score v1: the seven rules of decisions.md one by one, the reasons, and
+"""Run-level outcome score v1: the seven rules of docs/outcome.md one by one, the reasons, and
 (hypothesis) its bounds. Versions, efficiency, the JSON of a score, whole inputs and the
 ``outcome`` command are in ``test_outcome_records.py``; the builders both use are in
 ``outcome_builders.py``.
@@ -257,7 +257,7 @@ def test_combine_domain() -> None:
     assert combine(1, 1) == 1.0
 
 
-# The rules once more, in the order of decisions.md, each on a record given as JSON data
+# The rules once more, in the order of docs/outcome.md, each on a record given as JSON data
 # (``scored``).
 
 

@@ -1,8 +1,8 @@
-"""The paired comparison of 1.2.0 (decisions.md, "Comparing two agents") against the naive
-reference (``interval_reference.compare_composites`` / ``compare_success_rates``: runs
-listed, the 6 × 6 clustered covariance of the six means built run by run, q from mpmath's
-incomplete beta) on random pairs of agents with correlated task difficulty; and breaks of
-the code that the check must catch."""
+"""The paired comparison of 1.2.0 (docs/uncertainty.md, "Is one agent really ahead of
+another?") against the naive reference (``interval_reference.compare_composites`` /
+``compare_success_rates``: runs listed, the 6 × 6 clustered covariance of the six means built
+run by run, q from mpmath's incomplete beta) on random pairs of agents with correlated task
+difficulty; and breaks of the code that the check must catch."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def _close(expected: dict[str, Any], found: dict[str, Any]) -> None:
 
 def check_pair(a: list[Run], b: list[Run], *, floor_stops_gradient: bool = False) -> None:
     """Both comparisons, both ways round, equal the reference's (which reads the floor as the
-    decisions' text does: 1.1.0's gradient, no rule of its own; see ``test_floored_…``)."""
+    page's text does: 1.1.0's gradient, no rule of its own; see ``test_floored_…``)."""
     for x, y in ((a, b), (b, a)):
         _close(
             ref.compare_composites(x, y, floor_stops_gradient=floor_stops_gradient),
@@ -141,7 +141,7 @@ def _floored_pair() -> tuple[list[Run], list[Run]]:
 
 def test_floored_agent_readings_differ_and_the_code_takes_the_texts() -> None:
     """The two readings of the floor differ on this pair (so the check below can fail), and
-    the code is the decisions' text: A keeps its latency and cost entries."""
+    the code is the page's text: A keeps its latency and cost entries."""
     a, b = _floored_pair()
     assert ref.floored_on_shared(a, b)
     text, zeroed = (

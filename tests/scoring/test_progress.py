@@ -1,4 +1,4 @@
-"""The report's progress line (issue 21): on a terminal's stderr only, never in a pipe or
+"""The report's progress line: on a terminal's stderr only, never in a pipe or
 in CI, never on stdout; erased before the output. Terminals are real ones (``os.openpty``).
 """
 

@@ -1,6 +1,6 @@
 """The fitness radar: its window, every axis at its edges, medians, clamping and the profile.
 
-decisions.md: the window is the latest 100 terminal runs by ``finished_at`` (a tie goes to
+docs/radar.md: the window is the latest 100 terminal runs by ``finished_at`` (a tie goes to
 the run later in the input); axes are 0–100, clamped, or null without evidence; latency
 is hidden until 5 window runs have one; medians of even counts average the middle two;
 the profile re-normalises the weights over the axes that are not null.

@@ -170,7 +170,7 @@ def test_constants_are_the_live_module_values() -> None:
 
 
 def test_published_constants() -> None:
-    # Spot checks against the methodology page and decisions.md.
+    # Spot checks against the pages (docs/composite.md, docs/radar.md).
     by_name = {info.meta.name: info.value for info in constants()}
     for expected in (
         "composite.latency_anchors_ms",

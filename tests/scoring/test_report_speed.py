@@ -1,4 +1,4 @@
-"""The report's faster readings and writings are the exact ones (issue 21).
+"""The report's faster readings and writings are the exact ones.
 
 Each fast evaluation (integer rounding, the prepared curves, JSON indented by msgspec,
 msgspec's decoding of a run) is compared with the formula or the

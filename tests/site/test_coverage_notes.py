@@ -45,7 +45,7 @@ def test_the_exact_coverage_is_the_binomial_sum_over_the_intervals_that_hold_the
     pmf = [math.comb(runs, x) * theta**x * (1 - theta) ** (runs - x) for x in range(runs + 1)]
     assert coverage.exact_coverage(theta, runs) == sum(pmf[x] for x in holds)
     assert 0 < len(holds) < runs + 1  # some counts miss: the sum is not the whole mass
-    # Above the ceiling of decisions.md on the data the method is made for.
+    # Above the ceiling of docs/uncertainty.md on the data the method is made for.
     assert coverage.exact_coverage(theta, runs) > Fraction(98, 100)
 
 

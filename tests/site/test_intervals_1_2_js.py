@@ -4,7 +4,7 @@ uncertainty.js, methodology-intervals.js, methodology-paired.js) against ``scori
 
 In headless Chromium, on the page "How sure is a score?" of a ``file://`` copy of the built
 site, loaded once for the module: every case runs in one call (seeded random cases by the
-hundred, the decisions' check values, the edges), and each result must equal Python's —
+hundred, the published check values, the edges), and each result must equal Python's —
 the published intervals digit for digit, the verdicts and reasons word for word, the exact
 differences as fractions, the standard errors as the same double; the quantiles and the
 bounds before rounding to 1e-12 relative. The paired calculator is then driven on that
@@ -68,7 +68,7 @@ EXPRESSION_MAX_RUNS = 3000
 
 
 def _load_check_values() -> Any:
-    """The decisions' check inputs, from the scoring tests (one copy of them)."""
+    """The published check inputs, from the scoring tests (one copy of them)."""
     path = ROOT / "tests" / "scoring" / "test_intervals_1_2.py"
     spec = importlib.util.spec_from_file_location("intervals_1_2_checks", path)
     assert spec is not None
@@ -485,7 +485,7 @@ def _call(page: Any, fn: str, *args: Any) -> Any:
 
 
 def test_the_decisions_check_values(page: Any) -> None:
-    """decisions.md's check values, through the browser's functions alone."""
+    """the check values of docs/uncertainty.md, through the browser's functions alone."""
     m, variance, tasks, runs = pass_hat_k_moments(CHECKS.PASS5_TASKS, 5)
     given = {"m": _fraction_text(m), "variance": _fraction_text(variance)}
     assert _call(page, "rateInterval", {**given, "tasks": tasks, "runs": runs, "k": 5}) == {
@@ -509,7 +509,7 @@ def test_the_decisions_check_values(page: Any) -> None:
 
 
 def test_the_decisions_composite_check_values(page: Any) -> None:
-    """The composite check agent of decisions.md (T = 30, 193 runs, 190 successes)."""
+    """The composite check agent of docs/uncertainty.md (T = 30, 193 runs, 190 successes)."""
     tasks = [[t[0], t[1], str(t[2]), str(t[3])] for t in CHECKS.COMPOSITE_CHECK_TASKS]
     result = _call(page, "compositeInterval", tasks)
     assert result["interval"] == {"low": 77.75, "high": 86.17}

@@ -218,7 +218,7 @@ def test_the_calculator_equals_python(
 
 
 def test_the_decisions_example_and_the_grid(chromium: Any, site: Path) -> None:
-    """p_A = 0.7, δ = 0.1, ρ = 0 gives 354 (decisions.md), and the grid is the example's."""
+    """p_A = 0.7, δ = 0.1, ρ = 0 gives 354 (docs/uncertainty.md), and the grid is the example's."""
     grid = EXAMPLES_BY_NAME["uncertainty.runs_needed"]
     case = {"p_a": "0.7", "delta": "0.1", "runs_per_task": grid.inputs["runs_per_task"]}
     (answer,) = browser_results(

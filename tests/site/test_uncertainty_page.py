@@ -1,8 +1,8 @@
 """The page "How sure is a score?" (``docs/uncertainty.md``) shows what the code computes.
 
 On the built site: every registered uncertainty formula is on the page; the runs-needed
-table equals the decisions' formula computed here independently (``statistics.NormalDist``
-and exact fractions, the decisions' example 354 among its cells); the leaderboard of the
+table equals the page's formula computed here independently (``statistics.NormalDist``
+and exact fractions, the page's example 354 among its cells); the leaderboard of the
 reference corpus equals ``scoring report --format json`` on each corpus file (rank (UB),
 composite, interval); the width plot's data are the live functions' values; the coverage
 table is the committed coverage file; each score's page links to it; and the page says what
@@ -36,7 +36,7 @@ from scoring.registry import FORMULAS
 
 PAGE = "uncertainty.html"
 GRID = EXAMPLES_BY_NAME["uncertainty.runs_needed"].inputs
-#: decisions.md, section "Uncertainty": "p_A = 0.7, δ = 0.1, ρ = 0 gives 354".
+#: docs/uncertainty.md: "p_A = 0.7, δ = 0.1, ρ = 0 gives 354".
 DECISIONS_EXAMPLE = ("0.7", "0.10", "0", 354)
 
 
@@ -61,7 +61,7 @@ def table_rows(node: Node) -> list[list[str]]:
 
 def runs_needed_by_the_decisions(p_a: str, delta: str, runs_per_task: int, rho: str) -> int:
     """N = ⌈(z + z_power)² (p_A(1 − p_A) + p_B(1 − p_B)) / δ² (1 + (K − 1)ρ)⌉, straight from
-    decisions.md, with z and z_power from the level and the power here."""
+    docs/uncertainty.md, with z and z_power from the level and the power here."""
     normal = NormalDist()
     z = Fraction(normal.inv_cdf(float((1 + C.INTERVAL_LEVEL) / 2)))
     z_power = Fraction(normal.inv_cdf(float(C.INTERVAL_POWER)))
@@ -72,7 +72,7 @@ def runs_needed_by_the_decisions(p_a: str, delta: str, runs_per_task: int, rho: 
 
 
 def runs_needed_problems(page: Page) -> list[str]:
-    """Every cell of the runs-needed table that is not the decisions' formula."""
+    """Every cell of the runs-needed table that is not the page's formula."""
     rows = table_rows(marked(page, "example:uncertainty.runs_needed/table"))
     problems = []
     cells = [(p_a, delta) for p_a in GRID["p_a"] for delta in GRID["delta"]]
@@ -161,7 +161,7 @@ def test_a_changed_cell_is_reported(site: Path, tmp_path: Path) -> None:
     row = re.search(
         rf"<td[^>]*>{re.escape(p_a)}</td><td[^>]*>{re.escape(delta)}</td>.*?</tr>", html
     )
-    assert row, "the decisions' row is not in the table"
+    assert row, "the page's row is not in the table"
     spoiled_row = row.group(0).replace(f">{want}<", f">{want + 1}<", 1)
     assert spoiled_row != row.group(0)
     (tmp_path / PAGE).write_text(html.replace(row.group(0), spoiled_row), encoding="utf-8")
