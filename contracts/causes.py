@@ -9,7 +9,8 @@ it, the worked examples, the scoreboard of the reference corpus. :func:`explain`
   a field that mirrors a constant (``methodology_version``) goes with that constant;
 - when none of these differ, the cause is read from what does: the formulas whose golden
   evaluations give other results (their code changed; a formula that uses another which
-  changed is not a cause of its own), else the worked examples, else the reference corpus;
+  changed, by a symbol's binding or by a call its code may make, is not a cause of its
+  own), else the worked examples, else the reference corpus;
 - what follows, grouped: golden evaluations, worked examples, the scoreboard, and the
   constants and formulas that are not causes (a snapshot edited by hand, where the edit is
   the cause: ``edited=``); each group counted, with at most a couple of examples.
@@ -333,7 +334,7 @@ def _inferred_causes(
                 f"gives other results at {_plural(points, 'golden point')} with the same "
                 "inputs: its code changed"
                 if same_inputs
-                else f"has other golden points ({_plural(points, 'point')} differ): its "
+                else f"has other golden points ({_plural(points, 'point')} of it): its "
                 "registration changed"
             )
             causes.append(Cause("formula", formula, location, note=note))

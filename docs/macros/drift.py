@@ -21,6 +21,10 @@ versions page's drift block (``versions:drift``) shows every change.
 
 On a tree whose live code is the newest released snapshot nothing is added: the lock's
 content hash of that version is compared with the live snapshot's before anything else.
+The note logs nothing, so ``mkdocs build --strict`` of an unreleased change still builds (a
+preview of it is the point of ``serve``); what fails on such a tree is ``python -m contracts
+check``, which CI runs. Zensical's macros have no event after a page's macros: its pages go
+without the note.
 """
 
 from __future__ import annotations
