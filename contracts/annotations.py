@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from contracts.build import REPO_ROOT
+from contracts.causes import Report
 from contracts.check import Finding
 from contracts.diff import Difference, Kind, is_scoreboard, render_value
 from contracts.impact import PAIRS_TITLE, corpus_summary, impact_to_json
@@ -324,8 +325,41 @@ def _pair_lines(moved: Iterable[Mapping[str, Any]], places: int) -> list[str]:
     return found
 
 
+def _inline(text: str) -> str:
+    """Text on one line, for a list item (a ``|`` needs no escape outside a table)."""
+    return " ".join(text.split())
+
+
+def _inline_code(text: str) -> str:
+    """Text as a code span in a list item."""
+    text = _inline(text)
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    return f"{fence}{f' {text} ' if '`' in text else text}{fence}"
+
+
+def report_markdown(report: Report) -> list[str]:
+    """A report of differences as the check prints it, in Markdown: the causes, what follows
+    from them (each group with its count and examples), the fix."""
+    lines = [_inline(report.header), ""]
+    causes = report.explanation.causes
+    for number, cause in enumerate(causes, start=1):
+        label = "Cause" if len(causes) == 1 else f"Cause {number} of {len(causes)}"
+        lines.append(f"- **{label}:** {_inline(' '.join(cause.lines()))}")
+    groups = report.explanation.groups
+    if groups or report.explanation.extra:
+        lines.append("- **What follows:**")
+        for group in groups:
+            head, *examples = group.lines()
+            shown = f"{_inline(head)} {'; '.join(_inline_code(e) for e in examples)}"
+            lines.append(f"  - {shown.rstrip()}")
+        lines += [f"  - {_inline(line)}" for line in report.explanation.extra]
+    lines.append(f"- **Fix:** {_inline(report.fix)}")
+    return lines
+
+
 def check_summary(result: CheckResult) -> str:
-    """The step summary of the check: verdict, differences, other problems, impact."""
+    """The step summary of the check: verdict, the causes of the differences and what
+    follows from them (every difference folded away under them), other problems, impact."""
     lines = [f"## `{CHECK_COMMAND}`", "", result.summary or "contracts check: OK"]
     if result.ok:
         return "\n".join(lines) + "\n"
@@ -334,7 +368,13 @@ def check_summary(result: CheckResult) -> str:
         if not finding.differences:
             continue
         state = "fail the check" if finding.blocking else f"to be recorded by `{UPDATE_COMMAND}`"
-        lines += ["", f"### Differences ({state})", "", cell(finding.lines[0]), ""]
+        lines += ["", f"### Differences ({state})", ""]
+        if finding.report is not None:
+            lines += report_markdown(finding.report)
+        else:
+            lines.append(cell(finding.lines[0]))
+        every = len(finding.differences)
+        lines += ["", f"<details><summary>Every difference ({every})</summary>", ""]
         rows = [
             [
                 code(d.path),
@@ -349,9 +389,10 @@ def check_summary(result: CheckResult) -> str:
         counted = len(finding.differences) - len(listed)
         if counted:
             lines += ["", f"and {counted} values of the reference corpus's scoreboard (below)."]
+        lines += ["", "</details>"]
         if finding.impact is not None:
             lines += ["", *impact_markdown(impact_to_json(finding.impact))]
-    others = [f for f in result.findings if not f.differences]
+    others = [f for f in result.findings if not f.differences and f.shown()]
     if others:
         lines += ["", "### Other problems", ""]
         lines += [f"- {cell(' '.join(f.lines))}" for f in others]

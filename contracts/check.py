@@ -31,6 +31,7 @@ from contracts.check_snapshots import (
     _check_temporary_files,
     _file_line,
     _plural,
+    edited_by_hand,
     version_location,
 )
 from contracts.diff import (
@@ -211,7 +212,9 @@ def check_current(context: CheckContext) -> list[Finding]:
     live = context.methodology
     current = live.methodology_version
     if current in context.snapshots:
-        return _check_released_current(context.snapshots[current], live)
+        read, entry = context.snapshots[current], context.released.get(current)
+        edited = entry is not None and edited_by_hand(read, current, live, entry)
+        return _check_released_current(read, live, edited)
     if context.lock is not None and context.version_ok and current not in context.released:
         return _check_new_current(live, context.directory, context.released, context.snapshots)
     return []
@@ -301,11 +304,15 @@ def run_check(
     snapshot_dir: Path | None = None,
     changelog_path: Path | None = None,
     checks: list[Check] | None = None,
+    verbose: bool = False,
 ) -> CheckResult:
     """Run every check of :data:`CHECKS` in order (or ``checks``) against the live
     methodology and the committed snapshots, lock, schema and changelog.
 
-    Arguments default to the live code and the committed files; tests pass others.
+    The result's lines say the causes of any drift and what follows from them, counted
+    (:mod:`contracts.causes`); with ``verbose``, every difference with its values, where it
+    is defined and its fix. Arguments default to the live code and the committed files;
+    tests pass others.
     """
     context = CheckContext(
         directory=SNAPSHOT_DIR if snapshot_dir is None else snapshot_dir,
@@ -317,17 +324,35 @@ def run_check(
         findings += [replace(f, check=check.name) for f in check.run(context)]
         if context.stop:
             break
-    return _finish(findings)
+    return _finish(findings, verbose)
 
 
-def _finish(findings: list[Finding]) -> CheckResult:
+def _finish(findings: list[Finding], verbose: bool = False) -> CheckResult:
     if not findings:
         return CheckResult(True, 0, summary="contracts check: OK")
     exit_code = max(f.exit_code for f in findings)
-    summary = f"contracts check: FAILED ({_plural(len(findings), 'problem')}, exit {exit_code})"
-    lines = [line for f in findings for line in f.lines]
+    lines = [line for f in findings for line in f.shown(verbose)]
     differences = [d for f in findings for d in f.differences]
+    summary = _summary(findings, exit_code, verbose)
     return CheckResult(False, exit_code, lines, differences, summary, findings)
+
+
+def _summary(findings: list[Finding], exit_code: int, verbose: bool) -> str:
+    """The last line: the causes and the differences that follow from them, as the
+    reports listed them, and the other problems; with ``verbose``, the problems counted."""
+    reports = [f.report for f in findings if f.report is not None]
+    if verbose or not reports:
+        return f"contracts check: FAILED ({_plural(len(findings), 'problem')}, exit {exit_code})"
+    causes = sum(len(r.explanation.causes) for r in reports)
+    following = sum(r.explanation.following for r in reports)
+    them = "it" if causes == 1 else "them"
+    follows = _plural(following, "difference") if following else "no differences"
+    verb = "follows" if following == 1 else "follow"
+    parts = [f"{_plural(causes, 'cause')} and {follows} that {verb} from {them}"]
+    others = [f for f in findings if f.report is None and f.shown()]
+    if others:
+        parts.append(_plural(len(others), "other problem"))
+    return f"contracts check: FAILED ({'; '.join(parts)}; exit {exit_code})"
 
 
 __all__ = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from contracts.causes import Report, explain
 from contracts.comparison import Impact, compare_snapshots
 from contracts.diff import (
     SCOREBOARD_KEY,
@@ -21,7 +22,7 @@ from contracts.diff import (
 )
 from contracts.filesystem import temporary_files, text_at_head, update_running
 from contracts.findings import Finding, finding
-from contracts.impact import summary_lines
+from contracts.impact import IMPACT_COMMAND, corpus_summary, summary_lines
 from contracts.model import Methodology
 from contracts.source import display_path
 from contracts.store import (
@@ -38,6 +39,7 @@ from contracts.store import (
     read_snapshot,
     schema_path,
     schema_state,
+    snapshot_hash,
     snapshot_path,
     snapshot_text,
     version_key,
@@ -92,6 +94,81 @@ def _scoreboard_lines(
     ]
 
 
+def _scoreboard_brief(impact: Impact | None, live: Methodology) -> list[str]:
+    """The scoreboard's group in a few lines: each corpus file whose scores move, and
+    where every agent is listed."""
+    if impact is None:
+        boards = live.scoreboard or []
+        agents = sum(len(board.agents) for board in boards)
+        return [
+            f"recorded for the first time ({_plural(agents, 'agent')} in "
+            f"{_plural(len(boards), 'corpus file')})"
+        ]
+    moved = [
+        corpus
+        for corpus in impact.corpus
+        if corpus in impact.corpus_changed
+        or any(a.moved or a.delta or a.committed != a.live for a in impact.of(corpus))
+    ]
+    return [*(corpus_summary(impact, c) for c in moved), f"every agent: {IMPACT_COMMAND}"]
+
+
+def _document_lines(committed: Methodology, live: Methodology) -> list[str]:
+    """The generated blocks of the README and the contributors' guide that show the change
+    (their text rendered from the two snapshots differs), a line per file."""
+    from contracts.readme import COMMAND, DOCUMENTS, parse_blocks
+    from contracts.readme_blocks import RENDERERS
+
+    lines = []
+    for path in DOCUMENTS:
+        where = display_path(path)
+        try:
+            blocks = parse_blocks(path.read_text(encoding="utf-8"), where)
+        except (OSError, UnicodeDecodeError, ContractsError):
+            continue  # no such file here, or the README check reports it
+        shown = []
+        for block in blocks:
+            try:
+                if RENDERERS[block.name](committed) != RENDERERS[block.name](live):
+                    shown.append(block.name)
+            except (KeyError, ValueError, TypeError):
+                continue  # an older snapshot lacks what the block renders: nothing to compare
+        if shown:
+            names = ", ".join(f"'{name}'" for name in dict.fromkeys(shown))
+            one = len(shown) == 1
+            said = (
+                f"the generated block{'' if one else 's'} {names} show{'s' if one else ''} the "
+                f"change; {COMMAND} --update rewrites {'it' if one else 'them'}"
+            )
+            lines.append(f"{where}: {said}")
+    return lines
+
+
+def _report(
+    header: str,
+    committed: Methodology,
+    live: Methodology,
+    differences: list[Difference],
+    impact: Impact | None,
+    fix: str,
+    edited: str | None = None,
+) -> Report:
+    explanation = explain(
+        committed,
+        live,
+        differences,
+        edited=edited,
+        scoreboard=_scoreboard_brief(impact, live),
+        extra=_document_lines(committed, live) if edited is None else (),
+    )
+    more = f"every difference, value by value: {CHECK_COMMAND} --verbose"
+    return Report(header, explanation, fix, more)
+
+
+#: The drift check's command, for its own advice.
+CHECK_COMMAND = "python -m contracts check"
+
+
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
@@ -127,9 +204,13 @@ def _check_released(
             continue
         snapshots[version] = read
         if read.file_sha256 != entry.sha256:
-            found.append(
-                finding(EXIT_FAILED, _hash_mismatch(read, version, entry, directory, live))
+            message = _hash_mismatch(read, version, entry, directory, live)
+            # An edited snapshot of the current version differs from the live code too: the
+            # check's report of those differences names this edit as their cause.
+            reported = version == live.methodology_version and edited_by_hand(
+                read, version, live, entry
             )
+            found.append(finding(EXIT_FAILED, message, brief=() if reported else None))
         elif read.sha256 != entry.content_sha256:
             lock_path = display_path(directory / LOCK_FILENAME)
             found.append(
@@ -180,6 +261,16 @@ def _snapshot_intact(
     if version == live.methodology_version and lock_entry(live).sha256 == read.file_sha256:
         return "what the live code writes"
     return None
+
+
+def edited_by_hand(read: SnapshotRead, version: str, live: Methodology, entry: LockEntry) -> bool:
+    """Whether the snapshot file ``read`` of released ``version`` was edited (its bytes are
+    not the lock's and nothing vouches for them) into something the live code does not build."""
+    return (
+        read.file_sha256 != entry.sha256
+        and _snapshot_intact(read, version, live, entry) is None
+        and read.sha256 != snapshot_hash(live)
+    )
 
 
 def _hash_mismatch(
@@ -259,17 +350,22 @@ def _check_schema(directory: Path) -> list[Finding]:
     return found
 
 
-def _check_released_current(committed: SnapshotRead, live: Methodology) -> list[Finding]:
+def _check_released_current(
+    committed: SnapshotRead, live: Methodology, edited: bool = False
+) -> list[Finding]:
+    """The live code against the snapshot of its own, released, version. ``edited``: that
+    snapshot's bytes are not those the lock records, and the differences stem from it."""
     differences = diff_snapshots(committed.methodology, live)
     if not differences:
         return []
     version = live.methodology_version
+    path = display_path(committed.path)
     fix = (
         f"{UPDATE_COMMAND}, after bumping METHODOLOGY_VERSION and adding a CHANGELOG entry "
         "(or revert the change)"
     )
     lines = [
-        f"{display_path(committed.path)}: the live methodology differs from the committed "
+        f"{path}: the live methodology differs from the committed "
         f"snapshot of version {version} ({_plural(len(differences), 'difference')}):"
     ]
     for difference in differences:
@@ -277,13 +373,29 @@ def _check_released_current(committed: SnapshotRead, live: Methodology) -> list[
             lines += render_difference(difference, fix)
     lines += _scoreboard_lines(differences, committed.methodology, live)
     impact = compare_snapshots(committed.methodology, live)
+    header = f"{path}: the live methodology differs from released version {version}:"
+    if edited:
+        advice = f"restore the released snapshot: git checkout -- {path}, then run the check again"
+    else:
+        advice = f"to publish the change, {_bump_advice(live)} (or revert the change)"
+    report = _report(
+        header, committed.methodology, live, differences, impact, advice, path if edited else None
+    )
     return [
-        finding(EXIT_FAILED, *lines, differences=tuple(differences), impact=impact),
+        finding(
+            EXIT_FAILED,
+            *lines,
+            differences=tuple(differences),
+            impact=impact,
+            brief=tuple(report.lines()),
+            report=report,
+        ),
         finding(
             EXIT_FAILED,
             f"version {version} is released and its snapshot is immutable: to publish this "
             f"change, {_bump_advice(live)}",
             **_file_line(version_location(live)),
+            brief=(),
         ),
     ]
 
@@ -315,9 +427,20 @@ def _check_new_current(
         f"{display_path(path)}: the snapshot of methodology version {version} {state}; "
         f"run {UPDATE_COMMAND}"
     ]
+    brief: tuple[str, ...] | None = None
+    report: Report | None = None
     if newest is not None and newest in snapshots:
         differences = diff_snapshots(snapshots[newest].methodology, live)
         impact = compare_snapshots(snapshots[newest].methodology, live)
+        report = _report(
+            f"{lines[0]}; it will record these changes since released version {newest}:",
+            snapshots[newest].methodology,
+            live,
+            differences,
+            impact,
+            f"run {UPDATE_COMMAND} (with a changelog entry for {version})",
+        )
+        brief = tuple(report.lines())
         lines.append(
             f"changes since released version {newest} ({_plural(len(differences), 'difference')}),"
             f" which {UPDATE_COMMAND} will record:"
@@ -327,6 +450,14 @@ def _check_new_current(
                 lines += render_difference(difference, UPDATE_COMMAND)
         lines += _scoreboard_lines(differences, snapshots[newest].methodology, live)
     found.append(
-        finding(EXIT_FAILED, *lines, differences=tuple(differences), blocking=False, impact=impact)
+        finding(
+            EXIT_FAILED,
+            *lines,
+            differences=tuple(differences),
+            blocking=False,
+            impact=impact,
+            brief=brief,
+            report=report,
+        )
     )
     return found

@@ -3,10 +3,12 @@ that prints.
 
 Commands:
 
-- ``check``: compare the live methodology with the committed contracts. Exit 0 when they
-  agree; 1 when they disagree (each difference is named with its committed and live value,
-  where it is defined and the command that fixes it); 2 when a contracts file is missing or
-  unusable (the message names it).
+- ``check [--verbose]``: compare the live methodology with the committed contracts. Exit 0
+  when they agree; 1 when they disagree (the causes first: each changed constant or formula
+  with its committed and live value and where it is defined; then what follows from them,
+  grouped and counted; then the one fix); 2 when a contracts file is missing or unusable
+  (the message names it). ``--verbose`` lists every difference with its values, where it
+  is defined and its fix.
 - ``update [--amend]``: write the current version's snapshot, the schema and the lock.
   Exit 0 on success; 1 when it refuses (a released version would change, no changelog
   entry, a version not newer than the released ones, another update holding the lock); 2
@@ -102,6 +104,14 @@ def _parser() -> argparse.ArgumentParser:
             mode = sub.add_mutually_exclusive_group(required=True)
             mode.add_argument("--check", action="store_true", help="exit 1 if anything is stale")
             mode.add_argument("--update", action="store_true", help="rewrite stale blocks")
+        if command is Command.CHECK:
+            sub.add_argument(
+                "--verbose",
+                "-v",
+                action="store_true",
+                help="list every difference with its values, where it is defined and its "
+                "fix (by default: the causes, what follows from them counted, one fix)",
+            )
         if command in (Command.CHECK, Command.README):
             sub.add_argument(
                 "--format",
@@ -203,7 +213,7 @@ def _run(command: Command, args: argparse.Namespace) -> int:
     if command is Command.VERIFY:
         return _print(verify_file(Path(args.file), Path(args.lock) if args.lock else None))
     if command is Command.CHECK:
-        return _annotated(run_check(), args)
+        return _annotated(run_check(verbose=args.verbose), args)
     if command is Command.IMPACT:
         return _print(run_impact(OutputFormat(args.format)))
     try:

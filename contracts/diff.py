@@ -17,8 +17,9 @@ from contracts.model import Location, Methodology
 from contracts.source import definition_end, locate, string_line
 from contracts.store import canonical_json, snapshot_content
 
-#: Top-level snapshot fields that mirror a constant: where to point the reader.
-_FIELD_CONSTANTS = {
+#: Top-level snapshot fields that mirror a constant: where to point the reader (and, for
+#: :mod:`contracts.causes`, the constant whose change they record again).
+FIELD_CONSTANTS = {
     "methodology_version": "methodology.version",
     "zero_success_policy": "composite.zero_success_policy",
     "outcome_score_version": "outcome.version",
@@ -151,7 +152,7 @@ def diff_snapshots(committed: Methodology, live: Methodology) -> list[Difference
         if key == SCOREBOARD_KEY:
             found += _diff_scoreboard(old.get(key), new.get(key))
             continue
-        constant = _FIELD_CONSTANTS.get(key)
+        constant = FIELD_CONSTANTS.get(key)
         location = None
         if constant is not None:
             try:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from contracts.diff import Difference
 
 if TYPE_CHECKING:
+    from contracts.causes import Report
     from contracts.comparison import Impact
 
 
@@ -26,6 +27,11 @@ class Finding:
     moved from it) or are listed for information (what ``update`` will record); ``impact``
     is the impact on the reference corpus between the two snapshots compared, for the
     GitHub step summary (:mod:`contracts.annotations`).
+
+    ``lines`` are what ``check --verbose`` prints (every difference); the check prints
+    ``brief`` instead when it is given: for differences, ``report`` (their causes and what
+    follows from them, :mod:`contracts.causes`); ``()`` for a finding another one already
+    says (the advice to bump the version, which is the report's fix line).
     """
 
     exit_code: int
@@ -37,6 +43,12 @@ class Finding:
     check: str = ""
     blocking: bool = True
     impact: Impact | None = None
+    brief: tuple[str, ...] | None = None
+    report: Report | None = None
+
+    def shown(self, verbose: bool = False) -> tuple[str, ...]:
+        """The lines the check prints for this finding (all of them when ``verbose``)."""
+        return self.lines if verbose or self.brief is None else self.brief
 
 
 def finding(exit_code: int, *lines: str, **where: Any) -> Finding:

@@ -111,16 +111,19 @@ def _change_a_constant(m: Methodology) -> str:
     return f"""\
 1. Edit the constant in `scoring/constants.py` (or the formula in its module), keeping the
    methodology's invariants (`scoring/invariants.py`: the composite weights sum to 1, say).
-2. Run `.venv/bin/python -m contracts check`. It fails and lists every difference: the
-   dotted path (`constants[{entry.name}].value`), the committed and the live value,
-   where it is defined (`{entry.defined_in.file}` and the line of `{entry.python_name}`)
-   and the command that fixes it. Check that it lists only what you meant to change: golden
-   evaluations and worked examples that move with it are listed too. It ends with the impact
-   on the reference corpus (`contracts/corpus/`): per file, the agents whose rank changes,
-   the largest change of composite and Kendall's τ-b between the committed and the live
-   ranking.
-   `.venv/bin/python -m contracts impact` lists every agent, biggest movers first
-   (`--format json` for the data).
+   Under `mkdocs serve`, each page that shows the change says so at its top (what changed,
+   not yet released) until the new version is recorded.
+2. Run `.venv/bin/python -m contracts check`. It fails and says the cause first: the
+   constant's dotted name (`{entry.name}`), its committed and its live value, and where it
+   is defined (`{entry.defined_in.file}` and the line of `{entry.python_name}`). Then what
+   follows from it, grouped and counted: the golden evaluations and worked examples that
+   move with it, the scoreboard of the reference corpus (`contracts/corpus/`: per file, the
+   agents whose rank changes, the largest change of composite and Kendall's τ-b between the
+   committed and the live ranking) and the README blocks that show it; then the fix. Check
+   that the causes are only what you meant to change. `--verbose` lists every difference
+   with its dotted path (`constants[{entry.name}].value`), both values, where it is
+   defined and its fix; `.venv/bin/python -m contracts impact` lists every agent, biggest
+   movers first (`--format json` for the data).
 3. Bump `METHODOLOGY_VERSION` in `scoring/constants.py` (MAJOR.MINOR.PATCH, above every
    released version).
 4. Add a section at the top of `contracts/CHANGELOG.md`: `## <new version> (<YYYY-MM-DD>)`,

@@ -147,3 +147,49 @@ def string_line(file: str, text: str) -> int:
         return _string_lines(path, path.stat().st_mtime_ns).get(text, 0)
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError, RecursionError):
         return 0
+
+
+@functools.lru_cache(maxsize=64)
+def _references(path: Path, mtime_ns: int) -> dict[str, frozenset[str]]:
+    found: dict[str, frozenset[str]] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names = {
+                n.id if isinstance(n, ast.Name) else n.attr
+                for statement in node.body
+                for n in ast.walk(statement)
+                if isinstance(n, ast.Name | ast.Attribute)
+            }
+            found[node.name] = found.get(node.name, frozenset()) | frozenset(names)
+    return found
+
+
+def function_references(folder: str) -> dict[str, frozenset[str]]:
+    """Every function defined under the repository folder ``folder`` (``scoring``), by its
+    bare name, and the names its body refers to (a call ``f(...)``, ``module.f(...)``):
+    enough to tell that one function may call another. Functions of the same name are
+    merged, so the answer errs towards "may call". Files that cannot be read or parsed are
+    left out."""
+    merged: dict[str, frozenset[str]] = {}
+    for path in sorted((REPO_ROOT / folder).rglob("*.py")):
+        try:
+            found = _references(path, path.stat().st_mtime_ns)
+        except (OSError, SyntaxError, UnicodeDecodeError, ValueError, RecursionError):
+            continue
+        for name, names in found.items():
+            merged[name] = merged.get(name, frozenset()) | names
+    return merged
+
+
+def may_call(references: dict[str, frozenset[str]], caller: str, callee: str) -> bool:
+    """Whether the function ``caller`` may call ``callee``, directly or through other
+    functions of ``references`` (:func:`function_references`)."""
+    seen, todo = {caller}, [caller]
+    while todo:
+        for name in references.get(todo.pop(), frozenset()):
+            if name == callee:
+                return True
+            if name in references and name not in seen:
+                seen.add(name)
+                todo.append(name)
+    return False

@@ -19,6 +19,9 @@ If the live code cannot be imported (say, a half-typed edit in ``scoring/constan
 every macro raises that error instead: each page shows it, a strict build fails on the
 warning, and ``serve`` keeps serving until the code is fixed.
 
+Under MkDocs, a page that shows a change of the live code not yet released says so at its
+top (:func:`on_post_page_macros`, ``macros.drift``).
+
 The files published beside the pages (``methodology.json``, downloads, sources) are written
 by ``macros.published.publish``, called from here: under MkDocs after the build
 (:func:`on_post_build`), under Zensical, which has no such event, when the build starts. The
@@ -295,6 +298,20 @@ def _define_broken(env: Any, error: Exception) -> None:
 
     for name in MACRO_NAMES:
         env.macro(broken, name)
+
+
+def on_post_page_macros(env: Any) -> None:
+    """MkDocs, after the macros rendered a page: a page that shows a change not yet released
+    says so under its title (``macros.drift``; nothing on a tree whose code is the newest
+    released snapshot). Zensical's macros have no such event: its pages go without the note.
+    A failure here is a warning (a strict build fails on it), never the end of ``serve``."""
+    if _BUILD is None or _BUILD.site is None:
+        return  # the live code did not load: every macro shows that error already
+    try:
+        drift = importlib.import_module("macros.drift")
+        env.markdown = drift.with_note(_BUILD.site, env.markdown)
+    except Exception as error:
+        LOG.warning("methodology macros: no note of unreleased changes on this page: %s", error)
 
 
 def on_post_build(env: Any) -> None:

@@ -174,10 +174,12 @@ def spoiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     constants.write_text("".join(lines), encoding="utf-8")
     summary = root / "summary.md"
     done = run_github(root, "check", "--format", "github", summary=summary)
+    verbose = run_github(root, "check", "--verbose", actions=False)
     impact = python_in(root, "-m", "contracts", "impact", "--format", "json", timeout_s=300)
     assert impact.returncode == 0, impact.stderr
     return {
         "done": done,
+        "verbose": verbose,
         "range": (first, last),
         "summary": summary.read_text(encoding="utf-8"),
         "impact": json.loads(impact.stdout),
@@ -185,7 +187,8 @@ def spoiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def _listed_paths(text: str) -> list[str]:
-    """The difference paths the plain text lists (a path line, then its committed value)."""
+    """The difference paths the plain text of ``check --verbose`` lists (a path line, then
+    its committed value)."""
     lines = text.splitlines()
     return [
         line.strip()
@@ -200,8 +203,11 @@ def test_spoiled_copy_one_error_per_difference_at_its_lines(spoiled: dict[str, A
     commands = parse_commands(done.stdout)
     errors = [c for c in commands if c.level == "error"]
     drift = [c for c in errors if c.properties["title"].startswith("drift: ")]
-    listed = _listed_paths(done.stderr)
-    assert listed, done.stderr
+    # The plain text says the causes; the annotations are every difference, as --verbose
+    # lists them.
+    assert _listed_paths(done.stderr) == []
+    listed = _listed_paths(spoiled["verbose"].stderr)
+    assert listed, spoiled["verbose"].stderr
     assert [c.properties["title"].removeprefix("drift: ") for c in drift] == listed
 
     weight = next(c for c in drift if "constants[composite.weight.success].value" in c.message)
@@ -366,6 +372,27 @@ def test_harmless_edit_and_plain_text_outside_github(tmp_path: Path) -> None:
     plain = run_github(root, "check", summary=tmp_path / "unused.md", actions=False)
     assert (plain.returncode, plain.stdout) == (0, "contracts check: OK\n")
     assert not (tmp_path / "unused.md").exists()
+
+
+def test_spoiled_copy_text_and_summary_say_the_two_causes(spoiled: dict[str, Any]) -> None:
+    """The text before the annotations, and the step summary, group the differences as the
+    check does outside GitHub: the two weights are the causes, the rest is counted."""
+    text = spoiled["done"].stderr.splitlines()
+    assert text[1].startswith("cause 1 of 2: constant composite.weight.success 0.4 → 0.45 (")
+    assert text[2].startswith("cause 2 of 2: constant composite.weight.cost 0.3 → 0.25 (")
+    assert len([line for line in text if line.startswith("fix: ")]) == 1
+    assert len(text) <= 25, "\n".join(text)
+    summary = spoiled["summary"]
+    assert "- **Cause 1 of 2:** constant composite.weight.success 0.4 → 0.45 (" in summary
+    assert "- **Cause 2 of 2:** constant composite.weight.cost 0.3 → 0.25 (" in summary
+    assert "  - golden evaluations: " in summary
+    assert summary.count("- **Fix:** ") == 1
+    # Every difference is still there, folded away under the causes.
+    every = re.search(r"<summary>Every difference \((\d+)\)</summary>", summary)
+    assert every is not None
+    assert int(every[1]) == len(_listed_paths(spoiled["verbose"].stderr)) + int(
+        re.search(r"scoreboard of the reference corpus: (\d+) differences", summary)[1]  # type: ignore[index]
+    )
 
 
 # --- In process: what is not blocking, and the README ------------------------------------------

@@ -52,9 +52,32 @@ def test_check_names_each_drift_and_asks_for_a_bump(
     [difference] = result.differences
     assert difference.path == "constants[composite.weight.cost].value"
     assert (difference.committed, difference.live) == (0.3, 0.25)
-    assert difference.location == f"scoring/constants.py:{line_of(live, 'composite.weight.cost')}"
+    weight = line_of(live, "composite.weight.cost")
+    assert difference.location == f"scoring/constants.py:{weight}"
+    # The cause first, then one fix: the advice to bump is said once, by the fix.
+    assert result.problems[1] == (
+        "cause: constant composite.weight.cost 0.3 → 0.25 (COMPOSITE_WEIGHT_COST, defined at "
+        f"scoring/constants.py:{weight})"
+    )
+    [fix] = [line for line in result.problems if line.startswith("fix: ")]
+    assert "bump METHODOLOGY_VERSION" in fix
+    assert not any("is released and its snapshot is immutable" in p for p in result.problems)
+    assert result.summary == (
+        "contracts check: FAILED (1 cause and no differences that follow from it; exit 1)"
+    )
+
+
+def test_check_verbose_lists_every_difference_as_before(
+    files: tuple[Path, Path], live: Methodology
+) -> None:
+    snapshots, changelog = files
+    drifted = with_constant(live, "composite.weight.cost", 0.25)
+    result = run_check(live=drifted, snapshot_dir=snapshots, changelog_path=changelog, verbose=True)
     assert "  constants[composite.weight.cost].value" in result.problems
+    assert "      committed: 0.3" in result.problems
     assert any("is released and its snapshot is immutable" in line for line in result.problems)
+    assert not any(line.startswith("cause") for line in result.problems)
+    assert result.summary == "contracts check: FAILED (2 problems, exit 1)"
 
 
 def test_check_on_a_bumped_version_lists_what_update_will_record(
@@ -63,14 +86,25 @@ def test_check_on_a_bumped_version_lists_what_update_will_record(
     snapshots, changelog = files
     bumped = bumped_to(with_constant(live, "composite.weight.cost", 0.25), "2.0.0")
     text = check_text(run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog))
-    assert "2.0.0.json: the snapshot of methodology version 2.0.0 is missing" in text
+    assert (
+        "2.0.0.json: the snapshot of methodology version 2.0.0 is missing; run python -m "
+        f"contracts update; it will record these changes since released version {VERSION}:\n"
+        f'cause 1 of 2: constant methodology.version "{VERSION}" → "2.0.0" (METHODOLOGY_VERSION, '
+    ) in text
+    assert "\ncause 2 of 2: constant composite.weight.cost 0.3 → 0.25 (COMPOSITE_WEIGHT_" in text
+    assert "\nfix: run python -m contracts update (with a changelog entry for 2.0.0)\n" in text
+    assert "no entry for methodology version 2.0.0" in text
+    assert text.endswith(
+        "(2 causes and no differences that follow from them; 1 other problem; exit 1)"
+    )
+    verbose = run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog, verbose=True)
+    text = check_text(verbose)
     assert (
         f"changes since released version {VERSION} (3 differences), which python -m contracts "
         "update" in text
     )
     assert "  constants[composite.weight.cost].value" in text
     assert "  methodology_version" in text
-    assert "no entry for methodology version 2.0.0" in text
     add_entry(changelog, "2.0.0")
     text = check_text(run_check(live=bumped, snapshot_dir=snapshots, changelog_path=changelog))
     assert "no entry for methodology version 2.0.0" not in text
@@ -101,7 +135,18 @@ def test_check_catches_an_edited_released_snapshot(
     edit_snapshot(path, ("examples", 0, "title"), "A nicer title")
     result = run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog)
     assert result.exit_code == 1
-    assert f"{path}: released snapshot was edited: its sha256" in check_text(result)
+    # The edit is the cause: not the code, which the advice to bump would blame.
+    assert result.problems[1:3] == [
+        f"cause: {path} was edited by hand: its bytes are not those the lock records",
+        "what follows from it:",
+    ]
+    assert (
+        f"fix: restore the released snapshot: git checkout -- {path}, then run the check again"
+        in (result.problems)
+    )
+    assert "bump" not in check_text(result)
+    verbose = run_check(live=live, snapshot_dir=snapshots, changelog_path=changelog, verbose=True)
+    assert f"{path}: released snapshot was edited: its sha256" in check_text(verbose)
     assert [d.path for d in result.differences] == ["examples[composite.typical].title"]
 
 

@@ -35,12 +35,38 @@ def test_cli_check_ok(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr() == ("contracts check: OK\n", "")
 
 
-def test_cli_check_prints_exact_lines_for_a_drift(
+def test_cli_check_prints_the_cause_then_one_fix(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], live: Methodology
 ) -> None:
     drifted = with_constant(live, "composite.weight.cost", 0.25)
     monkeypatch.setattr(contracts.check, "build_snapshot", lambda: drifted)
     assert main(["check"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    weight = line_of(live, "composite.weight.cost")
+    version = line_of(live, "methodology.version")
+    assert err.splitlines() == [
+        f"contracts/snapshots/{VERSION}.json: the live methodology differs from released "
+        f"version {VERSION}:",
+        "cause: constant composite.weight.cost 0.3 → 0.25 (COMPOSITE_WEIGHT_COST, defined at "
+        f"scoring/constants.py:{weight})",
+        "what follows from it:",
+        "  README.md: the generated block 'scores' shows the change; python -m contracts "
+        "readme --update rewrites it",
+        f"fix: to publish the change, bump METHODOLOGY_VERSION (scoring/constants.py:{version}), "
+        "add a '## <new version> (<YYYY-MM-DD>)' entry to contracts/CHANGELOG.md, then run: "
+        "python -m contracts update (or revert the change)",
+        "every difference, value by value: python -m contracts check --verbose",
+        "contracts check: FAILED (1 cause and no differences that follow from it; exit 1)",
+    ]
+
+
+def test_cli_check_verbose_prints_every_difference(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], live: Methodology
+) -> None:
+    drifted = with_constant(live, "composite.weight.cost", 0.25)
+    monkeypatch.setattr(contracts.check, "build_snapshot", lambda: drifted)
+    assert main(["check", "--verbose"]) == 1
     out, err = capsys.readouterr()
     assert out == ""
     weight = line_of(live, "composite.weight.cost")

@@ -24,7 +24,7 @@ import pytest
 from contract_builders import parse_python, python_in
 from serving import copy_project
 
-from contracts.source import REPO_ROOT
+from contracts.source import REPO_ROOT, definitions
 from scoring.constants import METHODOLOGY_VERSION, constants
 
 # Dozens of subprocesses on copies of the project: as slow as building the site.
@@ -198,6 +198,9 @@ SCENARIOS: dict[str, Callable[[Path], list[Run]]] = {
         for c in CONSTANTS
     },
     "probe": _probe,
+    "latency_anchor": _edits_then_check(
+        ("scoring/constants.py", replace_once('("2000", "80")', '("2500", "80")'))
+    ),
     "edited_snapshot": _edits_then_check((str(SNAPSHOT), _success_weight_045)),
     "formula": _edits_then_check(
         (
@@ -287,28 +290,91 @@ def test_the_copy_is_what_the_subprocess_imports(results: Results) -> None:
     assert (baseline.returncode, baseline.output) == (0, "contracts check: OK\n")
 
 
+#: The check's report of differences: a cause line, a group's count, its last line.
+_CAUSE = re.compile(r"^cause(?: \d+ of \d+)?: (?P<text>.*)$", re.M)
+_GROUP = re.compile(r"^  [a-z][^:]*: (?P<count>\d+) differences?\b", re.M)
+_SUMMARY = re.compile(
+    r"^contracts check: FAILED \((?P<causes>\d+) causes? and (?P<following>\d+|no) "
+    r"differences? that follows? from (?:it|them)(?P<others>; \d+ other problems?)?; exit 1\)$",
+    re.M,
+)
+
+
+def report_counts(output: str) -> tuple[list[str], int, int]:
+    """The cause lines of the check's output, the sum of its groups' counts and the count of
+    differences its summary line gives."""
+    summary = _SUMMARY.search(output)
+    assert summary is not None, output
+    following = 0 if summary["following"] == "no" else int(summary["following"])
+    listed = sum(int(group["count"]) for group in _GROUP.finditer(output))
+    causes = [cause["text"] for cause in _CAUSE.finditer(output)]
+    assert len(causes) == int(summary["causes"]), output
+    return causes, listed, following
+
+
+def defined_line(python_name: str) -> int:
+    """The line where ``python_name`` is defined in the (unedited) scoring/constants.py."""
+    return definitions(REPO_ROOT / "scoring" / "constants.py")[python_name].first
+
+
 @pytest.mark.parametrize("info", CONSTANTS, ids=lambda info: info.meta.name)
 def test_perturbing_a_constant_fails_and_names_it(results: Results, info: object) -> None:
     run = _only(results, f"constant:{info.python_name}")
     assert run.returncode == 1, run.output
-    assert f"constants[{info.meta.name}].value" in run.output
     assert "Traceback" not in run.output
+    if info.meta.name == "methodology.version":  # not a version any more: said as such
+        assert f"constants[{info.meta.name}].value: methodology version " in run.output
+        return
+    causes, listed, following = report_counts(run.output)
+    assert causes[0].startswith(f"constant {info.meta.name}"), run.output
+    assert f"({info.python_name}, defined at scoring/constants.py:" in causes[0]
+    assert listed == following
+
+
+def test_one_changed_anchor_is_one_cause_in_a_few_lines(results: Results) -> None:
+    """The 2000 ms anchor of the latency curve moved to 2500: one cause, on the second line
+    (the first says what was compared), what follows counted, one fix, in at most 25 lines."""
+    run = _only(results, "latency_anchor")
+    assert run.returncode == 1, run.output
+    lines = run.output.splitlines()
+    assert len(lines) <= 25, run.output
+    line = defined_line("LATENCY_ANCHORS_MS")
+    assert lines[:2] == [
+        f"{SNAPSHOT}: the live methodology differs from released version {METHODOLOGY_VERSION}:",
+        "cause: constant composite.latency_anchors_ms[1].x 2000 → 2500 (LATENCY_ANCHORS_MS, "
+        f"defined at scoring/constants.py:{line})",
+    ]
+    assert len([line for line in lines if line.startswith("fix: ")]) == 1
+    assert "fix: " not in run.output.replace("\nfix: ", "\n", 1)  # the old per-path fixes
+    causes, listed, following = report_counts(run.output)
+    assert (len(causes), listed) == (1, following)
+    for group in ("golden evaluations", "worked examples", "scoreboard of the reference corpus"):
+        assert f"\n  {group}: " in run.output, run.output
 
 
 def test_a_changed_formula_fails(results: Results) -> None:
     run = _only(results, "formula")
     assert run.returncode == 1, run.output
-    assert "  golden[composite.outcome_consistency@p=1/4,n=5].result" in run.output
-    assert "  examples[composite.typical].result.consistency" in run.output
-    assert "defined:   scoring/composite.py:" in run.output
+    causes, listed, following = report_counts(run.output)
+    assert causes == [
+        "formula composite.outcome_consistency gives other results at 2 golden points with "
+        "the same inputs: its code changed (defined at scoring/composite.py:"
+        f"{definitions(REPO_ROOT / 'scoring' / 'composite.py')['outcome_consistency'].first})"
+    ]
+    assert listed == following
+    assert "      composite.outcome_consistency@p=1/4,n=5 result: 0.25 → 0.625" in run.output
+    assert "  worked examples: " in run.output
     assert "constants[" not in run.output
 
 
 def test_an_edited_released_snapshot_fails(results: Results) -> None:
     run = _only(results, "edited_snapshot")
     assert run.returncode == 1, run.output
-    assert f"{SNAPSHOT}: released snapshot was edited" in run.output
-    assert "  constants[composite.weight.success].value\n      committed: 0.45\n" in run.output
+    causes, listed, following = report_counts(run.output)
+    assert causes == [f"{SNAPSHOT} was edited by hand: its bytes are not those the lock records"]
+    assert "      composite.weight.success value: 0.45 → 0.4\n" in run.output
+    assert f"fix: restore the released snapshot: git checkout -- {SNAPSHOT}," in run.output
+    assert (listed, following) == (1, 1)
 
 
 def test_a_missing_changelog_entry_fails(results: Results) -> None:
@@ -349,8 +415,14 @@ def test_the_bump_workflow(results: Results) -> None:
     root, runs = _get(results, "bump_flow")
     drift, refused, missing, no_entry, update, passed = runs
     assert drift.returncode == 1
-    assert "  constants[composite.weight.cost].value" in drift.output
-    assert "  constants[composite.weight.success].value" in drift.output
+    # Two weights changed (so that they still sum to 1): two causes, the rest counted.
+    causes, listed, following = report_counts(drift.output)
+    assert [cause.split(" (")[0] for cause in causes] == [
+        "constant composite.weight.success 0.4 → 0.45",
+        "constant composite.weight.cost 0.3 → 0.25",
+    ]
+    assert listed == following > 0
+    assert len(drift.output.splitlines()) <= 25, drift.output
     assert refused.returncode == 1
     assert f"contracts update: REFUSED: version {METHODOLOGY_VERSION} is released" in refused.output
     assert missing.returncode == 1

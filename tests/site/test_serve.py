@@ -30,6 +30,9 @@ REBUILD_LIMIT_S = 300.0
 #: The pages the tests read: the others are stubs in the served copy.
 PAGES = ("composite.md", "radar.md")
 
+#: The note of a page that shows a change not yet released (``docs/macros/drift.py``).
+NOTE = r'<div class="mv-block" data-mv="drift:page">'
+
 #: The published snapshot's entry of the success weight, with its value.
 SNAPSHOT_WEIGHT = r'"name": "composite\.weight\.success",[^}}]*"value": {}\n'
 
@@ -76,8 +79,17 @@ def test_an_edited_constant_shows_without_a_restart(served: Served) -> None:
     # The published snapshot moved with it (written after the pages: awaited too).
     _shows(served, "methodology.json", SNAPSHOT_WEIGHT.format(r"0\.45"))
     assert success_weight(served.get("methodology.json")) == "0.45"
+    # The page says what changed since the released version, under its title; the radar
+    # page, which shows neither weight, does not.
+    composite = served.get("composite.html") or ""
+    assert re.search(
+        f"</h1>\\s*{NOTE}.*constant composite\\.weight\\.success 0\\.4 → 0\\.45", composite
+    )
+    assert "constant composite.weight.cost 0.3 → 0.25" in composite
+    assert re.search(NOTE, served.get("radar.html") or "") is None
     _set_weights(served, "0.40", "0.30")
     _shows(served, "composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.40<')
+    assert re.search(NOTE, served.get("composite.html") or "") is None
 
 
 def test_a_broken_invariant_shows_in_place_and_serve_survives(served: Served) -> None:
