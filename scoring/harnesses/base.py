@@ -117,13 +117,18 @@ class Notes:
         self._once.setdefault(text)
 
     def count(self, template: str) -> None:
-        """An assumption made for one run; ``template`` holds ``{count}``."""
+        """An assumption made for one run; ``template`` holds ``{runs}`` (``3 runs``)."""
         self._counted[template] += 1
 
     def lines(self) -> tuple[str, ...]:
         """One line each, prefixed by the harness's name."""
-        counted = (template.format(count=n) for template, n in self._counted.items())
+        counted = (template.format(runs=runs(n)) for template, n in self._counted.items())
         return tuple(f"{self.harness.value}: {text}" for text in [*self._once, *counted])
+
+
+def runs(count: int) -> str:
+    """``1 run``, ``3 runs``: a count of runs in an assumption."""
+    return f"{count} run{'' if count == 1 else 's'}"
 
 
 T = TypeVar("T")
@@ -314,7 +319,7 @@ def timestamp(value: object, field: str, options: Options, notes: Notes) -> date
                 f"{shown(value)} has no UTC offset: pass --assume-utc to read such "
                 "timestamps as UTC",
             )
-        notes.count(f"{field} has no UTC offset; read as UTC (--assume-utc) on {{count}} runs")
+        notes.count(f"{field} has no UTC offset; read as UTC (--assume-utc) on {{runs}}")
         moment = moment.replace(tzinfo=UTC)
     return moment
 

@@ -53,11 +53,11 @@ AGENT_PHASE = (
     "latency is the agent's execution phase (agent_execution), not the trial's setup or "
     "verification"
 )
-NO_COST = "cost not recorded (agent_result.cost_usd null): cost_usd null on {count} runs"
-NO_LATENCY = "latency not recorded (no agent_execution timing): latency_ms null on {count} runs"
-NO_VERIFIER = "no verifier result (the trial raised an exception): success null on {count} runs"
-NO_STEPS = "steps not recorded (no tool-call count in result.json): steps null on {count} runs"
-UNFINISHED = "trial folders without result.json skipped (not finished?): {count}"
+NO_COST = "cost not recorded (agent_result.cost_usd null): cost_usd null on {runs}"
+NO_LATENCY = "latency not recorded (no agent_execution timing): latency_ms null on {runs}"
+NO_VERIFIER = "no verifier result (the trial raised an exception): success null on {runs}"
+NO_STEPS = "steps not recorded (no tool-call count in result.json): steps null on {runs}"
+UNFINISHED = "trial folders without result.json skipped (trials not finished?): {count}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +198,7 @@ MAPPING: Mapping[_Trial] = Mapping(
     ),
 )
 
-#: What the mapping may say on stderr (the templates; ``{count}`` is a number of runs).
+#: What the mapping may say on stderr (the templates; ``{runs}`` counts runs).
 NOTES: tuple[str, ...] = (
     NO_ATTEMPT,
     AGENT_PHASE,
@@ -219,8 +219,8 @@ def _trial_folders(job: Path, notes: Notes) -> list[Path]:
         )
     folders = sorted(child for child in job.iterdir() if child.is_dir())
     trials = [folder for folder in folders if (folder / RESULT_FILE).is_file()]
-    for _ in range(len(folders) - len(trials)):
-        notes.count(UNFINISHED)
+    if len(folders) > len(trials):
+        notes.once(UNFINISHED.format(count=len(folders) - len(trials)))
     if not trials:
         hint = (
             " (this is a trial folder: give the job folder above it)"

@@ -109,22 +109,22 @@ def parse_agent_from(text: str) -> tuple[AgentSource, str | None]:
 
 NO_PRICES = (
     "cost not recorded (no prices configured: model_usage.*.total_cost absent): cost_usd "
-    "null on {count} runs"
+    "null on {runs}"
 )
-NO_USAGE = "cost not recorded (no model usage recorded): cost_usd null on {count} runs"
-NO_TIME = "latency not recorded (total_time absent): latency_ms null on {count} runs"
+NO_USAGE = "cost not recorded (no model usage recorded): cost_usd null on {runs}"
+NO_TIME = "latency not recorded (total_time absent): latency_ms null on {runs}"
 NO_STEPS = (
     "steps not recorded (a sample summary counts messages and turns, not tool calls): "
-    "steps null on {count} runs"
+    "steps null on {runs}"
 )
-ERRORED = "errored samples have no score: success null (status failed) on {count} runs"
-TIMED_OUT = "stopped by a time or working limit: status timeout on {count} runs"
-OTHER_LIMIT = "stopped by another limit (message, token, ...): completed and scored on {count} runs"
-UNFINISHED = "samples not completed: status running (not scored) on {count} runs"
+ERRORED = "errored samples have no score: success null (status failed) on {runs}"
+TIMED_OUT = "stopped by a time or working limit: status timeout on {runs}"
+OTHER_LIMIT = "stopped by another limit (message, token, ...): completed and scored on {runs}"
+UNFINISHED = "samples not completed: status running (not scored) on {runs}"
 SEVERAL_TASKS = "logs of several tasks: task ids are the task's name, '/', the sample id"
 SEVERAL_SCORERS = "several scorers ({names}): success is read from the first, {first} (--scorer NAME picks another)"  # noqa: E501
 
-#: What the mapping may say on stderr (the templates; ``{count}`` is the number of runs).
+#: What the mapping may say on stderr (the templates; ``{runs}`` counts runs).
 NOTES: tuple[str, ...] = (
     NO_PRICES,
     NO_USAGE,

@@ -57,6 +57,10 @@ class Placeholder:
     start: datetime
     step: timedelta
 
+    def describe(self) -> str:
+        """The rule in words: ``1970-01-01T00:00:00Z plus 1 s per record in file order``."""
+        return f"{self.at(0)} plus {self.step.total_seconds():g} s per record in file order"
+
     def at(self, position: int) -> str:
         """The placeholder of the record at ``position`` (0-based), RFC 3339 in UTC."""
         moment = (self.start + self.step * position).astimezone(UTC)
@@ -87,15 +91,14 @@ TERMINATION_STATUS: dict[str, RunStatus] = {
 
 NO_AGENT = "τ-bench records name no agent: give the agent's name (--agent NAME)"
 NO_TIME = (
-    "no finish time is recorded (τ-bench): finished_at is a placeholder, "
-    f"{PLACEHOLDER.at(0)} plus {PLACEHOLDER.step.total_seconds():g} s per record in file "
-    "order, on {count} runs"
+    "no finish time is recorded (a τ-bench record has none): finished_at is a placeholder, "
+    "{placeholder}, on {runs}"
 )
-NO_LATENCY = "latency not recorded (τ-bench): latency_ms null on {count} runs"
-NO_COST = "cost not recorded (τ-bench): cost_usd null on {count} runs"
-NO_AGENT_COST = "cost not recorded (agent_cost null): cost_usd null on {count} runs"
-NO_REWARD = "no reward recorded (reward_info null): success null on {count} runs"
-NO_STEPS = "steps not recorded (no tool-call count in a record): steps null on {count} runs"
+NO_LATENCY = "latency not recorded (a τ-bench record has no timing): latency_ms null on {runs}"
+NO_COST = "cost not recorded (a τ-bench record has none): cost_usd null on {runs}"
+NO_AGENT_COST = "cost not recorded (agent_cost null): cost_usd null on {runs}"
+NO_REWARD = "no reward recorded (reward_info null): success null on {runs}"
+NO_STEPS = "steps not recorded (no tool-call count in a record): steps null on {runs}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +177,7 @@ def _steps(r: _Record) -> None:
 
 def _finished_at(r: _Record) -> str:
     if not r.tau2:
-        r.notes.count(NO_TIME)
+        r.notes.count(NO_TIME.format(placeholder=r.placeholder.describe(), runs="{runs}"))
         return r.placeholder.at(r.position)
     return rfc3339(r.data.get("end_time"), "end_time", r.options, r.notes)
 
@@ -237,14 +240,13 @@ MAPPING: Mapping[_Record] = Mapping(
             "finished_at",
             "`end_time` (τ²)",
             "τ²-bench writes it without a UTC offset: read as UTC only with `--assume-utc`, "
-            "refused otherwise. τ-bench records none: a placeholder, "
-            f"`{PLACEHOLDER.at(0)}` plus one second per record in file order",
+            f"refused otherwise. τ-bench records none: a placeholder, {PLACEHOLDER.describe()}",
             _finished_at,
         ),
     ),
 )
 
-#: What the mapping may say on stderr (the templates; ``{count}`` is the number of runs).
+#: What the mapping may say on stderr (the templates; ``{runs}`` counts runs).
 NOTES: tuple[str, ...] = (NO_TIME, NO_LATENCY, NO_COST, NO_AGENT_COST, NO_REWARD, NO_STEPS)
 
 
@@ -263,7 +265,7 @@ def _records(path: Path) -> list[tuple[int | None, str, object]]:
     if isinstance(whole, list):
         return [(None, f"record {n}", item) for n, item in enumerate(whole, 1)]
     if isinstance(whole, dict) and isinstance(whole.get("simulations"), list):
-        return [(None, f"simulations[{n}]", item) for n, item in enumerate(whole["simulations"], 1)]
+        return [(None, f"simulation {n}", item) for n, item in enumerate(whole["simulations"], 1)]
     if isinstance(whole, dict) and "task_id" in whole:
         return [(1, "line 1", whole)]  # JSON Lines of one record
     raise refuse_input(
