@@ -306,6 +306,8 @@ def decimal_sum(values: Iterable[float]) -> float:
 
 def timestamp(value: object, field: str, options: Options, notes: Notes) -> datetime:
     """An ISO 8601 timestamp; one without a UTC offset only with ``--assume-utc``."""
+    if value is None:
+        raise FieldError(field, "required: when the run finished (an ISO 8601 timestamp)")
     if not isinstance(value, str):
         raise FieldError(field, f"must be a timestamp (got {shown(value)})")
     try:

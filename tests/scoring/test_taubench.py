@@ -19,9 +19,9 @@ from scoring import aggregate_pass_hat_k, build_report, report_to_json
 
 DATA = REPO_ROOT / "docs" / "data" / "tau-bench-gpt-4o-airline.jsonl"
 #: τ-bench's published pass^k, from the one place they are written (the example script).
-PUBLISHED: dict[int, str] = runpy.run_path(
-    str(REPO_ROOT / "docs" / "examples" / "tau_bench.py")
-)["PUBLISHED"]
+PUBLISHED: dict[int, str] = runpy.run_path(str(REPO_ROOT / "docs" / "examples" / "tau_bench.py"))[
+    "PUBLISHED"
+]
 
 
 @pytest.fixture(scope="module")
