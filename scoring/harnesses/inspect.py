@@ -169,7 +169,8 @@ def _sample_id(s: _Sample) -> str:
 
 
 def _run_id(s: _Sample) -> str:
-    return f"{s.log.eval_id}/{_sample_id(s)}/{s.summary.epoch}"
+    eval_id = identifier(s.log.eval_id, "eval.eval_id")
+    return f"{eval_id}/{_sample_id(s)}/{s.summary.epoch}"
 
 
 def _task_id(s: _Sample) -> str:
