@@ -21,6 +21,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import BinaryIO, NoReturn, TextIO, TypeVar
 
+from scoring import harnesses
 from scoring.comparing import compare_in, comparison_to_json, comparison_to_table
 from scoring.constants import Axis
 from scoring.engines import (
@@ -51,6 +52,7 @@ from scoring.exits import Exit as Exit
 from scoring.exits import ExitStatus as ExitStatus
 from scoring.exits import _path, _ReadError, _row, _UsageError, _WriteError
 from scoring.exits import exit_for as exit_for
+from scoring.harnesses import Harness
 from scoring.invariants import check_methodology
 from scoring.jsonlines import file_bytes
 from scoring.outcome import OutcomeScore, iter_outcome_scores
@@ -88,6 +90,7 @@ class Command(StrEnum):
     OUTCOME = "outcome"
     SQL = "sql"
     COMPARE = "compare"
+    CONVERT = "convert"
 
 
 def _weights_argument(text: str) -> dict[Axis, Decimal]:
@@ -153,6 +156,14 @@ def _parser() -> argparse.ArgumentParser:
         "change no score, rank or floor",
     )
     _engine_arguments(report)
+    _harness_arguments(report, required=False)
+    convert = commands.add_parser(
+        Command.CONVERT.value,
+        help="an evaluation harness's logs as a run log (JSON Lines on stdout), to keep, "
+        "inspect and score with report",
+    )
+    convert.add_argument("path", metavar="PATH", help="a harness log: a file or a folder")
+    _harness_arguments(convert, required=True)
     outcome = commands.add_parser(
         Command.OUTCOME.value, help="run-level outcome score v1, from outcome records"
     )
@@ -199,6 +210,138 @@ def _engine_arguments(report: argparse.ArgumentParser) -> None:
         help=f"the Spark master for --engine spark (default ${SPARK_MASTER_VARIABLE}, "
         f"else {SPARK_LOCAL_MASTER})",
     )
+
+
+def _agent_from_argument(text: str) -> str:
+    try:
+        harnesses.inspect.parse_agent_from(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _harness_arguments(parser: argparse.ArgumentParser, *, required: bool) -> None:
+    """``--from`` and what its readers need (the ``report`` and ``convert`` commands)."""
+    # The usage rules argparse cannot say are checked after parsing, and reported by this
+    # subcommand's parser, with its usage (_harness_usage).
+    parser.set_defaults(subparser=parser)
+    parser.add_argument(
+        "more_paths",
+        nargs="*",
+        metavar="PATH",
+        help="more harness logs, files or folders (with --from)",
+    )
+    parser.add_argument(
+        "--from",
+        dest="harness",
+        required=required,
+        choices=[h.value for h in Harness],
+        help="read the logs this evaluation harness wrote instead of a run log (the "
+        "mapping of each: docs/harnesses.md)",
+    )
+    parser.add_argument(
+        "--agent",
+        metavar="NAME",
+        help="the agent_id of every run (required for tau-bench, whose records name none)",
+    )
+    parser.add_argument(
+        "--agent-from",
+        type=_agent_from_argument,
+        metavar="SOURCE",
+        help="inspect: where the agent_id is read, "
+        + "|".join(harnesses.inspect.AGENT_FROM_FORMS)
+        + " (default model: eval.model)",
+    )
+    parser.add_argument(
+        "--scorer",
+        metavar="NAME",
+        help="inspect: the scorer whose value decides success (default: the first)",
+    )
+    parser.add_argument(
+        "--assume-utc",
+        action="store_true",
+        help="read timestamps written without a UTC offset (tau2-bench's) as UTC; "
+        "without it they are refused",
+    )
+
+
+#: Options that only some readers take, and which.
+_HARNESS_ONLY = {
+    "agent_from": ("--agent-from", Harness.INSPECT),
+    "scorer": ("--scorer", Harness.INSPECT),
+}
+
+
+def _harness_usage(args: argparse.Namespace) -> None:
+    """The usage rules of ``--from`` argparse cannot say; a break is a usage error."""
+    if args.command not in (Command.REPORT, Command.CONVERT):
+        return
+    harness = None if args.harness is None else Harness(args.harness)
+    sub = args.subparser
+    if harness is None:
+        given = [flag for flag, on in _given_harness_options(args) if on]
+        if args.more_paths:
+            _sub_error(sub, "one run log at a time; several paths need --from")
+        if given:
+            _sub_error(sub, f"{given[0]} is an option of --from")
+        return
+    if args.command == Command.REPORT and args.engine != Engine.PYTHON.value:
+        _sub_error(sub, "--from scores with the python engine only (leave out --engine)")
+    if "-" in (args.path, *args.more_paths):
+        _sub_error(sub, "--from reads files and folders, not stdin ('-')")
+    for name, (flag, only) in _HARNESS_ONLY.items():
+        if getattr(args, name) is not None and harness is not only:
+            _sub_error(sub, f"{flag} is an option of --from {only.value} only")
+    if harness is Harness.TAU_BENCH and not args.agent:
+        _sub_error(sub, "--from tau-bench needs --agent NAME: its records name no agent")
+    if harness is Harness.INSPECT and not harnesses.inspect.available():
+        _sub_error(sub, f"--from inspect needs inspect_ai: {harnesses.inspect.INSTALL}")
+    args.paths = [args.path, *args.more_paths]
+    if args.more_paths:
+        args.path = f"{args.path} and {len(args.more_paths)} more"
+
+
+def _given_harness_options(args: argparse.Namespace) -> list[tuple[str, bool]]:
+    return [
+        ("--agent", args.agent is not None),
+        ("--agent-from", args.agent_from is not None),
+        ("--scorer", args.scorer is not None),
+        ("--assume-utc", args.assume_utc),
+    ]
+
+
+def _sub_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    parser.error(message)
+
+
+def _converted(args: argparse.Namespace, err: TextIO | None, command: str) -> list[bytes]:
+    """The harness logs of ``--from`` as the lines of a run log; what the mapping assumed,
+    one line each on stderr."""
+    options = harnesses.Options(
+        agent=args.agent,
+        agent_from=args.agent_from,
+        scorer=args.scorer,
+        assume_utc=args.assume_utc,
+    )
+    converted = harnesses.convert(Harness(args.harness), args.paths, options)
+    for assumption in converted.assumptions:
+        say(err, f"{command}: {assumption}")
+    return harnesses.run_log(converted.runs)
+
+
+def _report_from(args: argparse.Namespace, out: TextIO, err: TextIO | None, command: str) -> bool:
+    """``report --from``: the harness logs converted, then scored as that run log would be."""
+    lines = _converted(args, err, command)
+    report = build_report(lines, args.weights, extra_levels=args.pass_k)
+    return _write_report(args, out, report)
+
+
+def _convert(args: argparse.Namespace, out: TextIO, err: TextIO | None, command: str) -> bool:
+    """``convert``: the run log, written once every log was read and found good."""
+    lines = _converted(args, err, command)
+    for line in lines:
+        write(out, line.decode("utf-8"))
+    return bool(lines)
 
 
 @contextmanager
@@ -379,6 +522,7 @@ def run(
     try:
         with redirect_stdout(stdout), redirect_stderr(stderr):
             args = _parser().parse_args(argv)
+            _harness_usage(args)
     except SystemExit as exit_:  # --help
         return exit_.code if isinstance(exit_.code, int) else EXIT_BAD_INPUT
     except _UsageError as error:
@@ -391,7 +535,11 @@ def run(
         return EXIT_OUTPUT_FAILED
     try:
         check_methodology()  # constants that break an invariant score nothing
-        if args.command == Command.REPORT:
+        if args.command == Command.CONVERT:
+            scored = _convert(args, stdout, stderr, command)
+        elif args.command == Command.REPORT and args.harness is not None:
+            scored = _report_from(args, stdout, stderr, command)
+        elif args.command == Command.REPORT:
             scored = _report(args, stdin, stdout, stderr)
         elif args.command == Command.COMPARE:
             scored = _compare(args, stdin, stdout, stderr)
@@ -431,7 +579,7 @@ def _sql(args: argparse.Namespace, out: TextIO | None, err: TextIO | None, comma
 
 
 # What an empty input (0 bytes, or only blank lines) is said to hold, on stderr.
-_NOTHING = {Command.REPORT: "no runs", Command.OUTCOME: "no records"}
+_NOTHING = {Command.REPORT: "no runs", Command.OUTCOME: "no records", Command.CONVERT: "no runs"}
 
 
 def _silence_stdout() -> None:

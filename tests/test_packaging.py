@@ -7,6 +7,8 @@ and nothing more; the site's tools come with the ``docs`` extra, the test tools 
 - ``scoring/``, ``contracts/``: the core dependencies;
 - ``scoring/engines/``: core and the engines' extras (``duckdb``, ``spark``), which it
   imports only when an engine is asked for;
+- ``scoring/harnesses/``: core and the ``inspect`` extra, imported only when an Inspect
+  log is read;
 - ``docs/``: core and ``docs``;
 - ``tests/``, ``benchmarks/``: core, ``docs`` and ``dev``.
 
@@ -43,6 +45,11 @@ TYPED_PACKAGES = ("scoring", "contracts")
 # The engines of ``scoring report --engine``: the one folder of the library that may import
 # an extra (see the module docstring).
 ENGINES = "scoring/engines"
+# The readers of harness logs (``scoring report --from``): the ``inspect`` extra, imported
+# only when an Inspect log is read.
+HARNESSES = "scoring/harnesses"
+#: The folders of the library that may import an extra, each checked on its own.
+OPTIONAL_FOLDERS = (ENGINES, HARNESSES)
 
 
 def normalize(distribution: str) -> str:
@@ -67,6 +74,7 @@ class Declared:
     docs: frozenset[str]
     dev: frozenset[str]
     engines: frozenset[str] = frozenset()
+    harnesses: frozenset[str] = frozenset()
 
 
 def declared(pyproject: Path) -> Declared:
@@ -96,6 +104,7 @@ def declared(pyproject: Path) -> Declared:
         engines=frozenset(
             group([*extras.get("duckdb", []), *extras.get("spark", [])], frozenset())
         ),
+        harnesses=frozenset(group(extras.get("inspect", []), frozenset())),
     )
 
 
@@ -105,6 +114,8 @@ def allowed_for(folder: str, groups: Declared) -> frozenset[str]:
         return groups.core
     if folder == ENGINES:
         return groups.core | groups.engines
+    if folder == HARNESSES:
+        return groups.core | groups.harnesses
     if folder == "docs":
         return groups.core | groups.docs
     return groups.core | groups.docs | groups.dev | groups.engines
@@ -164,10 +175,10 @@ def undeclared(folder: Path, allowed: frozenset[str], root: Path) -> list[str]:
     providers = importlib.metadata.packages_distributions()
     extra = pythonpath_folders(root) if folder == root / "tests" else ()
     problems: list[str] = []
-    engines = root / ENGINES
+    optional = [root / name for name in OPTIONAL_FOLDERS]
     for path in sorted(folder.rglob("*.py")):
-        if folder != engines and engines in path.parents:
-            continue  # checked on its own, with the engines' extras
+        if any(folder != own and own in path.parents for own in optional):
+            continue  # checked on its own, with its extras
         for found in imports(path):
             module = found.module
             if (
@@ -191,7 +202,7 @@ def undeclared(folder: Path, allowed: frozenset[str], root: Path) -> list[str]:
     return problems
 
 
-FOLDERS = ("scoring", ENGINES, "contracts", "docs", "tests", "benchmarks")
+FOLDERS = ("scoring", ENGINES, HARNESSES, "contracts", "docs", "tests", "benchmarks")
 
 
 @pytest.fixture(scope="module")
@@ -216,7 +227,8 @@ def test_core_dependencies_are_exactly_what_the_library_imports(groups: Declared
         for distribution in providers.get(found.module, [])
         if found.module not in FIRST_PARTY
     }
-    assert groups.core == used - groups.engines  # an engine extra: scoring/engines only
+    # an engine extra: scoring/engines only; the inspect extra: scoring/harnesses only
+    assert groups.core == used - groups.engines - groups.harnesses
 
 
 def test_dev_includes_docs_so_one_install_serves_both(groups: Declared) -> None:
@@ -395,6 +407,31 @@ def test_the_library_runs_without_the_site_and_test_tools(groups: Declared) -> N
     lines = result.stdout.splitlines()
     assert COMPOSITE_TITLE in lines
     assert lines[-4:] == ["report exit 0", "contracts check: OK", "check exit 0", "loaded []"]
+
+
+_INSPECT_MISSING = """
+import io
+from scoring.cli import run
+
+err = io.StringIO()
+status = run(["report", "--from", "inspect", "log.eval"], stdout=io.StringIO(), stderr=err)
+print("exit", status)
+print(err.getvalue().splitlines()[-1])
+print("loaded", sorted({name.partition(".")[0] for name in sys.modules} & BLOCKED))
+"""
+
+
+def test_inspect_logs_without_the_extra_ask_for_it(groups: Declared) -> None:
+    """Without inspect_ai, ``--from inspect`` is a usage error that names the extra."""
+    blocked = _blocked_modules(groups)
+    assert "inspect_ai" in blocked
+    result = _run_harness(blocked, _INSPECT_MISSING)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "exit 2",
+        'scoring report: error: --from inspect needs inspect_ai: pip install -e ".[inspect]"',
+        "loaded []",
+    ]
 
 
 def test_the_harness_blocks_a_site_tool(groups: Declared) -> None:

@@ -34,6 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from contracts.source import REPO_ROOT
+from scoring.harnesses import tau_bench
+from scoring.harnesses.base import Options
+from scoring.harnesses.tau_bench import Placeholder
 
 HERE = Path(__file__).resolve().parent
 SYNTHETIC_FILE = "synthetic-runs.jsonl"
@@ -58,8 +61,8 @@ GATE_AT_RUNS = 5
 WINDOW_RECENT_RUNS = 100
 WINDOW_OLDER_RUNS = 68
 
-#: τ-bench's success rule: a reward within this distance of 1 is a success.
-TAU_REWARD_TOLERANCE = 1e-6
+#: The agent the τ-bench trajectories are runs of.
+TAU_BENCH_AGENT = "gpt-4o-airline"
 #: Minutes between two τ-bench trajectories in the derived log.
 TAU_SPACING_MIN = 3
 
@@ -272,29 +275,21 @@ def synthetic_lines() -> list[str]:
 
 
 def tau_bench_lines(source: Path = TAU_BENCH_SOURCE) -> list[str]:
-    """The τ-bench trajectories as run records, in the order of the source file."""
+    """The τ-bench trajectories as run records, in the order of the source file: mapped by
+    the reader of ``scoring report --from tau-bench`` (one mapping: success when the reward
+    is 1, latency and cost unrecorded), with the corpus's own finish times (a trajectory
+    every few minutes) and names (``airline-07``, so that tasks sort as their numbers)."""
+    clock = Placeholder(START, timedelta(minutes=TAU_SPACING_MIN))
+    converted = tau_bench.convert([source], Options(agent=TAU_BENCH_AGENT), clock)
     lines = []
-    with source.open(encoding="utf-8") as trajectories:
-        for position, text in enumerate(trajectories):
-            if not text.strip():
-                continue
-            trajectory = json.loads(text)
-            task, trial = trajectory["task_id"], trajectory["trial"]
-            success = abs(trajectory["reward"] - 1) <= TAU_REWARD_TOLERANCE
-            finished = START + timedelta(minutes=TAU_SPACING_MIN * position)
-            record = {
-                "run_id": f"tau-airline-{task:02d}-trial-{trial}",
-                "agent_id": "gpt-4o-airline",
-                "task_id": f"airline-{task:02d}",
-                "status": "completed",
-                "success": success,
-                # τ-bench records outcomes only: latency and cost stay unrecorded.
-                "latency_ms": None,
-                "cost_usd": None,
-                "steps": None,
-                "finished_at": _stamp(finished),
-            }
-            lines.append(_line(record))
+    for run in converted.runs:
+        task = int(str(run["task_id"]))
+        trial = str(run["run_id"]).rpartition(tau_bench.TRIAL_SEPARATOR)[2]
+        named = {
+            "run_id": f"tau-airline-{task:02d}-trial-{trial}",
+            "task_id": f"airline-{task:02d}",
+        }
+        lines.append(_line(run | named))
     return lines
 
 

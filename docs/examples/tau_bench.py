@@ -2,7 +2,8 @@
 
 The data: 50 airline tasks × 4 trials from the public τ-bench repository
 (sierra-research/tau-bench, MIT licence). τ-bench counts a trial as a success when its
-reward is 1, within a tolerance, and publishes pass^k for this agent in its README.
+reward is 1, within a tolerance, and publishes pass^k for this agent in its README. The
+trials are read as ``scoring report --from tau-bench`` reads them.
 
 Run it next to the data file::
 
@@ -11,30 +12,28 @@ Run it next to the data file::
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
 from scoring import aggregate_pass_hat_k
+from scoring.harnesses import Harness, Options, convert
 
-#: τ-bench's success rule: a reward within this distance of 1 is a success.
-REWARD_TOLERANCE = 1e-6
+#: The agent whose trials these are (τ-bench's records name none).
+AGENT = "gpt-4o-airline"
 #: pass^k for gpt-4o on the airline domain, as τ-bench's README publishes it.
 PUBLISHED = {1: "0.420", 2: "0.273", 3: "0.220", 4: "0.200"}
 
 
 def tasks(path: Path) -> list[tuple[int, int]]:
-    """``(n, c)`` per task: recorded trials and successful trials."""
-    trials: Counter[int] = Counter()
-    successes: Counter[int] = Counter()
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            trial = json.loads(line)
-            trials[trial["task_id"]] += 1
-            successes[trial["task_id"]] += abs(trial["reward"] - 1) <= REWARD_TOLERANCE
-    return [(trials[task], successes[task]) for task in sorted(trials)]
+    """``(n, c)`` per task: recorded trials and successful trials (a reward of 1)."""
+    trials: Counter[str] = Counter()
+    successes: Counter[str] = Counter()
+    for run in convert(Harness.TAU_BENCH, [path], Options(agent=AGENT)).runs:
+        trials[str(run["task_id"])] += 1
+        successes[str(run["task_id"])] += run["success"] is True
+    return [(trials[task], successes[task]) for task in sorted(trials, key=int)]
 
 
 def pass_hat(path: Path) -> dict[int, Fraction | None]:

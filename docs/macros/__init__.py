@@ -92,6 +92,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "paired_table",
     ),
     "coverage": ("coverage_table", "coverage_notes"),
+    "harnesses": ("harness_mapping", "harness_notes", "harness_cli", "tau2_example"),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.

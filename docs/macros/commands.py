@@ -87,40 +87,19 @@ def tau_bench_table(site: Site) -> str:
     )
 
 
-def tau_bench_runs(path: Path, tolerance: float) -> list[bytes]:
-    """τ-bench's trials as run-log lines: one completed run per trial, a success when the
-    reward is 1 within ``tolerance``; latency and cost unrecorded (τ-bench keeps neither)."""
-    import json
-
-    lines = []
-    for i, text in enumerate(path.read_text(encoding="utf-8").splitlines()):
-        trial = json.loads(text)
-        record = {
-            "run_id": f"{trial['task_id']}-{trial['trial']}",
-            "agent_id": "gpt-4o-airline",
-            "task_id": str(trial["task_id"]),
-            "status": "completed",
-            "success": abs(trial["reward"] - 1) <= tolerance,
-            "latency_ms": None,
-            "cost_usd": None,
-            "steps": None,
-            "finished_at": f"2024-06-01T00:{i // 60:02d}:{i % 60:02d}Z",
-        }
-        lines.append(json.dumps(record).encode() + b"\n")
-    return lines
-
-
 def tau_bench_levels(site: Site) -> str:
     """The report itself on τ-bench's trials, asked for every level τ-bench publishes
-    (``--pass-k``) beside the published ones: what it prints, beside what τ-bench prints."""
+    (``--pass-k``) beside the published ones: what it prints, beside what τ-bench prints.
+    The trials become runs as ``scoring report --from tau-bench`` reads them (the reader of
+    ``scoring.harnesses``), then the report scores that run log."""
+    from scoring.harnesses import Harness, Options, convert, run_log
     from scoring.report import build_report
     from scoring.serialize import pass_key, report_to_json
 
     namespace, data = _tau(site)
     published: dict[int, str] = namespace["PUBLISHED"]
-    report = build_report(
-        tau_bench_runs(data, namespace["REWARD_TOLERANCE"]), extra_levels=tuple(published)
-    )
+    converted = convert(Harness.TAU_BENCH, [data], Options(agent=namespace["AGENT"]))
+    report = build_report(run_log(converted.runs), extra_levels=tuple(published))
     [agent] = report_to_json(report)["agents"]
     shown = agent["repeatability"]
     rows = []
