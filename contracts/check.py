@@ -24,14 +24,14 @@ from pathlib import Path
 
 from contracts.build import build_snapshot
 from contracts.check_snapshots import (
-    _check_new_current,
-    _check_released,
-    _check_released_current,
-    _check_schema,
-    _check_temporary_files,
-    _file_line,
-    _plural,
+    check_new_current,
+    check_released_current,
     edited_by_hand,
+    file_line,
+    plural,
+    released_findings,
+    schema_findings,
+    temporary_file_findings,
     version_location,
 )
 from contracts.diff import (
@@ -169,7 +169,7 @@ def check_version(context: CheckContext) -> list[Finding]:
             finding(
                 EXIT_FAILED,
                 f"constants[methodology.version].value: {error} (defined at {where})",
-                **_file_line(where),
+                **file_line(where),
             )
         ]
     return []
@@ -177,7 +177,7 @@ def check_version(context: CheckContext) -> list[Finding]:
 
 def check_released(context: CheckContext) -> list[Finding]:
     """Every released snapshot is present, readable, unedited and in the changelog."""
-    found, context.snapshots = _check_released(
+    found, context.snapshots = released_findings(
         context.released,
         context.directory,
         context.methodology,
@@ -214,9 +214,9 @@ def check_current(context: CheckContext) -> list[Finding]:
     if current in context.snapshots:
         read, entry = context.snapshots[current], context.released.get(current)
         edited = entry is not None and edited_by_hand(read, current, live, entry)
-        return _check_released_current(read, live, edited)
+        return check_released_current(read, live, edited)
     if context.lock is not None and context.version_ok and current not in context.released:
-        return _check_new_current(live, context.directory, context.released, context.snapshots)
+        return check_new_current(live, context.directory, context.released, context.snapshots)
     return []
 
 
@@ -255,12 +255,12 @@ def check_formulas(context: CheckContext) -> list[Finding]:
 
 def check_schema(context: CheckContext) -> list[Finding]:
     """The committed JSON Schemas (the snapshot's, the CLI output's) equal the generated ones."""
-    return _check_schema(context.directory)
+    return schema_findings(context.directory)
 
 
 def check_temporary_files(context: CheckContext) -> list[Finding]:
     """No temporary file left by an update that was killed (none while an update runs)."""
-    return _check_temporary_files(context.directory)
+    return temporary_file_findings(context.directory)
 
 
 #: The drift check, in the order it runs: a new check is a function above and a line here.
@@ -342,16 +342,16 @@ def _summary(findings: list[Finding], exit_code: int, verbose: bool) -> str:
     reports listed them, and the other problems; with ``verbose``, the problems counted."""
     reports = [f.report for f in findings if f.report is not None]
     if verbose or not reports:
-        return f"contracts check: FAILED ({_plural(len(findings), 'problem')}, exit {exit_code})"
+        return f"contracts check: FAILED ({plural(len(findings), 'problem')}, exit {exit_code})"
     causes = sum(len(r.explanation.causes) for r in reports)
     following = sum(r.explanation.following for r in reports)
     them = "it" if causes == 1 else "them"
-    follows = _plural(following, "difference") if following else "no differences"
+    follows = plural(following, "difference") if following else "no differences"
     verb = "follows" if following == 1 else "follow"
-    parts = [f"{_plural(causes, 'cause')} and {follows} that {verb} from {them}"]
+    parts = [f"{plural(causes, 'cause')} and {follows} that {verb} from {them}"]
     others = [f for f in findings if f.report is None and f.shown()]
     if others:
-        parts.append(_plural(len(others), "other problem"))
+        parts.append(plural(len(others), "other problem"))
     return f"contracts check: FAILED ({'; '.join(parts)}; exit {exit_code})"
 
 

@@ -46,7 +46,7 @@ from contracts.store import (
 )
 
 
-def _file_line(location: str | None) -> dict[str, Any]:
+def file_line(location: str | None) -> dict[str, Any]:
     """``file=`` and ``line=`` of a ``file:line`` location (empty when unknown)."""
     if not location or ":" not in location:
         return {"file": location} if location else {}
@@ -85,10 +85,10 @@ def _scoreboard_lines(
         boards = live.scoreboard or []
         agents = sum(len(board.agents) for board in boards)
         return [
-            f"  {SCOREBOARD_KEY}: recorded for the first time ({_plural(agents, 'agent')} in "
-            f"{_plural(len(boards), 'corpus file')}); {UPDATE_COMMAND} records it"
+            f"  {SCOREBOARD_KEY}: recorded for the first time ({plural(agents, 'agent')} in "
+            f"{plural(len(boards), 'corpus file')}); {UPDATE_COMMAND} records it"
         ]
-    count = _plural(len(mine), "value")
+    count = plural(len(mine), "value")
     return [f"  {SCOREBOARD_KEY}: {count} of the reference corpus differ;"] + [
         f"  {line}" for line in summary_lines(impact)
     ]
@@ -101,8 +101,8 @@ def _scoreboard_brief(impact: Impact | None, live: Methodology) -> list[str]:
         boards = live.scoreboard or []
         agents = sum(len(board.agents) for board in boards)
         return [
-            f"recorded for the first time ({_plural(agents, 'agent')} in "
-            f"{_plural(len(boards), 'corpus file')})"
+            f"recorded for the first time ({plural(agents, 'agent')} in "
+            f"{plural(len(boards), 'corpus file')})"
         ]
     moved = [
         corpus
@@ -169,11 +169,11 @@ def _report(
 CHECK_COMMAND = "python -m contracts check"
 
 
-def _plural(count: int, noun: str) -> str:
+def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def _check_released(
+def released_findings(
     released: dict[str, LockEntry],
     directory: Path,
     live: Methodology,
@@ -305,7 +305,7 @@ def _hash_mismatch(
     )
 
 
-def _check_temporary_files(directory: Path) -> list[Finding]:
+def temporary_file_findings(directory: Path) -> list[Finding]:
     """Temporary files of an update that was killed (none while an update runs)."""
     stray = temporary_files(directory)
     if not stray or update_running(directory):
@@ -320,7 +320,7 @@ def _check_temporary_files(directory: Path) -> list[Finding]:
     ]
 
 
-def _check_schema(directory: Path) -> list[Finding]:
+def schema_findings(directory: Path) -> list[Finding]:
     """The committed JSON Schemas (the snapshot's, the CLI output's) equal the generated ones."""
     from contracts.output import stale_output_schemas
 
@@ -350,7 +350,7 @@ def _check_schema(directory: Path) -> list[Finding]:
     return found
 
 
-def _check_released_current(
+def check_released_current(
     committed: SnapshotRead, live: Methodology, edited: bool = False
 ) -> list[Finding]:
     """The live code against the snapshot of its own, released, version. ``edited``: that
@@ -366,7 +366,7 @@ def _check_released_current(
     )
     lines = [
         f"{path}: the live methodology differs from the committed "
-        f"snapshot of version {version} ({_plural(len(differences), 'difference')}):"
+        f"snapshot of version {version} ({plural(len(differences), 'difference')}):"
     ]
     for difference in differences:
         if not is_scoreboard(difference):
@@ -394,13 +394,13 @@ def _check_released_current(
             EXIT_FAILED,
             f"version {version} is released and its snapshot is immutable: to publish this "
             f"change, {_bump_advice(live)}",
-            **_file_line(version_location(live)),
+            **file_line(version_location(live)),
             brief=(),
         ),
     ]
 
 
-def _check_new_current(
+def check_new_current(
     live: Methodology,
     directory: Path,
     released: dict[str, LockEntry],
@@ -418,7 +418,7 @@ def _check_new_current(
                 f"constants[methodology.version].value: {version} is older than the newest "
                 f"released version {newest}; a new version must be newer "
                 f"(defined at {version_location(live)})",
-                **_file_line(version_location(live)),
+                **file_line(version_location(live)),
             )
         )
     differences: list[Difference] = []
@@ -442,7 +442,7 @@ def _check_new_current(
         )
         brief = tuple(report.lines())
         lines.append(
-            f"changes since released version {newest} ({_plural(len(differences), 'difference')}),"
+            f"changes since released version {newest} ({plural(len(differences), 'difference')}),"
             f" which {UPDATE_COMMAND} will record:"
         )
         for difference in differences:

@@ -393,7 +393,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"wall time: {time.perf_counter() - started:.0f} s on {PROCESSES} processes")
     if args.update:
         if replications < REPLICATIONS:
-            print(f"short: {replications} replications a cell, the method asks {REPLICATIONS}")
+            print(f"short: {replications} replications a cell, the decisions ask {REPLICATIONS}")
         write_atomic(OUTPUT, document_text(document))
         write_atomic(INPUTS, document_text(inputs_document(found)))
         print(f"wrote {display_path(OUTPUT)} and {display_path(INPUTS)}")
