@@ -12,6 +12,8 @@ build starts under Zensical). The macros of this module link to the files and li
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -141,36 +143,69 @@ def _lock_name() -> str:
     return LOCK_FILENAME
 
 
+#: Highlighted sources kept between builds, by a digest of what they are made from: a
+#: rebuild under ``mkdocs serve`` highlights again only the files that changed (every file
+#: through Pygments took about a third of a build). Beside Zensical's cache, not tracked.
+SOURCE_CACHE = Path(".cache") / "highlighted-sources"
+
+
 def publish_sources(target: Path) -> None:
     """Write a highlighted page, lines anchored, for every Python file of the packages."""
+    from contracts.source import REPO_ROOT
+
+    cache = REPO_ROOT / SOURCE_CACHE
+    for package in SOURCE_PACKAGES:
+        for path in sorted((REPO_ROOT / package).glob("*.py")):
+            relative = path.relative_to(REPO_ROOT).as_posix()
+            text = path.read_text(encoding="utf-8")
+            out = target / f"{relative}.html"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(_highlighted(relative, text, cache))
+
+
+def _highlighted(relative: str, text: str, cache: Path) -> bytes:
+    """The highlighted page of the source ``text`` of ``relative``, from the cache when the
+    same text was highlighted before by the same Pygments."""
+    import pygments
+
+    key = hashlib.sha256(f"{pygments.__version__}\0{relative}\0{text}".encode()).hexdigest()
+    kept = cache / f"{key}.html"
+    try:
+        return kept.read_bytes()
+    except OSError:
+        pass
+    page = _highlight(relative, text)
+    try:  # a cache that cannot be written only costs time
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = kept.with_suffix(f".{os.getpid()}.part")
+        partial.write_bytes(page)
+        partial.replace(kept)
+    except OSError:
+        pass
+    return page
+
+
+def _highlight(relative: str, text: str) -> bytes:
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import PythonLexer
 
-    from contracts.source import REPO_ROOT
-
-    for package in SOURCE_PACKAGES:
-        for path in sorted((REPO_ROOT / package).glob("*.py")):
-            relative = path.relative_to(REPO_ROOT).as_posix()
-            formatter = HtmlFormatter(
-                full=True,
-                linenos="inline",
-                lineanchors=SOURCE_ANCHOR,
-                anchorlinenos=True,
-                noclasses=True,
-                title=f"{relative} (the source this site was built from)",
-                # Declared in the page (charset=utf-8, not Pygments' default "None"): a
-                # static host that sends no charset (python -m http.server) would otherwise
-                # leave the browser to guess, and it shows 0â€“100 for 0–100.
-                encoding=PUBLISHED_ENCODING,
-            )
-            page = highlight(path.read_text(encoding="utf-8"), PythonLexer(), formatter)
-            # No icon of its own: without this the browser asks the host's root for
-            # /favicon.ico, outside the site when it is served under a sub-path.
-            page = page.replace(b"<head>", b'<head>\n  <link rel="icon" href="data:,">', 1)
-            out = target / f"{relative}.html"
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_bytes(page)
+    formatter = HtmlFormatter(
+        full=True,
+        linenos="inline",
+        lineanchors=SOURCE_ANCHOR,
+        anchorlinenos=True,
+        noclasses=True,
+        title=f"{relative} (the source this site was built from)",
+        # Declared in the page (charset=utf-8, not Pygments' default "None"): a static host
+        # that sends no charset (python -m http.server) would otherwise leave the browser to
+        # guess, and it shows 0â€“100 for 0–100.
+        encoding=PUBLISHED_ENCODING,
+    )
+    page: bytes = highlight(text, PythonLexer(), formatter)
+    # No icon of its own: without this the browser asks the host's root for /favicon.ico,
+    # outside the site when it is served under a sub-path.
+    return page.replace(b"<head>", b'<head>\n  <link rel="icon" href="data:,">', 1)
 
 
 #: The macros this module renders (see ``macros.MACROS_BY_MODULE``).
