@@ -125,7 +125,8 @@ def test_a_huge_duplicate_run_id_is_cut() -> None:
     lines = valid_lines(1, run_id="r" * MEGABYTE) * 2
     code, _, err = cli("report", "-", stdin=b"".join(lines))
     assert code == EXIT_BAD_INPUT
-    assert f"duplicate run_id '{'r' * MAX_SHOWN_CHARS}'… ({MEGABYTE} characters) [unique]" in err
+    cut_id = f"'{'r' * MAX_SHOWN_CHARS}'… ({MEGABYTE} characters)"
+    assert f"duplicate run_id {cut_id}, first on line 1 [unique]" in err
     assert len(err.encode()) < STDERR_BUDGET_BYTES
 
 
