@@ -262,18 +262,20 @@ class RunIds:
             self._lines = array("Q", self._lines)
 
     def _grow(self) -> None:
-        """Double the table: its codes and lines placed again, in one batch."""
+        """Double the table: its codes and lines placed again, a piece of the old table at
+        a time (so that nothing but the two tables is as large as a table)."""
         old_slots = np.frombuffer(self._slots, dtype=np.uint64)
         old_lines = np.frombuffer(self._lines, dtype=np.dtype(f"u{self._lines.itemsize}"))
-        used = np.flatnonzero(old_slots)
-        codes, numbers = old_slots[used], old_lines[used].astype(np.uint64)
         size = 2 * len(self._slots)
         self._mask, self._shift, self._used = size - 1, self._shift - 1, 0
         self._slots = array("Q", [0]) * size
         self._lines = array(self._lines.typecode, [0]) * size
-        for start in range(0, len(codes), _PROBE_KEYS):  # distinct codes: none is found
+        for start in range(0, len(old_slots), _PROBE_KEYS):  # distinct codes: none is found
             end = start + _PROBE_KEYS
-            self._probe(codes[start:end], numbers[start:end])
+            used = np.flatnonzero(old_slots[start:end])
+            if used.size:
+                numbers = old_lines[start:end][used].astype(np.uint64)
+                self._probe(old_slots[start:end][used], numbers)
 
 
 @dataclass(frozen=True, slots=True)
