@@ -180,7 +180,8 @@ def _parser() -> argparse.ArgumentParser:
         "--dialect",
         choices=[d.value for d in Dialect],
         default=Dialect.DUCKDB.value,
-        help="the SQL dialect (default duckdb, the source; the others are its translation)",
+        help="the SQL dialect (default duckdb, the source; spark, its translation): only "
+        "dialects an engine runs in the tests",
     )
     return parser
 

@@ -246,7 +246,9 @@ def read_stats(
     skipped. ``on_read`` is told the bytes of each block read, ``on_rows`` the lines of
     each chunk accounted for (the command line's progress line).
 
-    Raises :class:`scoring.errors.InputError` naming every problem's line, field and rule.
+    Raises :class:`scoring.errors.InputError` naming every problem's line, field and rule;
+    a repeated ``run_id`` names the line it was first seen on, confirmed by reading that
+    line again where ``source`` can be read twice (:meth:`UniqueIds.confirm`).
     """
     start = start_of(source)
     lines = record_lines(source, RecordKind.RUNS)

@@ -20,7 +20,8 @@ A newcomer's walk from the log's bytes to the printed JSON passes through five m
                                 report_to_table (the one table writer) → text
 
 Memory grows with agents × tasks, not with runs (see :class:`scoring.stats.AgentRuns`);
-the one per-run cost is the duplicate ``run_id`` check: an 8-byte fingerprint per run.
+the one per-run cost is the duplicate ``run_id`` check: a 12-byte slot per run (an 8-byte
+fingerprint and the line it was first seen on).
 """
 
 from __future__ import annotations

@@ -1,12 +1,14 @@
 """Duplicate ``run_id`` detection, once, for the report and the outcome paths alike.
 
 A ``run_id`` is remembered by a 64-bit BLAKE2b fingerprint (:func:`fingerprints`), not by
-the string: memory stays a small constant per record (no Python object per id) and the
-codes are the same in every process, unlike Python's salted ``hash``. The same id always
-has the same code, so no duplicate is ever missed; two different ids can share one, and
-would then be reported as a duplicate. How likely that is follows from the width of what a
-slot keeps, :data:`DISTINGUISHING_BITS` (:func:`collision_odds`, said once in
-:data:`COLLISION_ODDS`, which the README and the inputs page quote).
+the string, beside the line it was first seen on (which a repeat's message names): memory
+stays a small constant per record (no Python object per id) and the codes are the same in
+every process, unlike Python's salted ``hash``. The same id always has the same code, so
+no duplicate is ever missed; two different ids can share one, and would then be refused as
+a duplicate (where the input can be read again, named as a shared fingerprint instead:
+:meth:`UniqueIds.confirm`). How likely that is follows from the width of what a slot keeps,
+:data:`DISTINGUISHING_BITS` (:func:`collision_odds`, said once in :data:`COLLISION_ODDS`,
+which the README and the inputs page quote).
 """
 
 from __future__ import annotations

@@ -167,7 +167,10 @@ def test_a_usage_error_does_not_echo_a_huge_argument() -> None:
 FAKE_ROW = "\x1b[2J\x1b[Hevil\r\nfake-agent  100.00\u202e\x9b31m\\x1b"
 
 
-def test_the_report_table_shows_control_characters_as_escapes() -> None:
+def test_the_report_table_shows_control_characters_as_escapes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # each table in one block: one row per table
     lines = valid_lines(1, agent_id=FAKE_ROW) + valid_lines(1, agent_id="plain", run_id="p")
     code, out, _ = cli("report", "-", stdin=b"".join(lines))
     assert code == 0
@@ -182,7 +185,10 @@ def test_the_report_table_shows_control_characters_as_escapes() -> None:
     assert not any(line.startswith("fake-agent") for line in out.splitlines())
 
 
-def test_the_outcome_table_shows_control_characters_as_escapes() -> None:
+def test_the_outcome_table_shows_control_characters_as_escapes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # the table in one block
     record = {"run_id": FAKE_ROW, "judged": {"checklist": 1.0}}
     code, out, _ = cli("outcome", "-", stdin=json.dumps(record).encode())
     assert code == 0
