@@ -32,7 +32,7 @@ from scoring.constants import (
 )
 from scoring.models import Efficiency
 from scoring.registry import tex_number
-from scoring.serialize import pass_key
+from scoring.serialize import WeightsSource, pass_key
 
 _CLOSED = ConfigDict(extra="forbid")
 _TOP = float(SCORE_SCALE)
@@ -247,6 +247,29 @@ class AgentOutput(BaseModel):
     repeatability: RepeatabilityOutput
 
 
+ProfileWeightsByAxisOutput: type[BaseModel] = create_model(
+    "ProfileWeightsByAxisOutput",
+    __config__=_CLOSED,
+    __doc__="The weight of every radar axis, normalised to sum 1 (unrounded; 0 for an axis "
+    "the viewer left out).",
+    **{axis.value: (Share, ...) for axis in Axis},  # type: ignore[call-overload]
+)
+
+
+class ProfileWeightsOutput(BaseModel):
+    """The weights the radar profile applied: the default profile's, or the viewer's
+    (``--weights``) normalised to sum 1. Each agent's profile re-normalises them over the
+    axes it has a score on."""
+
+    model_config = _CLOSED
+
+    source: Annotated[
+        Literal[tuple(s.value for s in WeightsSource)],  # type: ignore[valid-type]
+        Field(description="default: the default profile weights; viewer: --weights."),
+    ]
+    weights: ProfileWeightsByAxisOutput
+
+
 class ReportOutput(BaseModel):
     """What ``python -m scoring report --format json`` prints."""
 
@@ -257,6 +280,7 @@ class ReportOutput(BaseModel):
         list[Annotated[int, Field(ge=1)]],
         Field(description="The pass^k levels reported: the published ones and any asked for."),
     ]
+    profile_weights: ProfileWeightsOutput
     notes: Annotated[
         list[str],
         Field(description="Where the anchors of a composite term do not separate the agents."),

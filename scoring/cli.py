@@ -60,6 +60,7 @@ from scoring.progress import Progress
 from scoring.progress import wanted as progress_wanted
 from scoring.reading import read_stats
 from scoring.report import Report, build_report, report_of
+from scoring.run_ids import start_of
 from scoring.serialize import (
     NO_RECORDS,
     OUTCOME_HEADERS,
@@ -190,7 +191,8 @@ def _parser() -> argparse.ArgumentParser:
         "--dialect",
         choices=[d.value for d in Dialect],
         default=Dialect.DUCKDB.value,
-        help="the SQL dialect (default duckdb, the source; the others are its translation)",
+        help="the SQL dialect (default duckdb, the source; spark, its translation): only "
+        "dialects an engine runs in the tests",
     )
     return parser
 
@@ -373,6 +375,24 @@ def _lines(source: BinaryIO, path: str) -> Iterator[bytes]:
         yield line
 
 
+def _again(source: BinaryIO, path: str) -> Callable[[], Iterable[bytes]] | None:
+    """The lines of ``source`` once more from its start, where it can be read twice (not a
+    pipe): a duplicate ``run_id``'s first line is then confirmed by its id."""
+    start = start_of(source)
+    if start is None:
+        return None
+
+    def again() -> Iterable[bytes]:
+        try:
+            source.seek(start)
+        except (OSError, ValueError) as error:
+            reason = reason_of(error) if isinstance(error, OSError) else str(error)
+            raise _ReadError(path, reason) from None
+        return _lines(source, path)
+
+    return again
+
+
 _Read = TypeVar("_Read")
 # Told the bytes of each block read, then the lines of each chunk accounted for.
 _Progressed = Callable[
@@ -435,7 +455,7 @@ def _compare(
     if args.format == OutputFormat.JSON:
         write(out, to_json_text(comparison_to_json(comparison)) + "\n")
     else:
-        write(out, comparison_to_table(comparison) + "\n")
+        write(out, comparison_to_table(comparison, table_width(out)) + "\n")
     return True
 
 
@@ -443,8 +463,29 @@ def _write_report(args: argparse.Namespace, out: TextIO, report: Report) -> bool
     if args.format == OutputFormat.JSON:
         write(out, to_json_text(report_to_json(report)) + "\n")
     else:
-        write(out, report_to_table(report) + "\n")
+        write(out, report_to_table(report, table_width(out)) + "\n")
     return bool(report.agents)
+
+
+#: The width tables are fitted to when neither ``COLUMNS`` nor a terminal gives one (as
+#: :func:`shutil.get_terminal_size` falls back).
+FALLBACK_COLUMNS = 80
+
+
+def table_width(out: TextIO) -> int:
+    """The width the tables printed on ``out`` are fitted to, as
+    :func:`shutil.get_terminal_size` decides it but for ``out`` itself: ``COLUMNS`` if it
+    is a positive whole number, else the terminal's width when ``out`` is a terminal, else
+    :data:`FALLBACK_COLUMNS`."""
+    given = os.environ.get("COLUMNS", "")
+    if given.isdigit() and given.isascii() and int(given) > 0:
+        return int(given)
+    try:
+        if out.isatty():
+            return os.get_terminal_size(out.fileno()).columns or FALLBACK_COLUMNS
+    except (AttributeError, OSError, ValueError):
+        pass
+    return FALLBACK_COLUMNS
 
 
 def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> bool:
@@ -454,7 +495,7 @@ def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> b
     as_json = args.format == OutputFormat.JSON
     table = Table(OUTCOME_HEADERS)
     with _open(args.path, stdin) as source, _spool() as spool:
-        scores = iter_outcome_scores(_lines(source, args.path))
+        scores = iter_outcome_scores(_lines(source, args.path), again=_again(source, args.path))
         count = _spool_scores(scores, spool, table, as_json)
         spool.seek(0)
         if as_json:
@@ -466,9 +507,15 @@ def _outcome(args: argparse.Namespace, stdin: BinaryIO | None, out: TextIO) -> b
         elif not count:
             write(out, NO_RECORDS + "\n")
         else:
-            write(out, "\n".join(table.head()) + "\n")
-            for row in spool:
-                write(out, table.line(json.loads(row)) + "\n")
+            # A table wider than the terminal: in blocks of columns, each led by the run_id
+            # column, the spool read once a block.
+            for number, picked in enumerate(table.blocks(table_width(out))):
+                if number:
+                    write(out, "\n")
+                    spool.seek(0)
+                write(out, "\n".join(table.head(picked)) + "\n")
+                for row in spool:
+                    write(out, table.line(json.loads(row), picked) + "\n")
         flush(out)
     return bool(count)
 

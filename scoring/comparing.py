@@ -19,7 +19,12 @@ from fractions import Fraction
 from typing import Any
 
 from scoring.composite import CompositeResult, score_composite, unrecorded_reason
-from scoring.constants import FRACTION_DECIMALS, METHODOLOGY_VERSION, SCORE_DECIMALS
+from scoring.constants import (
+    FRACTION_DECIMALS,
+    INTERVAL_LEVEL,
+    METHODOLOGY_VERSION,
+    SCORE_DECIMALS,
+)
 from scoring.errors import InputError, Problem, shown, visible
 from scoring.numeric import decimal_half_up, exact, exact_sum, round_half_up
 from scoring.paired import Comparison, Verdict, compare_composites, compare_success_rates
@@ -27,6 +32,9 @@ from scoring.serialize import NO_INTERVAL, render_table
 from scoring.stats import AgentStats
 from scoring.surd import Interval
 from scoring.uncertainty import CohortTask
+
+#: The level of the intervals, as the table's header says it: ``95%``.
+LEVEL_TEXT = f"{(INTERVAL_LEVEL * 100).normalize():f}%"
 
 #: Agent ids an unknown-agent message names before it only counts the rest (a message
 #: names the problem; it does not copy a log of thousands of agents).
@@ -199,7 +207,8 @@ def comparison_to_json(c: AgentComparison) -> dict[str, Any]:
     score (``composite``, ``success_rate``) A and B on the shared tasks, ``difference``
     ``d = A − B``, its ``interval``, the ``verdict`` ("A ahead", "B ahead", "within the
     noise"), the id of the agent ``ahead`` and the paired and unpaired standard errors
-    (unrounded); ``null`` with a ``reason`` where there is no comparison."""
+    (unrounded); ``null`` with a ``reason`` where there is no comparison. ``interval_level``
+    is the level of every interval (``INTERVAL_LEVEL``)."""
     a, b = c.on_shared_a, c.on_shared_b
     return {
         "methodology_version": METHODOLOGY_VERSION,
@@ -208,6 +217,7 @@ def comparison_to_json(c: AgentComparison) -> dict[str, Any]:
         "tasks_a": c.tasks_a,
         "tasks_b": c.tasks_b,
         "shared_tasks": c.shared_tasks,
+        "interval_level": float(INTERVAL_LEVEL),
         "composite": _comparison_json(c, c.composite, a.score, b.score, SCORE_DECIMALS),
         "success_rate": _comparison_json(
             c, c.success_rate, a.success_rate, b.success_rate, FRACTION_DECIMALS
@@ -263,16 +273,18 @@ def _row(
 COMPARE_TITLE = "Paired comparison on the shared tasks (composite 0-100; success rate 0-1)"
 
 
-def comparison_to_table(c: AgentComparison) -> str:
+def comparison_to_table(c: AgentComparison, width: int | None = None) -> str:
     """The ``compare`` table for a terminal: one row per score, then why a row has no
-    comparison."""
+    comparison; wider than ``width`` characters, in blocks of columns, each led by the
+    score column (:func:`scoring.serialize.render_table`)."""
     a, b = c.on_shared_a, c.on_shared_b
     table = render_table(
-        ["score", "A", "B", "d = A - B", "interval", "verdict"],
+        ["score", "A", "B", "d = A - B", f"{LEVEL_TEXT} interval", "verdict"],
         [
             _row(c, "composite", c.composite, a.score, b.score, SCORE_DECIMALS),
             _row(c, "success", c.success_rate, a.success_rate, b.success_rate, FRACTION_DECIMALS),
         ],
+        width,
     )
     notes = [
         f"  {what}: {reason}"

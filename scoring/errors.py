@@ -189,11 +189,6 @@ def problems_from(error: ValidationError, line: int) -> list[Problem]:
             rule = "unknown field"
         elif kind == "missing":
             rule = "required field is missing"
-        elif kind == "string_pattern_mismatch" and loc and loc[-1] == "finished_at":
-            rule = (
-                "must be an RFC 3339 timestamp with an offset, e.g. 2026-07-01T12:00:00Z "
-                f"(got {shown(detail.get('input'))})"
-            )
         elif kind == "finite_number":
             rule = "must be a finite number (NaN and Infinity are refused)"
         elif "input" in detail and kind not in _WHOLE_OBJECT_RULES:
@@ -220,11 +215,18 @@ class ProblemLog:
         self.listed: list[Problem] = []
         self.total = 0
 
-    def add(self, problem: Problem) -> None:
-        """Record one problem."""
+    def add(self, problem: Problem) -> int | None:
+        """Record one problem; its place among the listed ones (``None`` past the limit)."""
         self.total += 1
-        if len(self.listed) < self.limit:
-            self.listed.append(problem)
+        if len(self.listed) >= self.limit:
+            return None
+        self.listed.append(problem)
+        return len(self.listed) - 1
+
+    def amend(self, index: int, problem: Problem) -> None:
+        """Put ``problem`` in place of the listed problem at ``index`` (one said better once
+        more of the input is known)."""
+        self.listed[index] = problem
 
     def extend(self, problems: list[Problem]) -> None:
         """Record several problems."""

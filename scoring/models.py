@@ -6,20 +6,26 @@ refuses negative numbers where the rule says ``≥ 0``.
 
 from __future__ import annotations
 
+import calendar
+import re
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Annotated
 
 import msgspec
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     StringConstraints,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
+
+from scoring.errors import shown
 
 # cache_strings="keys": field values (run ids, timestamps) are rarely repeated, so caching
 # them only costs time; JSON keys are.
@@ -62,18 +68,106 @@ def instant_key(timestamp: str) -> tuple[timedelta, str]:
     return since_epoch, text[dot + 7 : end].rstrip("0")
 
 
+# A timestamp's parts read loosely (any digits where the pattern wants a range), only to say
+# which part RFC3339_PATTERN refused: the pattern alone decides what is accepted
+# (tests/scoring/test_messages.py checks that a stamp of this shape is accepted exactly when
+# every part lies in the range the message names).
+_PARTS = re.compile(
+    r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})[Tt ]"
+    r"(?P<hour>[0-9]{2}):(?P<minute>[0-9]{2}):(?P<second>[0-9]{2})(?:\.[0-9]+)?(?P<offset>.*)",
+    re.DOTALL,
+)
+_NUMERIC_OFFSET = re.compile(r"[+-](?P<hour>[0-9]{2}):(?P<minute>[0-9]{2})")
+#: What each part of a timestamp may be, as the messages name it (RFC 3339 section 5.6).
+TIMESTAMP_RANGES = {
+    "month": (1, 12),
+    "day": (1, 31),
+    "hour": (0, 23),
+    "minute": (0, 59),
+    "second": (0, 59),
+}
+_OFFSET_RANGES = {"hour": TIMESTAMP_RANGES["hour"], "minute": TIMESTAMP_RANGES["minute"]}
+#: The rule of a timestamp whose shape is wrong (not one part), with an example.
+TIMESTAMP_SHAPE = "must be an RFC 3339 timestamp with an offset, e.g. 2026-07-01T12:00:00Z"
+#: The rule of a timestamp without its offset.
+NO_OFFSET = "has no UTC offset: add Z or ±hh:mm"
+
+
+def _out_of_range(name: str, digits: str, bounds: tuple[int, int]) -> str | None:
+    low, high = bounds
+    if low <= int(digits) <= high:
+        return None
+    return f"{name} must be {low:0{len(digits)}d}–{high:0{len(digits)}d}, not {digits}"
+
+
+def timestamp_problem(text: str) -> str:
+    """What is wrong with a timestamp ``RFC3339_PATTERN`` refused: the first part out of
+    its range, a missing or malformed offset, a digit that is not ASCII; else its shape.
+
+    >>> timestamp_problem("2026-07-01T25:00:00Z")
+    'hour must be 00–23, not 25'
+    >>> timestamp_problem("2026-07-01T12:00:00")
+    'has no UTC offset: add Z or ±hh:mm'
+    """
+    for position, char in enumerate(text, 1):
+        if char.isdigit() and not char.isascii():
+            return f"digits must be ASCII 0–9, not {shown(char)} (character {position})"
+    parts = _PARTS.fullmatch(text)
+    if parts is None:
+        return TIMESTAMP_SHAPE
+    for name, bounds in TIMESTAMP_RANGES.items():
+        if wrong := _out_of_range(name, parts[name], bounds):
+            return wrong
+    offset = parts["offset"]
+    if not offset:
+        return NO_OFFSET
+    if offset in ("Z", "z"):
+        return TIMESTAMP_SHAPE  # every part in range: not reached for a stamp of this shape
+    numeric = _NUMERIC_OFFSET.fullmatch(offset)
+    if numeric is None:
+        return f"offset must be Z or ±hh:mm, not {shown(offset)}"
+    for name, bounds in _OFFSET_RANGES.items():
+        if wrong := _out_of_range(f"offset {name}", numeric[name], bounds):
+            return wrong
+    return TIMESTAMP_SHAPE
+
+
 def _real_date(value: str) -> str:
-    # The pattern allows 2026-02-30; the calendar does not.
+    # The pattern allows 2026-02-30 and year 0000; the calendar does not.
     try:
         instant_key(value)
-    except ValueError as error:
-        raise PydanticCustomError(
-            "datetime_invalid", "not a real date and time: {reason}", {"reason": str(error)}
-        ) from None
+    except ValueError:
+        raise PydanticCustomError("datetime_invalid", _no_such_date(value)) from None
     return value
 
 
-Timestamp = Annotated[str, StringConstraints(pattern=RFC3339_PATTERN), AfterValidator(_real_date)]
+def _no_such_date(value: str) -> str:
+    """Why a stamp the pattern accepts is no date.
+
+    >>> _no_such_date("2026-02-30T00:00:00Z")
+    '2026-02-30 does not exist: month 02 of 2026 has 28 days'
+    """
+    year, month = int(value[:4]), int(value[5:7])
+    if year < 1:
+        return f"year must be 0001–9999, not {value[:4]}"
+    days = calendar.monthrange(year, month)[1]
+    return f"{value[:10]} does not exist: month {value[5:7]} of {year} has {days} days"
+
+
+def _timestamp(value: object, handler: ValidatorFunctionWrapHandler) -> str:
+    """The pattern (in pydantic's core), then the calendar; a refusal names the part."""
+    try:
+        text: str = handler(value)
+    except ValidationError as error:
+        if isinstance(value, str) and error.errors()[0]["type"] == "string_pattern_mismatch":
+            raise PydanticCustomError(
+                "rfc3339", "{problem}", {"problem": timestamp_problem(value)}
+            ) from None
+        raise
+    return _real_date(text)
+
+
+Timestamp = Annotated[str, StringConstraints(pattern=RFC3339_PATTERN), WrapValidator(_timestamp)]
 
 
 class RunStatus(StrEnum):

@@ -6,7 +6,7 @@ Specified on the run outcome score page (docs/outcome.md): ``cat_v · sqrt(c · 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Context, Decimal
 from enum import StrEnum
@@ -41,7 +41,7 @@ from scoring.registry import (
     formula,
     point,
 )
-from scoring.run_ids import RunIds, duplicate_problem
+from scoring.run_ids import UniqueIds
 
 # Precision of the square root before it becomes a float: far beyond a float's 17 digits.
 SQRT_CONTEXT = Context(prec=40)
@@ -360,26 +360,29 @@ def score_outcome(record: OutcomeRecord) -> OutcomeScore:
     )
 
 
-def iter_outcome_scores(source: Iterable[bytes]) -> Iterator[OutcomeScore]:
+def iter_outcome_scores(
+    source: Iterable[bytes], *, again: Callable[[], Iterable[bytes]] | None = None
+) -> Iterator[OutcomeScore]:
     """Score a JSON Lines input record by record, in input order, as it is read.
 
-    Memory stays flat in the number of records (a 16-byte fingerprint slot per ``run_id``
+    Memory stays flat in the number of records (a 12-byte fingerprint slot per ``run_id``
     for the duplicate check). Blank lines and a UTF-8 byte-order mark at the start are
     skipped. Once a record is bad, no more scores are yielded, but every line is still
     read; at the end :class:`scoring.errors.InputError` names every problem's line, field
     and rule (a repeated key and a duplicate ``run_id`` included). A caller that must
     publish all or nothing keeps what it was given until the iterator is exhausted.
+
+    ``again``, where the input can be read twice, gives its bytes once more from the start:
+    a duplicate's first line is then confirmed by its id (:meth:`UniqueIds.confirm`).
     """
     log = ProblemLog()
-    seen = RunIds(lines=True)
+    ids = UniqueIds(log)
     validate = OutcomeRecord.__pydantic_validator__.validate_json
     for number, record in valid_lines(validate, record_lines(source, RecordKind.OUTCOMES), 1, log):
-        first = seen.first(record.run_id, number)
-        if first != number:
-            log.add(duplicate_problem(record.run_id, number, first))
-            continue
-        if not log.total:
+        if ids.new(record.run_id, number) and not log.total:
             yield score_outcome(record)
+    if ids.named and again is not None:
+        ids.confirm(record_lines(again(), RecordKind.OUTCOMES))
     log.raise_if_any()
 
 

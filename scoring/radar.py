@@ -376,6 +376,18 @@ def profile(
     return exact_sum(w[a] * x_a for a, x_a in present) / total
 
 
+def normalised(weights: Mapping[Axis, Number]) -> dict[Axis, Fraction]:
+    """``weights`` of every axis (0 for one not named) divided by their sum: the share of
+    the profile each axis has when every axis has a score (all 0 when they sum to 0).
+
+    >>> normalised({Axis.CORRECTNESS: 2, Axis.COST: 1})[Axis.CORRECTNESS]
+    Fraction(2, 3)
+    """
+    exactly = {axis: exact(weights.get(axis, 0)) for axis in Axis}
+    total = sum(exactly.values(), Fraction(0))
+    return {axis: value / total if total else Fraction(0) for axis, value in exactly.items()}
+
+
 def default_weights() -> Mapping[Axis, Number]:
     """The weights :func:`profile` uses when it is given none: ``RADAR_DEFAULT_WEIGHTS``,
     read when it is called."""

@@ -15,7 +15,8 @@ is ruled out by counting quotes (:func:`keys_repeated`); the rules that depend o
 status are checked per chunk (:func:`status_rules_hold`). A chunk that fails any of these
 (or leaves an optional key out) is read again line by line by the model itself
 (:func:`rows_one_by_one`), which names every problem. Duplicate
-``run_id`` values are found with :class:`scoring.run_ids.RunIds`, 8 bytes a run.
+``run_id`` values are found with :class:`scoring.run_ids.RunIds`, 12 bytes a run (its
+fingerprint and the line it was first seen on).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from scoring.byte_input import RecordKind, record_lines
 from scoring.errors import ProblemLog
 from scoring.jsonlines import file_bytes, repeated_keys, valid_lines
 from scoring.models import RunRecord, RunRow, RunStatus, _RunFields
-from scoring.run_ids import RunIds, duplicate_problem
+from scoring.run_ids import UniqueIds, start_of
 from scoring.stats import AgentRuns, AgentStats, StatusRuleError
 
 _COMPLETED, _FAILED, _TIMEOUT = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.TIMEOUT
@@ -84,29 +85,25 @@ _STATUS = attrgetter("status")
 _FINISHED_AT = attrgetter("finished_at")
 
 
-def rows_one_by_one(
-    chunk: Sequence[bytes], first: int, seen: RunIds, log: ProblemLog
-) -> list[RunRow]:
-    """Validate a chunk line by line (it holds a bad or a blank line); problems in line order.
+def rows_one_by_one(chunk: Sequence[bytes], first: int, ids: UniqueIds) -> list[RunRow]:
+    """Validate a chunk line by line (it holds a bad or a blank line); problems in line order,
+    to ``ids.log``.
 
     ``first`` is the number of the chunk's first line. Blank lines are skipped.
     """
     validate = RunRecord.__pydantic_validator__.validate_json
     rows: list[RunRow] = []
-    for number, run in valid_lines(validate, chunk, first, log):
-        if seen.add(run.run_id):
+    for number, run in valid_lines(validate, chunk, first, ids.log):
+        if ids.new(run.run_id, number):
             rows.append(row_of(run))
-        else:
-            log.add(duplicate_problem(run.run_id, number))
     return rows
 
 
-def check_new_ids(rows: Sequence[RunRow], first: int, seen: RunIds, log: ProblemLog) -> None:
-    """Add the rows' ``run_id`` values to ``seen``; a repeat is a problem on its line
-    (``first`` is the line of the first row: a chunk that passed the fast path has no blank
-    line)."""
-    for position in seen.add_all(map(_RUN_ID, rows)):
-        log.add(duplicate_problem(rows[position].run_id, first + position))
+def check_new_ids(rows: Sequence[RunRow], first: int, ids: UniqueIds) -> None:
+    """Add the rows' ``run_id`` values to ``ids``; a repeat is a problem on its line, naming
+    the line its id was first seen on (``first`` is the line of the first row: a chunk that
+    passed the fast path has no blank line)."""
+    ids.new_all(list(map(_RUN_ID, rows)), first)
 
 
 def status_rules_hold(rows: Sequence[RunRow]) -> bool:
@@ -249,13 +246,16 @@ def read_stats(
     skipped. ``on_read`` is told the bytes of each block read, ``on_rows`` the lines of
     each chunk accounted for (the command line's progress line).
 
-    Raises :class:`scoring.errors.InputError` naming every problem's line, field and rule.
+    Raises :class:`scoring.errors.InputError` naming every problem's line, field and rule;
+    a repeated ``run_id`` names the line it was first seen on, confirmed by reading that
+    line again where ``source`` can be read twice (:meth:`UniqueIds.confirm`).
     """
+    start = start_of(source)
     lines = record_lines(source, RecordKind.RUNS)
     size = file_bytes(source)
     agents = _Agents()
     log = ProblemLog()
-    seen = RunIds()
+    ids = UniqueIds(log)
     first = 1
     with collector_paused():
         while chunk := list(islice(lines, CHUNK_LINES)):
@@ -264,11 +264,11 @@ def read_stats(
             if first == 1 and size:
                 # The run_id table sized once for the whole file (lines as long as the
                 # first chunk's), instead of rehashed at every doubling.
-                seen.reserve(size * len(chunk) // max(1, sum(map(len, chunk))))
+                ids.seen.reserve(size * len(chunk) // max(1, sum(map(len, chunk))))
             # Each field is checked in C. RunRecord's status rules: while the rows are
             # accounted for, or on the whole chunk once the input is known to be bad. A
             # chunk that breaks one is read again line by line (its run_ids are added to
-            # ``seen`` only after the check, so only once).
+            # ``ids`` only after the check, so only once).
             rows = chunk_rows(chunk)
             if rows is not None:
                 if log.total:
@@ -279,14 +279,18 @@ def read_stats(
                     except StatusRuleError:
                         rows = None  # the report fails: what was accounted no longer counts
             if rows is None:
-                rows = rows_one_by_one(chunk, first, seen, log)
+                rows = rows_one_by_one(chunk, first, ids)
                 if not log.total:
                     agents.add(rows)  # RunRecord's own validation: the rules hold
             else:
-                check_new_ids(rows, first, seen, log)
+                check_new_ids(rows, first, ids)
             first += len(chunk)
             if on_rows is not None:
                 on_rows(len(chunk))
+        if ids.named and start is not None:
+            # The first lines named, read back to confirm each holds the repeated id.
+            source.seek(start)  # type: ignore[union-attr]
+            ids.confirm(record_lines(source, RecordKind.RUNS))
         log.raise_if_any()
         # Still paused: the stats of thousands of agents are as many objects again, and a
         # collection among them would scan every one (about a third of the read's time).

@@ -20,16 +20,18 @@ A newcomer's walk from the log's bytes to the printed JSON passes through five m
                                 report_to_table (the one table writer) → text
 
 Memory grows with agents × tasks, not with runs (see :class:`scoring.stats.AgentRuns`);
-the one per-run cost is the duplicate ``run_id`` check: an 8-byte fingerprint per run.
+the one per-run cost is the duplicate ``run_id`` check: a 12-byte slot per run (an 8-byte
+fingerprint and the line it was first seen on).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import BinaryIO
 
-from scoring import composite, repeatability, scorer
+from scoring import composite, radar, repeatability, scorer
 from scoring.constants import METHODOLOGY_VERSION, PASS_K_LEVELS, Axis
 from scoring.numeric import Number
 from scoring.reading import collector_paused, read_stats
@@ -44,13 +46,20 @@ class Report:
     """The report over one run log: agents by composite, highest first (``null`` last).
 
     ``levels`` are the pass^k levels reported (the published ones and any asked for);
-    ``notes`` say where the anchors of a composite term do not separate the agents.
+    ``notes`` say where the anchors of a composite term do not separate the agents;
+    ``profile_weights`` are the radar profile's weights, normalised to sum 1 (each agent's
+    profile re-normalises them over the axes it has), and ``viewer_weights`` whether they
+    are a viewer's (``--weights``) rather than the default ``RADAR_DEFAULT_WEIGHTS``.
     """
 
     methodology_version: str
     agents: tuple[AgentReport, ...]
     levels: tuple[int, ...] = PASS_K_LEVELS
     notes: tuple[str, ...] = ()
+    profile_weights: Mapping[Axis, Fraction] = field(
+        default_factory=lambda: radar.normalised(radar.default_weights())
+    )
+    viewer_weights: bool = False
 
 
 def report_of(
@@ -67,7 +76,15 @@ def report_of(
     with collector_paused():
         agents = [scorer.score(agent, weights, levels) for agent in stats]
         notes = composite.anchor_notes([agent.composite for agent in agents])
-        return Report(METHODOLOGY_VERSION, scorer.ranked(agents), levels, notes)
+        applied = radar.normalised(radar.default_weights() if weights is None else weights)
+        return Report(
+            METHODOLOGY_VERSION,
+            scorer.ranked(agents),
+            levels,
+            notes,
+            profile_weights=applied,
+            viewer_weights=weights is not None,
+        )
 
 
 def build_report(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
@@ -32,6 +33,14 @@ class OutputFormat(StrEnum):
 
     TABLE = "table"
     JSON = "json"
+
+
+class WeightsSource(StrEnum):
+    """Whose weights the radar profile applied: the default profile's, or a viewer's
+    (``--weights``)."""
+
+    DEFAULT = "default"
+    VIEWER = "viewer"
 
 
 def _score(value: Fraction | None) -> float | None:
@@ -109,6 +118,12 @@ def report_to_json(report: Report) -> dict[str, Any]:
         return {
             "methodology_version": report.methodology_version,
             "pass_k_levels": list(report.levels),
+            "profile_weights": {
+                "source": (
+                    WeightsSource.VIEWER if report.viewer_weights else WeightsSource.DEFAULT
+                ).value,
+                "weights": {axis.value: _raw(w) for axis, w in report.profile_weights.items()},
+            },
             "notes": list(report.notes),
             "agents": [agent_to_json(agent) for agent in report.agents],
         }
@@ -149,13 +164,18 @@ def _numeric(cell: str) -> bool:
     return True
 
 
+#: Characters between two columns of a table.
+COLUMN_GAP = 2
+
+
 class Table:
     """A plain-text table built row by row: columns of numbers right-aligned, the others
     left-aligned. Every cell is shown with :func:`scoring.errors.visible`, so that no input
     can move the cursor, clear the screen or start a fake row.
 
     The widths are known once every row was added: a caller that streams many rows adds
-    them first (keeping the cells :meth:`add` returns somewhere cheap), then prints.
+    them first (keeping the cells :meth:`add` returns somewhere cheap), then prints. A
+    table wider than the terminal is printed in blocks of columns (:meth:`blocks`).
     """
 
     def __init__(self, headers: Sequence[str]) -> None:
@@ -172,31 +192,78 @@ class Table:
         self.rows += 1
         return shown
 
-    def head(self) -> list[str]:
-        """The header line and the rule under it."""
-        return [self.line(self.headers), "  ".join("-" * w for w in self.widths)]
+    def blocks(self, width: int | None) -> list[list[int]]:
+        """The columns of each block the table is printed in, so that a line fits in
+        ``width`` characters: all of them in one block when they fit (or ``width`` is
+        ``None``); else the first column (what a row is about: the agent, the score, the
+        run) in every block, followed by as many of the others, in order, as fit (at least
+        one, however wide).
 
-    def line(self, shown: Sequence[str]) -> str:
-        """One row (cells as :meth:`add` returned them) padded to the column widths."""
+        >>> table = Table(["agent", "a", "b", "c"])
+        >>> _ = table.add(["atlas", "1" * 6, "2" * 6, "3" * 6])
+        >>> table.blocks(None), table.blocks(29), table.blocks(21)
+        ([[0, 1, 2, 3]], [[0, 1, 2, 3]], [[0, 1, 2], [0, 3]])
+        """
+        every = list(range(len(self.widths)))
+        if width is None or self.width(every) <= width:
+            return [every]
+        blocks: list[list[int]] = []
+        block = [0]
+        for column in every[1:]:
+            if len(block) > 1 and self.width([*block, column]) > width:
+                blocks.append(block)
+                block = [0]
+            block.append(column)
+        blocks.append(block)
+        return blocks
+
+    def width(self, columns: Sequence[int]) -> int:
+        """The characters of a full line of ``columns``."""
+        return sum(self.widths[c] for c in columns) + COLUMN_GAP * (len(columns) - 1)
+
+    def head(self, columns: Sequence[int] | None = None) -> list[str]:
+        """The header line and the rule under it (of ``columns``, by default all)."""
+        picked = range(len(self.widths)) if columns is None else columns
+        rule = (" " * COLUMN_GAP).join("-" * self.widths[c] for c in picked)
+        return [self.line(self.headers, columns), rule]
+
+    def line(self, shown: Sequence[str], columns: Sequence[int] | None = None) -> str:
+        """One row (cells as :meth:`add` returned them) padded to the column widths (of
+        ``columns``, by default all)."""
+        picked = range(len(self.widths)) if columns is None else columns
         right = [bool(self.rows) and n for n in self.numeric]
         padded = [
-            c.rjust(w) if r else c.ljust(w)
-            for c, w, r in zip(shown, self.widths, right, strict=True)
+            shown[c].rjust(self.widths[c]) if right[c] else shown[c].ljust(self.widths[c])
+            for c in picked
         ]
-        return "  ".join(padded).rstrip()
+        return (" " * COLUMN_GAP).join(padded).rstrip()
 
 
-def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A plain-text table (see :class:`Table`).
+def render_table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], width: int | None = None
+) -> str:
+    """A plain-text table (see :class:`Table`); wider than ``width`` characters, in blocks
+    of columns (:meth:`Table.blocks`), a blank line between two.
 
     >>> print(render_table(["id", "n"], [["a\\x1b[2J", "1"]]))
     id        n
     --------  -
     a\\x1b[2J  1
+    >>> print(render_table(["agent", "score", "rank"], [["atlas", "71.25", "1"]], width=14))
+    agent  score
+    -----  -----
+    atlas  71.25
+    <BLANKLINE>
+    agent  rank
+    -----  ----
+    atlas     1
     """
     table = Table(headers)
     shown = [table.add(row) for row in rows]
-    return "\n".join([*table.head(), *(table.line(r) for r in shown)])
+    return "\n\n".join(
+        "\n".join([*table.head(columns), *(table.line(r, columns) for r in shown)])
+        for columns in table.blocks(width)
+    )
 
 
 def _fixed(value: float | None, places: int) -> str:
@@ -219,12 +286,14 @@ def _rank_cell(rank: int | None, upper: int | None) -> str:
     return f"{rank} (UB {_NONE if upper is None else upper})"
 
 
-def report_to_table(report: Report) -> str:
-    """The ``report`` tables for a terminal: composite, radar, repeatability."""
-    return document_table(report_to_json(report))
+def report_to_table(report: Report, width: int | None = None) -> str:
+    """The ``report`` tables for a terminal: composite, radar, repeatability; a table wider
+    than ``width`` characters in blocks of columns, each led by the agent column
+    (:func:`render_table`)."""
+    return document_table(report_to_json(report), width)
 
 
-def document_table(document: Mapping[str, Any]) -> str:
+def document_table(document: Mapping[str, Any], width: int | None = None) -> str:
     """:func:`report_to_table` of a ``report --format json`` document."""
     data = document["agents"]
     s, f = SCORE_DECIMALS, FRACTION_DECIMALS
@@ -259,6 +328,7 @@ def document_table(document: Mapping[str, Any]) -> str:
             for a in data
             for c in [a["composite"]]
         ],
+        width,
     )
     radar = render_table(
         ["agent", *(axis.value for axis in Axis), "profile", "window", "p50 latency ms"],
@@ -278,6 +348,7 @@ def document_table(document: Mapping[str, Any]) -> str:
             for a in data
             for r in [a["radar"]]
         ],
+        width,
     )
     levels = document.get("pass_k_levels", PASS_K_LEVELS)
     repeat = render_table(
@@ -297,6 +368,7 @@ def document_table(document: Mapping[str, Any]) -> str:
             ]
             for a in data
         ],
+        width,
     )
     return "\n".join(
         [
@@ -318,6 +390,7 @@ def document_table(document: Mapping[str, Any]) -> str:
             ),
             "",
             RADAR_TITLE,
+            *_weights_lines(document.get("profile_weights"), width),
             radar,
             *_no_interval_notes(
                 (a["agent_id"], axis, a["radar"]["axes"][axis], reason)
@@ -340,6 +413,28 @@ def document_table(document: Mapping[str, Any]) -> str:
             *_report_notes(document.get("notes", ())),
         ]
     )
+
+
+def _weights_lines(weights: Mapping[str, Any] | None, width: int | None) -> list[str]:
+    """Which weights the radar profile applied, normalised to sum 1, for people:
+    ``profile weights (default): correctness=0.2, latency=0.2, ...``, wrapped at ``width``.
+
+    >>> _weights_lines({"source": "viewer", "weights": {"a": 2 / 3, "b": 1 / 3}}, None)
+    ['profile weights (viewer, --weights, normalised): a=0.6667, b=0.3333']
+    """
+    if weights is None:
+        return []
+    whose = (
+        "viewer, --weights, normalised" if weights["source"] == WeightsSource.VIEWER else "default"
+    )
+    pairs = ", ".join(
+        f"{axis}={round_half_up(Fraction(value), FRACTION_DECIMALS):g}"
+        for axis, value in weights["weights"].items()
+    )
+    text = f"profile weights ({whose}): {pairs}"
+    if width is None:
+        return [text]
+    return textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False)
 
 
 def _mean(value: float | None) -> str:
@@ -415,10 +510,11 @@ def outcome_row(o: OutcomeScore) -> list[str]:
     ]
 
 
-def outcomes_to_table(scores: Sequence[OutcomeScore]) -> str:
-    """The ``outcome`` table for a terminal."""
+def outcomes_to_table(scores: Sequence[OutcomeScore], width: int | None = None) -> str:
+    """The ``outcome`` table for a terminal (wider than ``width``: in blocks of columns,
+    each led by the run_id column)."""
     rows = [outcome_row(o) for o in scores]
-    return render_table(OUTCOME_HEADERS, rows) if rows else NO_RECORDS
+    return render_table(OUTCOME_HEADERS, rows, width) if rows else NO_RECORDS
 
 
 def to_json_text(data: object) -> str:

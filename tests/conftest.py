@@ -45,6 +45,14 @@ def _outside_github_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _no_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables ``scoring`` prints fit ``COLUMNS`` when it is set (docs/reproduce.md):
+    every test sees the width a file or a pipe gets, whatever terminal runs the suite. The
+    tests of the width set it themselves."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 #: The xdist group of every browser test: one worker, one browser for all of them.
 BROWSER_GROUP = "browser"
 #: The fixture behind ``chromium`` (tests/site/conftest.py): a test that reaches it drives

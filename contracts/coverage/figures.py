@@ -1,14 +1,8 @@
-"""The coverage simulation's figures: each cell's coverage per score and per paired
-difference, with its Monte Carlo error, and the target it is held to.
-
-The targets (docs/uncertainty.md, "Coverage, measured"): coverage ≥ :data:`TARGET_LOW` in every
-published cell, ≥ :data:`STRESS_TARGET_LOW` in the stress cells; ≤ :data:`TARGET_HIGH` where
-both ``θ·n*`` and ``(1 − θ)·n*`` are at least :data:`UPPER_RULE_MIN` (``θ`` the truth, ``n* =
-θ(1 − θ)/Var(m̂)`` with ``Var(m̂)`` the variance of the estimate over the replications; the
-composite is held to it where its success rate is), and ≤
-:data:`HOMOGENEOUS_HIGH` instead for pass^k with ``k ≥ 2`` on homogeneous tasks
-(``ρ = 0``). The paired differences are held to the lower target. Each coverage carries its
-Monte Carlo error ``√(c(1 − c)/R)``.
+"""The coverage simulation's figures, as measured: each cell's coverage per score and per
+paired difference, with its Monte Carlo error ``√(c(1 − c)/R)``, and for each rate the
+effective size ``n* = θ(1 − θ)/Var(m̂)`` (``θ`` the truth, ``Var(m̂)`` the variance of the
+estimate over the replications) with the smaller of ``θ·n*`` and ``(1 − θ)·n*``, which the
+upper target reads. What the figures are held to is :mod:`contracts.coverage.targets`'s.
 """
 
 from __future__ import annotations
@@ -19,17 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from contracts.coverage.model import (
-    HOMOGENEOUS_HIGH,
-    PAIRS,
-    SCORES,
-    STRESS_TARGET_LOW,
-    TARGET_HIGH,
-    TARGET_LOW,
-    UPPER_RULE_MIN,
-    Cell,
-    Replication,
-)
+from contracts.coverage.model import PAIRS, SCORES, Cell, Replication
 from scoring import rates
 
 
@@ -43,58 +27,62 @@ def _coverage(hits: int, counted: int) -> tuple[float, float]:
     return share, math.sqrt(share * (1 - share) / counted) if counted else math.nan
 
 
-def upper_rule_applies(truth: float, estimates: Sequence[float]) -> bool:
-    """Whether a rate is held to an upper target: ``θ·n*`` and ``(1 − θ)·n*`` both at least
-    :data:`UPPER_RULE_MIN`, ``n* = θ(1 − θ)/Var(m̂)`` over the replications' estimates.
+#: The scale of a score's truth, where it is not that of a rate.
+SCALES = {"correctness": 100}
+#: Decimals the effective size and the rarer count are kept to.
+SIZE_DECIMALS = 6
 
-    >>> upper_rule_applies(0.5, [0.4, 0.6]), upper_rule_applies(0.001, [0.0, 0.02])
-    (True, False)
+
+def effective_sizes(truth: float, estimates: Sequence[float]) -> tuple[float | None, float | None]:
+    """A rate's effective size ``n* = θ(1 − θ)/Var(m̂)`` over the replications' estimates,
+    and its rarer count ``min(θ, 1 − θ)·n*`` (the smaller of ``θ·n*`` and ``(1 − θ)·n*``);
+    ``None`` for both when the estimates do not vary.
+
+    >>> effective_sizes(0.5, [0.4, 0.6])
+    (12.5, 6.25)
     """
     variance = statistics.variance(estimates)
     if variance == 0:
-        return False
+        return None, None
     n_star = truth * (1 - truth) / variance
-    return min(truth, 1 - truth) * n_star >= UPPER_RULE_MIN
+    return round(n_star, SIZE_DECIMALS), round(min(truth, 1 - truth) * n_star, SIZE_DECIMALS)
 
 
-def score_high(cell: Cell, score: str, applies: bool) -> float | None:
-    """The upper target of a score in a cell, or ``None`` where none applies."""
-    if not applies:
-        return None
-    order = int(score.split("^")[1]) if score.startswith("pass^") else 1
-    return HOMOGENEOUS_HIGH if cell.homogeneous and order >= 2 else TARGET_HIGH
+def sizes(cell: Cell, estimates: Sequence[dict[str, float]]) -> dict[str, dict[str, Any]]:
+    """Each score's ``n_star`` and ``rarer_count`` in ``cell`` from the replications'
+    estimates; the composite, not a rate, has neither (its upper target is its success
+    rate's)."""
+    truth = cell.truth()
+    found: dict[str, dict[str, Any]] = {"composite": {"n_star": None, "rarer_count": None}}
+    for score in SCORES:
+        if score == "composite":
+            continue
+        # Every estimate is a rate in [0, 1] (correctness's too: the window's pass rate);
+        # a truth on another scale is brought to it.
+        theta = float(truth[score]) / SCALES.get(score, 1)
+        n_star, rarer = effective_sizes(theta, [e[score] for e in estimates])
+        found[score] = {"n_star": n_star, "rarer_count": rarer}
+    return found
 
 
 def summarize(cell: Cell, found: Sequence[Replication]) -> dict[str, Any]:
-    """One cell's row of ``coverage.json`` from its replications."""
+    """One cell's row of ``coverage.json`` from its replications, as measured (the row's
+    targets and verdicts are :func:`contracts.coverage.targets.judged`'s)."""
     truth, pair_truth = cell.truth(), cell.pair_truth()
-    low = STRESS_TARGET_LOW if cell.stress else TARGET_LOW
-    scale = {"correctness": 100}
-    applies = {
-        s: upper_rule_applies(
-            float(truth[s]) / scale.get(s, 1), [r.estimates[s] / scale.get(s, 1) for r in found]
-        )
-        for s in SCORES
-        if s != "composite"
-    }
-    # The composite's one-sided edge is its success rate's: held where that one is.
-    applies["composite"] = applies["success_rate"]
+    measured = sizes(cell, [r.estimates for r in found])
     scores: dict[str, Any] = {}
     for score in SCORES:
         shown = [r.bounds[score] for r in found if r.bounds[score] is not None]
         hits = sum(_inside(b, truth[score]) for b in shown if b is not None)
         coverage, error = _coverage(hits, len(shown))
-        high = score_high(cell, score, applies[score])
         widths = [float(Fraction(b[1]) - Fraction(b[0])) for b in shown if b is not None]
         scores[score] = {
             "truth": round(float(truth[score]), 6),
             "coverage": round(coverage, 4),
             "mc_error": round(error, 4),
-            "low": low,
-            "high": high,
-            "meets": coverage >= low and (high is None or coverage <= high),
             "null_intervals": len(found) - len(shown),
             "mean_width": round(math.fsum(widths) / len(widths), 4) if widths else None,
+            **measured[score],
         }
     pairs: dict[str, Any] = {}
     for name in PAIRS:
@@ -109,9 +97,6 @@ def summarize(cell: Cell, found: Sequence[Replication]) -> dict[str, Any]:
             "truth": round(float(pair_truth[name]), 6),
             "coverage": round(coverage, 4),
             "mc_error": round(error, 4),
-            "low": low,
-            "high": None,
-            "meets": coverage >= low,
             "null_intervals": len(found) - len(shown),
             "mean_width_paired": round(math.fsum(paired_width) / len(paired_width), 4),
             "mean_width_unpaired": round(math.fsum(unpaired_width) / len(unpaired_width), 4),
@@ -123,16 +108,6 @@ def summarize(cell: Cell, found: Sequence[Replication]) -> dict[str, Any]:
         "stress": cell.stress,
         "scores": scores,
         "pairs": pairs,
-    }
-
-
-def targets() -> dict[str, float]:
-    return {
-        "published_low": TARGET_LOW,
-        "stress_low": STRESS_TARGET_LOW,
-        "high": TARGET_HIGH,
-        "homogeneous_pass_k_high": HOMOGENEOUS_HIGH,
-        "upper_rule_min": UPPER_RULE_MIN,
     }
 
 

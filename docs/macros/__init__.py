@@ -91,7 +91,13 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "paired_tasks_table",
         "paired_table",
     ),
-    "coverage": ("coverage_table", "coverage_notes"),
+    "coverage": (
+        "coverage_table",
+        "coverage_notes",
+        "clopper_pearson_reach",
+        "coverage_target",
+        "noise_at_ceiling",
+    ),
     "harnesses": ("harness_mapping", "harness_notes", "harness_cli", "tau2_example"),
 }
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import runpy
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,12 +22,24 @@ if TYPE_CHECKING:
     from macros.site import Site
 
 
+@contextlib.contextmanager
+def _as_to_a_file() -> Iterator[None]:
+    """No ``COLUMNS`` while a command runs: its tables are fitted to the width a file gets,
+    whatever terminal builds the site (docs/reproduce.md says so)."""
+    saved = os.environ.pop("COLUMNS", None)
+    try:
+        yield
+    finally:
+        if saved is not None:
+            os.environ["COLUMNS"] = saved
+
+
 def cli(site: Site, *args: str) -> str:
     """Run ``python -m scoring ARGS`` now, on the sample files; show command and output."""
     from scoring.cli import run
 
     stdout, stderr = io.StringIO(), io.StringIO()
-    with contextlib.chdir(site.workdir):
+    with contextlib.chdir(site.workdir), _as_to_a_file():
         status = run(list(args), stdin=io.BytesIO(), stdout=stdout, stderr=stderr)
     command = "python -m scoring " + " ".join(args)
     key = "cli:" + " ".join(args)

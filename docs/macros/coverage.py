@@ -7,6 +7,7 @@ proves it is what the code gives).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
 from contracts.source import REPO_ROOT
-from macros.markup import block, esc, exact_text, percent, plain, table
+from macros.markup import block, esc, exact_text, percent, plain, table, value
 
 if TYPE_CHECKING:
     from macros.site import Site
@@ -217,11 +218,18 @@ def runs_read(data: dict[str, Any], row: dict[str, Any], score: str) -> tuple[in
     return int(runs), f"{row['tasks']} tasks of {plain(Fraction(low + high, 2), 1)} runs"
 
 
+@functools.cache
+def exact_coverage_cached(theta: Fraction, runs: int) -> Fraction:
+    """:func:`exact_coverage`, once a build for each case."""
+    return exact_coverage(theta, runs)
+
+
 def ceiling_note(data: dict[str, Any]) -> str:
-    """Why the Clopper–Pearson scores' figures above the upper target are the method's:
-    its coverage on independent runs of known size, at each such cell's truth, computed now
-    by the function the report uses; empty when no such figure misses its ceiling."""
-    cases: dict[tuple[Fraction, int], str] = {}
+    """Why a Clopper–Pearson score's figure above its ceiling is the method's: its coverage
+    on independent runs of known size, at the cell's truth, computed now by the function
+    the report uses, is above the ceiling too; empty when no figure above its ceiling is
+    such a case (one the method alone does not explain is left a miss)."""
+    cases: dict[tuple[Fraction, int], tuple[str, Fraction]] = {}
     scores: list[str] = []
     for row in data["cells"]:
         for score in _CLOPPER_PEARSON_SCORES:
@@ -230,27 +238,76 @@ def ceiling_note(data: dict[str, Any]) -> str:
                 continue
             theta = _exact(row["mean_success"])
             runs, words = runs_read(data, row, score)
-            cases.setdefault((theta, runs), words)
+            exact = exact_coverage_cached(theta, runs)
+            if exact <= _exact(figure["high"]):
+                continue  # the method alone stays under the ceiling: a miss, not explained
+            cases.setdefault((theta, runs), (words, exact))
             if score not in scores:
                 scores.append(score)
     if not cases:
         return ""
     said = [
-        f"{share(float(exact_coverage(theta, runs)))} at θ = {plain(theta, 2)} with "
-        f"n = {runs} ({words})"
-        for (theta, runs), words in sorted(cases.items())
+        f"{share(float(exact))} at θ = {plain(theta, 2)} with n = {runs} ({words})"
+        for (theta, runs), (words, exact) in sorted(cases.items())
     ]
     names = [SCORE_NAMES.get(score, score) for score in _CLOPPER_PEARSON_SCORES if score in scores]
     subject = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
     return (
         f"<p>Why the {esc(subject)} go{'es' if len(names) == 1 else ''} above the ceiling: the "
-        "Clopper–Pearson interval, the decisions' rule for a rate of order 1, is conservative "
+        "Clopper–Pearson interval, the page's rule for a rate of order 1, is conservative "
         "near 0 and 1 "
         "even on the data it was made for. On independent runs of known size (no variance "
         "estimated, no t correction), the interval the report prints covers "
         f"{esc('; '.join(said))}. The figures above the ceiling are the method's, not the "
         "simulation's.</p>"
     )
+
+
+#: Steps of the expected count θ·n scanned for Clopper–Pearson's reach: twentieths.
+_COUNT_STEPS = 20
+
+
+def clopper_pearson_reach(site: Site, side: str, path: Path | None = None) -> str:
+    """The highest coverage Clopper–Pearson has on independent runs of a known number n
+    (the radar window's), computed now by the function the report uses, scanning the rarer
+    expected count θ·n by twentieths: from the ceiling's bound to twice it (``side="above"``:
+    both counts at least the bound), or below the bound (``"below"``). As a percentage to
+    one decimal, with where it is reached in the title."""
+    bound = _exact(coverage_data(path)["targets"]["upper_rule_min"])
+    runs = C.RADAR_WINDOW_RUNS
+    lowest = int(bound * _COUNT_STEPS)
+    steps = {
+        "above": range(lowest, 2 * lowest + 1),
+        "below": range(1, lowest),
+    }.get(side)
+    if steps is None:
+        raise ValueError(f"side must be above or below the ceiling's bound, not {side!r}")
+    reach, count = max(
+        (
+            exact_coverage_cached(Fraction(step, _COUNT_STEPS) / runs, runs),
+            Fraction(step, _COUNT_STEPS),
+        )
+        for step in steps
+    )
+    title = f"at θ·n = {plain(count, 2)}, n = {runs}"
+    return value(f"coverage:clopper-pearson-{side}", share(float(reach)), title=title)
+
+
+def coverage_target(site: Site, name: str, path: Path | None = None) -> str:
+    """One target of the committed figures (``targets`` of the coverage file, which
+    ``simulate.py --check`` proves are those of ``contracts/coverage/targets.py``): a
+    share as a percentage, the ceiling's bound as a number."""
+    target = _exact(coverage_data(path)["targets"][name])
+    text = plain(target) if name == "upper_rule_min" else percent(target)
+    return value(f"coverage:target:{name}", text, title=f"contracts/coverage/targets.py: {name}")
+
+
+def noise_at_ceiling(site: Site, path: Path | None = None) -> str:
+    """The Monte Carlo error of a figure at the ceiling, in percentage points."""
+    data = coverage_data(path)
+    high = _exact(data["targets"]["high"])
+    noise = (float(high * (1 - high)) / data["replications"]) ** 0.5
+    return value("coverage:noise-at-ceiling", f"±{points(noise)}")
 
 
 def coverage_notes(site: Site, path: Path | None = None) -> str:
@@ -271,12 +328,11 @@ def coverage_notes(site: Site, path: Path | None = None) -> str:
         f"<p>The targets: at least {esc(percent(_exact(targets['published_low'])))} in "
         f"every published cell, at least {esc(percent(_exact(targets['stress_low'])))} in "
         f"the stress cells; at most {esc(percent(_exact(targets['high'])))} where both "
-        f"θ·n* and (1 − θ)·n* are at least {esc(plain(_exact(targets['upper_rule_min']), 2))} "
-        "(θ the truth, n* = θ(1 − θ)/Var(m̂); below that an interval can only miss by "
-        "lying wholly above the truth), and at most "
-        f"{esc(percent(_exact(targets['homogeneous_pass_k_high'])))} for pass^k with k ≥ 2 on "
-        "homogeneous tasks (ρ = 0). The composite is held to the upper target where its "
-        "success rate is; the paired differences to the lower one. Each figure is "
+        f"θ·n* and (1 − θ)·n* are at least {esc(plain(_exact(targets['upper_rule_min'])))} "
+        "(θ the truth, n* = θ(1 − θ)/Var(m̂) the effective size, Var(m̂) the variance of the "
+        "estimate over the simulated agents), and no ceiling below that (why: below the "
+        "tables). The composite is held to the ceiling where its success rate is; the "
+        "paired differences to the lower target only. Each figure is "
         f"estimated from {esc(plain(agents))} simulated agents, so it carries a Monte Carlo "
         f"error of about ±{esc(points(noise))} percentage points at {esc(share(float(level)))} "
         f"(shown beside each figure; seed <code>{esc(data['seed'])}</code>; the figures are "
@@ -321,4 +377,7 @@ def coverage_notes(site: Site, path: Path | None = None) -> str:
 MACROS: dict[str, Callable[..., str]] = {
     "coverage_table": coverage_table,
     "coverage_notes": coverage_notes,
+    "clopper_pearson_reach": clopper_pearson_reach,
+    "coverage_target": coverage_target,
+    "noise_at_ceiling": noise_at_ceiling,
 }

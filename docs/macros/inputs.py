@@ -327,6 +327,16 @@ BAD_RUNS = [
         '"2026-07-01T09:00:00+00:00"',
         '"2026-07-01T09:00:00"',
     ),
+    _bad_run(
+        "an hour out of range",
+        '"2026-07-01T09:00:00+00:00"',
+        '"2026-07-01T25:00:00+00:00"',
+    ),
+    _bad_run(
+        "a date that does not exist",
+        '"2026-07-01T09:00:00+00:00"',
+        '"2026-02-30T09:00:00+00:00"',
+    ),
     _bad_run("an unknown status", '"completed"', '"done"'),
     BadCase(
         "a duplicate run_id",

@@ -39,7 +39,7 @@ import numpy as np
 from scoring.byte_input import GZIP_MAGIC, SNIFF_MAX_BYTES, RecordKind, binary_kind, record_lines
 from scoring.errors import InputError, ProblemLog
 from scoring.reading import CHUNK_LINES, chunk_rows, rows_one_by_one, status_rules_hold
-from scoring.run_ids import RunIds
+from scoring.run_ids import UniqueIds
 
 # What an engine's JSON reader may read otherwise than Python's (see the module docstring).
 _SURROGATE_ESCAPES = (b"\\ud", b"\\uD")
@@ -129,7 +129,7 @@ def _chunk_runs(chunk: list[bytes], first: int) -> int | None:
         # As the reader does: line by line, by the model (a line may leave a key out, a
         # line may be blank).
         log = ProblemLog()
-        rows = rows_one_by_one(chunk, first, RunIds(), log)
+        rows = rows_one_by_one(chunk, first, UniqueIds(log))
         if log.total:
             return None
     elif not status_rules_hold(rows):

@@ -11,6 +11,7 @@ shape the site renders.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import random
@@ -25,7 +26,7 @@ from serving import copy_project
 
 import scoring.constants
 from contracts.build import REPO_ROOT
-from contracts.coverage import figures, model, simulate
+from contracts.coverage import figures, model, simulate, targets
 from scoring.composite import composite_score, outcome_consistency
 from scoring.curves import cost_score, latency_score
 from scoring.surd import Interval
@@ -106,34 +107,114 @@ def test_every_figure_carries_its_monte_carlo_error_and_no_interval_is_null() ->
 
 
 def test_each_figure_is_held_to_the_decisions_target() -> None:
-    """≥ 0.93 published, ≥ 0.91 stress; an upper target only of 0.98, or 0.995 for pass^k
-    (k ≥ 2) on homogeneous tasks; the pairs to the lower one; ``meets`` says whether."""
+    """≥ 0.93 published, ≥ 0.91 stress; at most 0.99 exactly where both θ·n* and
+    (1 − θ)·n* are at least 5 (the composite where its success rate is), no ceiling
+    elsewhere; the pairs to the lower one; ``meets`` says whether."""
     document = committed()
+    assert document["targets"] == {
+        "published_low": 0.93,
+        "stress_low": 0.91,
+        "high": 0.99,
+        "upper_rule_min": 5,
+    }
     for row, name, figure in _figures(document):
         assert figure["low"] == (0.91 if row["stress"] else 0.93)
-        homogeneous_pass = row["population"] == 0 and name in ("pass^3", "pass^5")
-        assert figure["high"] in (None, 0.995 if homogeneous_pass else 0.98), (row, name)
         if name.startswith("d "):
             assert figure["high"] is None
+        else:
+            rate = row["scores"]["success_rate" if name == "composite" else name]
+            n_star, rarer = rate["n_star"], rate["rarer_count"]
+            theta = rate["truth"] / (100 if name == "correctness" else 1)
+            # The truth is kept to 6 decimals: the count it gives is as close as that allows.
+            assert rarer == pytest.approx(min(theta, 1 - theta) * n_star, abs=n_star * 1e-6)
+            assert figure["high"] == (0.99 if rarer >= 5 else None), (row, name)
         c = figure["coverage"]
         meets = c >= figure["low"] and (figure["high"] is None or c <= figure["high"])
         assert figure["meets"] is meets, (row, name)
-    # The upper rule applies where both θ·n* and (1 − θ)·n* are large: the success rate at
-    # μ = 0.5 over 100 tasks is held to it.
+    # The ceiling applies where both θ·n* and (1 − θ)·n* are large: the success rate at
+    # μ = 0.5 over 100 tasks is held to it; pass^5 at μ = 0.2 (θ = 0.00032) is not.
     rows = {(r["tasks"], r["mean_success"], r["population"]): r for r in document["cells"]}
-    assert rows[(100, 0.5, 0.3)]["scores"]["success_rate"]["high"] == 0.98
+    assert rows[(100, 0.5, 0.3)]["scores"]["success_rate"]["high"] == 0.99
+    assert rows[(100, 0.2, 0.0)]["scores"]["pass^5"]["high"] is None
 
 
 def test_the_upper_rule_reads_theta_and_n_star() -> None:
-    # θ = 0.5 with Var(m̂) = 0.02: n* = 12.5, θ·n* = 6.25 ≥ 0.25.
-    assert figures.upper_rule_applies(0.5, [0.4, 0.6])
-    # θ = 0.01, Var(m̂) = 0.01: n* = 0.99, θ·n* ≈ 0.0099 < 0.25.
-    assert not figures.upper_rule_applies(0.01, [0.0, math.sqrt(0.02)])
-    cell = simulate.Cell(30, 0.5, 0.0, False)
-    assert figures.score_high(cell, "pass^3", True) == model.HOMOGENEOUS_HIGH
-    assert figures.score_high(cell, "pass^1", True) == model.TARGET_HIGH
-    assert figures.score_high(simulate.Cell(30, 0.5, 0.3, False), "pass^3", True) == 0.98
-    assert figures.score_high(cell, "pass^3", False) is None
+    # θ = 0.5 with Var(m̂) = 0.02: n* = 12.5, θ·n* = (1 − θ)·n* = 6.25 ≥ 5.
+    assert figures.effective_sizes(0.5, [0.4, 0.6]) == (12.5, 6.25)
+    assert targets.upper_rule_applies(6.25)
+    # θ = 0.1, Var(m̂) = 0.001: n* = 90, and the smaller count θ·n* = 9 ≥ 5; at
+    # Var(m̂) = 0.0025, n* = 36 and θ·n* = 3.6 < 5: no ceiling.
+    assert figures.effective_sizes(0.1, [0.1 - math.sqrt(0.0005), 0.1 + math.sqrt(0.0005)])[
+        1
+    ] == pytest.approx(9)
+    rarer = figures.effective_sizes(0.1, [0.1 - math.sqrt(0.00125), 0.1 + math.sqrt(0.00125)])[1]
+    assert rarer == pytest.approx(3.6)
+    assert not targets.upper_rule_applies(rarer)
+    assert figures.effective_sizes(0.5, [0.5, 0.5]) == (None, None)
+    assert not targets.upper_rule_applies(None)
+
+
+def _row(tasks: int, mean: float, population: float | str) -> dict:
+    return next(
+        r
+        for r in committed()["cells"]
+        if (r["tasks"], r["mean_success"], r["population"]) == (tasks, mean, population)
+    )
+
+
+def test_the_composite_is_held_where_its_success_rate_is() -> None:
+    row = copy.deepcopy(_row(100, 0.5, 0.3))
+    row["scores"]["success_rate"]["rarer_count"] = 4.0
+    assert targets.judged_row(row)["scores"]["composite"]["high"] is None
+    row["scores"]["success_rate"]["rarer_count"] = 5.0
+    assert targets.judged_row(row)["scores"]["composite"]["high"] == targets.TARGET_HIGH
+
+
+def test_the_committed_verdicts_are_the_targets_module_s() -> None:
+    """The figures are judged by contracts/coverage/targets.py: what the file says of each
+    figure is what that module says of the measured figures."""
+    assert committed() == targets.judged(committed())
+
+
+def test_a_changed_target_is_a_stale_verdict_and_not_a_stale_simulation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The rule is not in the fingerprint: changing it leaves the fingerprint alone, and
+    ``--check`` names ``--judge`` (a re-judgement of the committed figures, no simulation)."""
+    fingerprint = simulate.fingerprint()
+    monkeypatch.setattr(targets, "TARGET_HIGH", 0.985)
+    assert simulate.fingerprint() == fingerprint
+    assert committed() != targets.judged(committed())
+    monkeypatch.setattr(simulate, "stale_lines", lambda inputs: [])  # the prefix: tested apart
+    lines: list[str] = []
+    monkeypatch.setattr("builtins.print", lambda *args, **kw: lines.append(" ".join(args)))
+    assert simulate.main(["--check"]) == 1
+    assert simulate.JUDGE_COMMAND in lines[0]
+
+
+def test_the_estimates_alone_are_the_replications_estimates() -> None:
+    """``--sizes`` reads agent A's draws only: the same estimates as the full replications
+    (the prefix of two cells, one of 100 tasks)."""
+    every = simulate.cells()
+    for index in (1, 14):
+        for replication in range(simulate.PREFIX_REPLICATIONS):
+            assert model.replicate_estimates(every[index], replication) == (
+                model.replicate(every[index], replication).estimates
+            )
+
+
+@pytest.mark.slow
+def test_the_committed_sizes_of_a_cell_are_what_its_estimates_give() -> None:
+    """One cell's n* and rarer counts, replayed over every replication (seconds)."""
+    label = simulate.cells()[1].label
+    found = simulate.replay_sizes(committed()["replications"], chosen=[1])[label]
+    row = _row(30, 0.2, 0.3)
+    for score, sizes in found.items():
+        figure = row["scores"][score]
+        assert (figure["n_star"], figure["rarer_count"]) == (
+            sizes["n_star"],
+            sizes["rarer_count"],
+        ), score
 
 
 def test_the_paired_widths_are_reported_beside_the_unpaired() -> None:
@@ -290,11 +371,17 @@ def test_the_fingerprint_follows_the_code_and_not_its_comments(tmp_path: Path, m
 
 
 def test_the_split_modules_are_the_fingerprinted_ones() -> None:
-    """Every module of contracts/coverage/ with code is in the fingerprint: a model moved
-    into a new module cannot escape it."""
+    """Every module of contracts/coverage/ with code is in the fingerprint, but the rule
+    the figures are judged by: a model moved into a new module cannot escape it."""
     folder = SCRIPT.parent
     modules = {p.name for p in folder.glob("*.py") if p.name != "__init__.py"}
-    assert modules == {p.name for p in simulate.CODE}
+    assert modules == {p.name for p in (*simulate.CODE, *simulate.JUDGING)}
+    assert {p.name for p in simulate.JUDGING} == {"targets.py"}
+    # The judging module reads only the measured figures: no model, no scoring code.
+    source = (folder / "targets.py").read_text(encoding="utf-8")
+    assert "import" not in source.replace("from __future__ import annotations", "").replace(
+        "from typing import Any", ""
+    )
 
 
 def test_the_fingerprint_follows_the_constants_it_reads(monkeypatch: pytest.MonkeyPatch) -> None:

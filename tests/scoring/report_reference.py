@@ -298,9 +298,17 @@ def reference_report(
             for k in levels
         }
         published.append(agent)
+    chosen = RADAR_DEFAULT_WEIGHTS if weights is None else weights
+    total = sum(Fraction(str(chosen.get(axis, 0))) for axis in Axis)
     return {
         "methodology_version": METHODOLOGY_VERSION,
         "pass_k_levels": levels,
+        "profile_weights": {
+            "source": "default" if weights is None else "viewer",
+            "weights": {
+                axis.value: float(Fraction(str(chosen.get(axis, 0))) / total) for axis in Axis
+            },
+        },
         "notes": reference_notes([a["composite"] for a in published]),
         "agents": with_ranks(published),
     }

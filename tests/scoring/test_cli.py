@@ -28,7 +28,7 @@ from builders import (
 )
 from processes import run_captured
 
-from scoring.constants import METHODOLOGY_VERSION, PASS_K_LEVELS
+from scoring.constants import METHODOLOGY_VERSION, PASS_K_LEVELS, RADAR_DEFAULT_WEIGHTS
 from scoring.serialize import (
     COMPOSITE_TITLE,
     NO_INTERVAL,
@@ -87,9 +87,17 @@ def _small_input() -> bytes:
 # delta: 2 completed failures: floor 0; latency 100 ms → 100; $0.0005 → 100; consistency 1.
 #   Window: correctness 0; latency null (median 100); cost → 100 (clamped from 109.5);
 #   robustness t1 (0 of 2) → determinism 1 → 100; profile (0 + 100 + 100) / 3 = 66.67.
+#: What the report says it weighed the radar profile with, given no --weights: the default
+#: weights, which sum to 1 already.
+DEFAULT_PROFILE_WEIGHTS = {
+    "source": "default",
+    "weights": {axis.value: float(weight) for axis, weight in RADAR_DEFAULT_WEIGHTS.items()},
+}
+
 EXPECTED = {
     "methodology_version": METHODOLOGY_VERSION,
     "pass_k_levels": list(PASS_K_LEVELS),
+    "profile_weights": DEFAULT_PROFILE_WEIGHTS,
     "notes": [],
     "agents": [
         small_agent(
@@ -196,6 +204,7 @@ def test_empty_input_is_scored_as_no_agents(fmt: str) -> None:
         assert json.loads(out) == {
             "methodology_version": METHODOLOGY_VERSION,
             "pass_k_levels": list(PASS_K_LEVELS),
+            "profile_weights": DEFAULT_PROFILE_WEIGHTS,
             "notes": [],
             "agents": [],
         }
@@ -356,6 +365,7 @@ MIDDLE: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] = (
 DOCUMENTED_REPORT: dict[str, Any] = {
     "methodology_version": METHODOLOGY_VERSION,
     "pass_k_levels": list(PASS_K_LEVELS),
+    "profile_weights": DEFAULT_PROFILE_WEIGHTS,
     "notes": [],
     "agents": [
         # z9: 1 completed pass at 500 ms and $0.001: 100 × (0.4 + 0.3 + 0.3) = 100.
@@ -432,7 +442,8 @@ def test_stdin_and_a_file_give_the_same_report(small_input, scoring_cli) -> None
     assert from_file[0] == 0
 
 
-def test_the_table_is_readable(small_input, scoring_cli) -> None:
+def test_the_table_is_readable(small_input, scoring_cli, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # a terminal wide enough for each table at once
     code, out, err = scoring_cli("report", str(small_input))
     assert (code, err) == (0, "")
     lines = out.splitlines()
@@ -494,7 +505,8 @@ def test_the_table_of_an_empty_input(scoring_cli) -> None:
     assert COMPOSITE_TITLE in out
 
 
-def test_outcome_table(as_jsonl, scoring_cli) -> None:
+def test_outcome_table(as_jsonl, scoring_cli, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # one block: the blocks are tested in test_messages
     records = [{"run_id": "r1", "judged": {"checklist": 1.0, "recoverable": 0.6}}]
     code, out, _ = scoring_cli("outcome", "-", stdin=as_jsonl(records))
     assert code == 0

@@ -17,8 +17,13 @@ import pytest
 from builders import cli, jsonl, scoring_subprocess
 
 from contracts.build import REPO_ROOT
-from scoring.comparing import compare_in, comparison_to_table, signed_text
-from scoring.constants import FRACTION_DECIMALS, INTERVAL_MIN_TASKS, METHODOLOGY_VERSION
+from scoring.comparing import LEVEL_TEXT, compare_in, comparison_to_table, signed_text
+from scoring.constants import (
+    FRACTION_DECIMALS,
+    INTERVAL_LEVEL,
+    INTERVAL_MIN_TASKS,
+    METHODOLOGY_VERSION,
+)
 from scoring.paired import Verdict
 from scoring.reading import read_stats
 
@@ -82,7 +87,7 @@ def test_the_table_is_exact(half_log: Path) -> None:
         "shared tasks: 12\n"
         "\n"
         "Paired comparison on the shared tasks (composite 0-100; success rate 0-1)\n"
-        "score           A       B  d = A - B  interval          verdict\n"
+        f"score           A       B  d = A - B  {LEVEL_TEXT} interval      verdict\n"
         "---------  ------  ------  ---------  ----------------  -------\n"
         "composite   89.40   44.00     +45.40  [32.91, 57.89]    x ahead\n"
         "success    1.0000  0.5000    +0.5000  [0.1681, 0.8319]  x ahead\n"
@@ -102,6 +107,7 @@ def test_the_json_is_exact(half_log: Path) -> None:
         "tasks_a": 12,
         "tasks_b": 12,
         "shared_tasks": 12,
+        "interval_level": float(INTERVAL_LEVEL),
     }
     errors = {key: composite.pop(key) for key in ("standard_error", "unpaired_standard_error")}
     assert composite == {

@@ -125,7 +125,8 @@ def test_a_huge_duplicate_run_id_is_cut() -> None:
     lines = valid_lines(1, run_id="r" * MEGABYTE) * 2
     code, _, err = cli("report", "-", stdin=b"".join(lines))
     assert code == EXIT_BAD_INPUT
-    assert f"duplicate run_id '{'r' * MAX_SHOWN_CHARS}'… ({MEGABYTE} characters) [unique]" in err
+    cut_id = f"'{'r' * MAX_SHOWN_CHARS}'… ({MEGABYTE} characters)"
+    assert f"duplicate run_id {cut_id}, first on line 1 [unique]" in err
     assert len(err.encode()) < STDERR_BUDGET_BYTES
 
 
@@ -166,7 +167,10 @@ def test_a_usage_error_does_not_echo_a_huge_argument() -> None:
 FAKE_ROW = "\x1b[2J\x1b[Hevil\r\nfake-agent  100.00\u202e\x9b31m\\x1b"
 
 
-def test_the_report_table_shows_control_characters_as_escapes() -> None:
+def test_the_report_table_shows_control_characters_as_escapes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # each table in one block: one row per table
     lines = valid_lines(1, agent_id=FAKE_ROW) + valid_lines(1, agent_id="plain", run_id="p")
     code, out, _ = cli("report", "-", stdin=b"".join(lines))
     assert code == 0
@@ -181,7 +185,10 @@ def test_the_report_table_shows_control_characters_as_escapes() -> None:
     assert not any(line.startswith("fake-agent") for line in out.splitlines())
 
 
-def test_the_outcome_table_shows_control_characters_as_escapes() -> None:
+def test_the_outcome_table_shows_control_characters_as_escapes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # the table in one block
     record = {"run_id": FAKE_ROW, "judged": {"checklist": 1.0}}
     code, out, _ = cli("outcome", "-", stdin=json.dumps(record).encode())
     assert code == 0

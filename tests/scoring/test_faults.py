@@ -225,7 +225,9 @@ def test_non_ascii_digits_in_a_timestamp_are_bad_input(digit: str, stamp: str) -
     line = json.dumps(run_line(finished_at=stamp.format(digit)), ensure_ascii=False).encode()
     code, out, err = cli("report", "-", stdin=b"".join(valid_lines(3)) + line + b"\n")
     assert (code, out) == (EXIT_BAD_INPUT, "")
-    assert "line 4: finished_at: must be an RFC 3339 timestamp" in err
+    position = stamp.index("{") + 1
+    digit_rule = f"digits must be ASCII 0–9, not '{digit}' (character {position})"
+    assert f"line 4: finished_at: {digit_rule}" in err
     assert "Traceback" not in err
 
 

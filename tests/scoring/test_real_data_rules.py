@@ -144,7 +144,10 @@ def test_a_bad_level_is_a_usage_error(scoring_cli, tmp_path, argument: str, mess
     assert err.endswith(f"argument --pass-k: {message}\n")
 
 
-def test_the_table_shows_the_extra_levels_and_why_one_is_null(scoring_cli, tmp_path) -> None:
+def test_the_table_shows_the_extra_levels_and_why_one_is_null(
+    scoring_cli, tmp_path, monkeypatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # the table in one block
     log = tmp_path / "runs.jsonl"
     log.write_bytes(
         b"".join(json.dumps(r).encode() + b"\n" for r in _agent_runs("a", 12, 4, 800.0, 0.02))

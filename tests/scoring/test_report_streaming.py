@@ -243,7 +243,7 @@ def test_the_fast_timestamp_pattern_accepts_what_the_model_accepts(stamp: str) -
 
 def reference_problems(lines: list[bytes]) -> tuple[list[Problem], int]:
     problems: list[Problem] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -253,8 +253,10 @@ def reference_problems(lines: list[bytes]) -> tuple[list[Problem], int]:
             problems.extend(problems_from(error, number))
             continue
         if run.run_id in seen:
-            problems.append(Problem(number, "run_id", f"duplicate run_id {run.run_id!r} [unique]"))
-        seen.add(run.run_id)
+            first = seen[run.run_id]
+            rule = f"duplicate run_id {run.run_id!r}, first on line {first} [unique]"
+            problems.append(Problem(number, "run_id", rule))
+        seen.setdefault(run.run_id, number)
     return problems[:MAX_LISTED_PROBLEMS], len(problems)
 
 
@@ -312,9 +314,9 @@ def test_duplicates_across_chunks_and_table_growth(chunk: int) -> None:
         pytest.raises(InputError) as caught,
     ):
         build_report(lines)
-    assert [(p.line, p.field) for p in caught.value.problems] == [
-        (1501, "run_id"),
-        (5002, "run_id"),
+    assert [str(p) for p in caught.value.problems] == [
+        "line 1501: run_id: duplicate run_id 'id-0', first on line 1 [unique]",
+        "line 5002: run_id: duplicate run_id 'id-4999', first on line 5001 [unique]",
     ]
 
 
@@ -330,6 +332,6 @@ def test_seen_ids_report_every_repeat_where_it_is(keys: list[str], cuts: list[in
     sizes = itertools.cycle(cuts)
     while start < len(keys):
         batch = keys[start : start + next(sizes)]
-        found += [start + p for p in seen.add_all(batch)]
+        found += [(start + p, line) for p, line in seen.add_all(batch, start + 1)]
         start += len(batch)
-    assert found == [i for i, key in enumerate(keys) if key in keys[:i]]
+    assert found == [(i, keys.index(key) + 1) for i, key in enumerate(keys) if key in keys[:i]]

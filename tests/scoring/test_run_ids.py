@@ -4,6 +4,7 @@ from that one place by the README and the inputs page."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -54,7 +55,7 @@ def test_a_slot_loses_the_lowest_bit_so_codes_differing_there_collide() -> None:
     with mock.patch.object(run_ids, "fingerprints", lambda keys: [2 * len(k) for k in keys]):
         assert seen.add_all(["aa"]) == []
     with mock.patch.object(run_ids, "fingerprints", lambda keys: [2 * len(k) + 1 for k in keys]):
-        assert seen.add_all(["bb"]) == [0]  # 4 | 1 == 5 | 1: taken for a duplicate
+        assert seen.add_all(["bb"], 2) == [(0, 1)]  # 4 | 1 == 5 | 1: taken for a duplicate
     with mock.patch.object(run_ids, "fingerprints", lambda keys: [6 for _ in keys]):
         assert seen.add_all(["cc"]) == []
 
@@ -65,7 +66,8 @@ def test_both_readers_use_the_one_detector() -> None:
     runs = [run_line("a"), run_line("b")]
     records = [outcome_line("a"), outcome_line("b")]
     with mock.patch.object(run_ids, "fingerprints", lambda keys: [8 for _ in keys]):
-        with pytest.raises(InputError, match=r"line 2: run_id: duplicate run_id 'b' \[unique\]"):
+        repeat = r"line 2: run_id: duplicate run_id 'b', first on line 1 \[unique\]"
+        with pytest.raises(InputError, match=repeat):
             build_report([line.encode() for line in runs])
         with pytest.raises(InputError, match=r"duplicate run_id 'b', first on line 1 \[unique\]"):
             score_outcome_lines([line.encode() for line in records])
@@ -74,17 +76,26 @@ def test_both_readers_use_the_one_detector() -> None:
 
 
 def test_first_lines_survive_the_table_growing() -> None:
-    seen = RunIds(lines=True)
+    seen = RunIds()
     count = 5000  # several doublings of the 1,024-slot start
     for number in range(1, count + 1):
         assert seen.first(f"run-{number}", number) == number
     for number in range(1, count + 1, 97):
         assert seen.first(f"run-{number}", count + number) == number
+    batched = RunIds()
+    assert batched.add_all([f"run-{n}" for n in range(1, count + 1)], 1) == []
+    repeats = [f"run-{n}" for n in range(1, count + 1, 97)]
+    assert batched.add_all(repeats, count + 1) == [
+        (position, int(key.removeprefix("run-"))) for position, key in enumerate(repeats)
+    ]
 
 
-def test_a_set_without_lines_refuses_to_say_one() -> None:
-    with pytest.raises(TypeError, match="keeps no lines"):
-        RunIds().first("a", 1)
+def test_lines_past_four_bytes_widen_the_slots() -> None:
+    seen = RunIds()
+    seen.first("a", 7)
+    past = 2**32 + 5
+    assert seen.first("b", past) == past
+    assert seen.add_all(["c", "a", "b", "c"], past + 1) == [(1, 7), (2, past), (3, past + 1)]
 
 
 def test_the_readme_quotes_the_one_statement_of_the_odds() -> None:
@@ -94,16 +105,19 @@ def test_the_readme_quotes_the_one_statement_of_the_odds() -> None:
     assert json.dumps(COLLISION_ODDS)  # plain text, for the page's macro too
 
 
-def _reference(batches: list[list[str]], code: Callable[[str], int]) -> list[list[int]]:
-    """What ``add_all`` answers, one key at a time: the positions whose code was seen."""
-    seen: set[int] = set()
+def _reference(batches: list[list[str]], code: Callable[[str], int]) -> list[list[tuple[int, int]]]:
+    """What ``add_all`` answers, one key at a time, keys on consecutive lines from 1: the
+    positions whose code was seen, with the line it was first seen on."""
+    seen: dict[int, int] = {}
     answers = []
+    line = 0
     for batch in batches:
         found = []
         for position, key in enumerate(batch):
+            line += 1
             if code(key) in seen:
-                found.append(position)
-            seen.add(code(key))
+                found.append((position, seen[code(key)]))
+            seen.setdefault(code(key), line)
         answers.append(found)
     return answers
 
@@ -134,15 +148,23 @@ def test_a_batch_finds_what_one_key_at_a_time_finds(codes: str) -> None:
     batches = [[f"k{rng.randrange(3000)}" for _ in range(rng.randrange(1, 900))] for _ in range(12)]
     batches.insert(3, [])
     seen = RunIds()
+    starts = itertools.accumulate((len(b) for b in batches), initial=1)
     with mock.patch.object(run_ids, "fingerprints", fake):
-        got = [seen.add_all(batch) for batch in batches]
+        got = [seen.add_all(batch, start) for batch, start in zip(batches, starts, strict=False)]
         assert got == _reference(batches, lambda k: code(k) | 1)
-        assert not seen.add(batches[0][0])
-        assert seen.add("k99999")
-        assert seen.add_all(["k99999", "k100000", "k100000"]) == [0, 2]
+        assert seen.first(batches[0][0], 10_000) == 1
+        assert seen.first("k99999", 10_001) == 10_001
+        assert seen.add_all(["k99999", "k100000", "k100000"], 10_002) == [
+            (0, 10_001),
+            (2, 10_003),
+        ]
 
 
 def test_a_batch_longer_than_one_probe_finds_repeats_across_its_pieces() -> None:
     keys = [f"run-{i}" for i in range(run_ids._PROBE_KEYS + 10)] + ["run-5", "run-65540"]
     keys.insert(run_ids._PROBE_KEYS + 3, "run-65537")  # a repeat inside the second piece
-    assert RunIds().add_all(keys) == [run_ids._PROBE_KEYS + 3, len(keys) - 2, len(keys) - 1]
+    assert RunIds().add_all(keys) == [
+        (run_ids._PROBE_KEYS + 3, 65538),
+        (len(keys) - 2, 6),
+        (len(keys) - 1, 65542),  # after the inserted key
+    ]
