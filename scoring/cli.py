@@ -50,7 +50,7 @@ from scoring.exits import (
 from scoring.exits import EXITS as EXITS
 from scoring.exits import Exit as Exit
 from scoring.exits import ExitStatus as ExitStatus
-from scoring.exits import _path, _ReadError, _row, _UsageError, _WriteError
+from scoring.exits import ReadError, UsageError, WriteError, exit_row, shown_path
 from scoring.exits import exit_for as exit_for
 from scoring.harnesses import Harness
 from scoring.invariants import check_methodology
@@ -127,7 +127,7 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         text = cut(inert(message), _USAGE_MESSAGE_MAX_CHARS)
         sys.stderr.write(f"{self.prog}: error: {text}\n")
-        raise _UsageError(text)
+        raise UsageError(text)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -350,19 +350,19 @@ def _convert(args: argparse.Namespace, out: TextIO, err: TextIO | None, command:
 def _open(path: str, stdin: BinaryIO | None) -> Iterator[BinaryIO]:
     if path == "-":
         if stdin is None or stdin.closed:
-            raise _ReadError(path, "stdin is closed")
+            raise ReadError(path, "stdin is closed")
         yield stdin
         return
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below
     except OSError as error:
-        raise _ReadError(path, reason_of(error)) from None
+        raise ReadError(path, reason_of(error)) from None
     with handle:
         yield handle
 
 
 def _lines(source: BinaryIO, path: str) -> Iterator[bytes]:
-    """The lines of ``source``; a failed read becomes a :class:`_ReadError`."""
+    """The lines of ``source``; a failed read becomes a :class:`ReadError`."""
     lines = iter(source)
     while True:
         try:
@@ -371,7 +371,7 @@ def _lines(source: BinaryIO, path: str) -> Iterator[bytes]:
             return
         except (OSError, ValueError) as error:  # ValueError: a file closed under us
             reason = reason_of(error) if isinstance(error, OSError) else str(error)
-            raise _ReadError(path, reason) from None
+            raise ReadError(path, reason) from None
         yield line
 
 
@@ -387,7 +387,7 @@ def _again(source: BinaryIO, path: str) -> Callable[[], Iterable[bytes]] | None:
             source.seek(start)
         except (OSError, ValueError) as error:
             reason = reason_of(error) if isinstance(error, OSError) else str(error)
-            raise _ReadError(path, reason) from None
+            raise ReadError(path, reason) from None
         return _lines(source, path)
 
     return again
@@ -404,7 +404,7 @@ def _read_log(
     args: argparse.Namespace, stdin: BinaryIO | None, err: TextIO | None, read: _Progressed[_Read]
 ) -> _Read:
     """``read`` the run log at ``args.path`` ('-': stdin; gzip or not), with the progress
-    line on ``err`` when it is wanted; a failed read is a :class:`_ReadError`."""
+    line on ``err`` when it is wanted; a failed read is a :class:`ReadError`."""
     with _open(args.path, stdin) as source:
         progress = None
         if err is not None and progress_wanted(err):
@@ -416,7 +416,7 @@ def _read_log(
                 None if progress is None else progress.rows,
             )
         except OSError as error:  # reading is the only I/O of the readers
-            raise _ReadError(args.path, reason_of(error)) from None
+            raise ReadError(args.path, reason_of(error)) from None
         finally:
             if progress is not None:
                 progress.close()
@@ -527,7 +527,7 @@ def _spool() -> Iterator[TextIO]:
             max_size=SPOOL_MEMORY_BYTES, mode="w+", encoding="utf-8", newline="\n"
         )
     except OSError as error:
-        raise _WriteError(f"cannot create a temporary file: {reason_of(error)}") from None
+        raise WriteError(f"cannot create a temporary file: {reason_of(error)}") from None
     with spool:
         yield spool  # type: ignore[misc]
 
@@ -545,7 +545,7 @@ def _spool_scores(
                 spool.write(json.dumps(table.add(outcome_row(score))) + "\n")
             count += 1
     except OSError as error:
-        raise _WriteError(f"cannot write a temporary file: {reason_of(error)}") from None
+        raise WriteError(f"cannot write a temporary file: {reason_of(error)}") from None
     return count
 
 
@@ -572,8 +572,8 @@ def run(
             _harness_usage(args)
     except SystemExit as exit_:  # --help
         return exit_.code if isinstance(exit_.code, int) else EXIT_BAD_INPUT
-    except _UsageError as error:
-        return _row(error).status
+    except UsageError as error:
+        return exit_row(error).status
     command = f"scoring {args.command}"
     if args.command == Command.SQL:
         return _sql(args, stdout, stderr, command)
@@ -598,10 +598,10 @@ def run(
         if row is None:
             raise
         if row.says is not None:
-            say(stderr, row.says.format(command=command, path=_path(args.path), error=error))
+            say(stderr, row.says.format(command=command, path=shown_path(args.path), error=error))
         return row.status
     if not scored:
-        say(stderr, f"{command}: {_NOTHING[args.command]} in {_path(args.path)}")
+        say(stderr, f"{command}: {_NOTHING[args.command]} in {shown_path(args.path)}")
     return EXIT_OK
 
 
@@ -617,8 +617,8 @@ def _sql(args: argparse.Namespace, out: TextIO | None, err: TextIO | None, comma
     try:
         write(out, text)
         flush(out)
-    except (BrokenPipeError, _WriteError) as error:
-        row = _row(error)
+    except (BrokenPipeError, WriteError) as error:
+        row = exit_row(error)
         if row.says is not None:
             say(err, row.says.format(command=command, path="", error=error))
         return row.status
@@ -647,7 +647,7 @@ def main() -> None:
     try:
         status = run()
     except KeyboardInterrupt as error:  # during argument parsing, or while exiting
-        status = _row(error).status
+        status = exit_row(error).status
     if status != EXIT_OK:
         _silence_stdout()
     sys.exit(status)

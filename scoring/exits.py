@@ -32,18 +32,18 @@ EXIT_BROKEN_PIPE = ExitStatus.BROKEN_PIPE
 _PATH_MAX_CHARS = 200
 
 
-class _ReadError(Exception):
+class ReadError(Exception):
     """The input could not be read (as opposed to a write that failed)."""
 
     def __init__(self, path: str, reason: str) -> None:
-        super().__init__(f"cannot read {_path(path)}: {reason}")
+        super().__init__(f"cannot read {shown_path(path)}: {reason}")
 
 
-class _WriteError(Exception):
+class WriteError(Exception):
     """The output could not be written."""
 
 
-class _UsageError(Exception):
+class UsageError(Exception):
     """The arguments are wrong (argparse has printed the usage and the message)."""
 
 
@@ -68,7 +68,7 @@ class Exit:
 EXITS: tuple[Exit, ...] = (
     Exit(
         "usage",
-        (_UsageError,),
+        (UsageError,),
         ExitStatus.BAD_INPUT,
         None,  # argparse has printed the usage and the message
         "the usage, then what is wrong with the arguments",
@@ -89,7 +89,7 @@ EXITS: tuple[Exit, ...] = (
     ),
     Exit(
         "unreadable input",
-        (_ReadError,),
+        (ReadError,),
         ExitStatus.BAD_INPUT,
         "{command}: {error}",
         "cannot read FILE, and why",
@@ -97,7 +97,7 @@ EXITS: tuple[Exit, ...] = (
     Exit(
         "broken methodology",
         # A formula refusing validated input, or failing on it (a zero divisor, a bad
-        # conversion), can only be the methodology's fault: output errors are _WriteError.
+        # conversion), can only be the methodology's fault: output errors are WriteError.
         (MethodologyError, ScoringError, ValueError, ArithmeticError),
         ExitStatus.BAD_INPUT,
         "{command}: the methodology is broken, not the input: {error} "
@@ -107,7 +107,7 @@ EXITS: tuple[Exit, ...] = (
     Exit("closed pipe", (BrokenPipeError,), ExitStatus.BROKEN_PIPE, None, "nothing"),
     Exit(
         "output failure",
-        (_WriteError,),
+        (WriteError,),
         ExitStatus.OUTPUT_FAILED,
         "{command}: {error}",
         "cannot write the output, and why",
@@ -122,11 +122,11 @@ def exit_for(error: BaseException) -> Exit | None:
     return next((row for row in EXITS if isinstance(error, row.errors)), None)
 
 
-def _row(error: BaseException) -> Exit:
+def exit_row(error: BaseException) -> Exit:
     row = exit_for(error)
     assert row is not None, error
     return row
 
 
-def _path(path: str) -> str:
+def shown_path(path: str) -> str:
     return "stdin" if path == "-" else cut(inert(path), _PATH_MAX_CHARS)

@@ -197,7 +197,7 @@ def _required(field: str, status: str) -> PydanticCustomError:
     )
 
 
-class _RunFields(BaseModel):
+class RunFields(BaseModel):
     """The fields of a run record, each checked on its own (not against the status).
 
     The report validates its hot path with this model and checks the status rules of
@@ -218,7 +218,7 @@ class _RunFields(BaseModel):
     finished_at: Timestamp | None = None
 
 
-class RunRecord(_RunFields):
+class RunRecord(RunFields):
     """One run of an agent on a task: a line of the ``report`` input."""
 
     @model_validator(mode="after")

@@ -35,7 +35,7 @@ import msgspec
 from scoring.byte_input import RecordKind, record_lines
 from scoring.errors import ProblemLog
 from scoring.jsonlines import file_bytes, repeated_keys, valid_lines
-from scoring.models import RunRecord, RunRow, RunStatus, _RunFields
+from scoring.models import RunFields, RunRecord, RunRow, RunStatus
 from scoring.run_ids import UniqueIds, start_of
 from scoring.stats import AgentRuns, AgentStats, StatusRuleError
 
@@ -75,7 +75,7 @@ _decode_row = msgspec.json.Decoder(RunRow).decode
 _FIELDS = attrgetter(*ROW_FIELDS)
 
 
-def row_of(run: _RunFields) -> RunRow:
+def row_of(run: RunFields) -> RunRow:
     """The row of a validated run record."""
     return RunRow(*_FIELDS(run))
 

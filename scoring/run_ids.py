@@ -50,7 +50,7 @@ _COPY, _UPDATE, _DIGEST = hashlib.blake2b.copy, hashlib.blake2b.update, hashlib.
 _HASH_BATCH = 4096
 # Keys probed together by add_all, and the bits of a position among them.
 _PROBE_BITS = 16
-_PROBE_KEYS = 1 << _PROBE_BITS
+PROBE_KEYS = 1 << _PROBE_BITS
 # Slots of a new table (a power of two), and its bits.
 _START_SLOTS_BITS = 10
 
@@ -198,14 +198,14 @@ class RunIds:
         self.reserve(self._used + len(codes))  # room for the whole batch: no growing
         self._fit(first_line + len(codes))
         found: list[tuple[int, int]] = []
-        for start in range(0, len(codes), _PROBE_KEYS):
-            piece = codes[start : start + _PROBE_KEYS]
+        for start in range(0, len(codes), PROBE_KEYS):
+            piece = codes[start : start + PROBE_KEYS]
             numbers = np.arange(len(piece), dtype=np.uint64) + np.uint64(first_line + start)
             found += [(start + position, line) for position, line in self._probe(piece, numbers)]
         return found
 
     def _probe(self, codes: np.ndarray, numbers: np.ndarray) -> list[tuple[int, int]]:
-        """:meth:`add_all` of at most ``_PROBE_KEYS`` codes on lines ``numbers``, in a table
+        """:meth:`add_all` of at most ``PROBE_KEYS`` codes on lines ``numbers``, in a table
         with room for them."""
         # Views of the table: what is written here is written there.
         slots = np.frombuffer(self._slots, dtype=np.uint64)
@@ -219,7 +219,7 @@ class RunIds:
         # 64 − shift bits, the position the low _PROBE_BITS (a table of 2^48 slots would be
         # two pebibytes).
         packed = np.sort(at << np.uint64(_PROBE_BITS) | np.arange(len(codes), dtype=np.uint64))
-        looking = (packed & np.uint64(_PROBE_KEYS - 1)).astype(np.intp)  # positions looking
+        looking = (packed & np.uint64(PROBE_KEYS - 1)).astype(np.intp)  # positions looking
         at, wanted = at[looking], codes[looking]
         while looking.size:
             held = slots[at]
@@ -272,8 +272,8 @@ class RunIds:
         self._mask, self._shift, self._used = size - 1, self._shift - 1, 0
         self._slots = array("Q", [0]) * size
         self._lines = array(self._lines.typecode, [0]) * size
-        for start in range(0, len(old_slots), _PROBE_KEYS):  # distinct codes: none is found
-            end = start + _PROBE_KEYS
+        for start in range(0, len(old_slots), PROBE_KEYS):  # distinct codes: none is found
+            end = start + PROBE_KEYS
             used = np.flatnonzero(old_slots[start:end])
             if used.size:
                 numbers = old_lines[start:end][used].astype(np.uint64)

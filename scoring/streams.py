@@ -1,5 +1,5 @@
 """Writing the command line's output and its messages: a failed write becomes the error
-its exit status reports (``exits._WriteError``: a full disk, a stdout closed under us),
+its exit status reports (``exits.WriteError``: a full disk, a stdout closed under us),
 except a closed pipe, which propagates as itself (``| head``: status 141, silently); a
 message to a stderr that is gone is dropped, as there is no one left to tell."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import BinaryIO, TextIO
 
-from scoring.exits import _WriteError
+from scoring.exits import WriteError
 
 
 def reason_of(error: OSError) -> str:
@@ -15,10 +15,10 @@ def reason_of(error: OSError) -> str:
     return error.strerror or type(error).__name__
 
 
-def output_error(error: OSError | ValueError) -> _WriteError:
+def output_error(error: OSError | ValueError) -> WriteError:
     """The error a failed write of the output exits with."""
     reason = reason_of(error) if isinstance(error, OSError) else str(error)
-    return _WriteError(f"cannot write the output: {reason}")
+    return WriteError(f"cannot write the output: {reason}")
 
 
 def write(out: TextIO | BinaryIO, text: str | bytes) -> None:

@@ -1,10 +1,9 @@
 """What the coverage figures are held to, and the verdicts of a measured document.
 
-The targets (decisions.md 1.2.0, "Coverage target"; the ceiling as corrected in 1.3.0,
-docs/uncertainty.md "Coverage, measured"): coverage at least :data:`TARGET_LOW` in every
-published cell and :data:`STRESS_TARGET_LOW` in the stress cells; at most
-:data:`TARGET_HIGH` where both ``θ·n*`` and ``(1 − θ)·n*`` are at least
-:data:`UPPER_RULE_MIN` (``θ`` the truth, ``n* = θ(1 − θ)/Var(m̂)`` the effective size the
+The targets (docs/uncertainty.md, "Coverage, measured"; the ceiling as corrected in 1.3.0):
+coverage at least :data:`TARGET_LOW` in every published cell and :data:`STRESS_TARGET_LOW` in
+the stress cells; at most :data:`TARGET_HIGH` where both ``θ·n*`` and ``(1 − θ)·n*`` are at
+least :data:`UPPER_RULE_MIN` (``θ`` the truth, ``n* = θ(1 − θ)/Var(m̂)`` the effective size the
 figures carry), and no ceiling below that. The composite is held to the ceiling where its
 success rate is; the paired differences only to the lower target.
 

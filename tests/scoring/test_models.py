@@ -428,20 +428,20 @@ def test_a_directory_is_a_clear_error(scoring_cli, tmp_path) -> None:
 
 
 def test_the_report_fast_path_checks_what_run_record_checks() -> None:
-    # build_report validates each line with models._RunFields and applies RunRecord's status
+    # build_report validates each line with models.RunFields and applies RunRecord's status
     # rules to whole chunks; any other rule added to RunRecord alone would be skipped there.
-    from scoring.models import RunRecord, _RunFields
+    from scoring.models import RunFields, RunRecord
 
-    assert RunRecord.__mro__[1] is _RunFields
-    assert RunRecord.model_config == _RunFields.model_config
+    assert RunRecord.__mro__[1] is RunFields
+    assert RunRecord.model_config == RunFields.model_config
     assert {
         name: (field.annotation, field.metadata, field.default)
         for name, field in RunRecord.model_fields.items()
     } == {
         name: (field.annotation, field.metadata, field.default)
-        for name, field in _RunFields.model_fields.items()
+        for name, field in RunFields.model_fields.items()
     }
-    own, base = RunRecord.__pydantic_decorators__, _RunFields.__pydantic_decorators__
+    own, base = RunRecord.__pydantic_decorators__, RunFields.__pydantic_decorators__
     assert set(own.model_validators) - set(base.model_validators) == {"_required_by_status"}
     for kind in ("validators", "field_validators", "root_validators"):
         assert getattr(own, kind).keys() == getattr(base, kind).keys(), kind

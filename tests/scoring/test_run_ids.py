@@ -161,10 +161,10 @@ def test_a_batch_finds_what_one_key_at_a_time_finds(codes: str) -> None:
 
 
 def test_a_batch_longer_than_one_probe_finds_repeats_across_its_pieces() -> None:
-    keys = [f"run-{i}" for i in range(run_ids._PROBE_KEYS + 10)] + ["run-5", "run-65540"]
-    keys.insert(run_ids._PROBE_KEYS + 3, "run-65537")  # a repeat inside the second piece
+    keys = [f"run-{i}" for i in range(run_ids.PROBE_KEYS + 10)] + ["run-5", "run-65540"]
+    keys.insert(run_ids.PROBE_KEYS + 3, "run-65537")  # a repeat inside the second piece
     assert RunIds().add_all(keys) == [
-        (run_ids._PROBE_KEYS + 3, 65538),
+        (run_ids.PROBE_KEYS + 3, 65538),
         (len(keys) - 2, 6),
         (len(keys) - 1, 65542),  # after the inserted key
     ]

@@ -21,7 +21,7 @@ import pytest
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from scoring.models import RunRow, _RunFields
+from scoring.models import RunFields, RunRow
 
 #: A field as both sides are compared: its base types (names), whether None is allowed, and
 #: its bounds ("ge", "min_length"), with the timestamp's pattern left to the reader (it is
@@ -107,17 +107,17 @@ def msgspec_shapes(struct: type[msgspec.Struct]) -> list[Shape]:
 
 
 def test_the_two_forms_declare_the_same_fields() -> None:
-    assert msgspec_shapes(RunRow) == pydantic_shapes(_RunFields)
+    assert msgspec_shapes(RunRow) == pydantic_shapes(RunFields)
     # Not a comparison of two empty lists: every field of the record is there.
-    assert [shape[0] for shape in pydantic_shapes(_RunFields)] == list(_RunFields.model_fields)
-    assert len(_RunFields.model_fields) >= 9
+    assert [shape[0] for shape in pydantic_shapes(RunFields)] == list(RunFields.model_fields)
+    assert len(RunFields.model_fields) >= 9
 
 
 def test_the_msgspec_form_refuses_what_the_schema_does() -> None:
     """The struct decodes every key and refuses unknown ones (the model's ``extra="forbid"``)."""
     config = RunRow.__struct_config__
     assert config.forbid_unknown_fields
-    assert _RunFields.model_config.get("extra") == "forbid"
+    assert RunFields.model_config.get("extra") == "forbid"
 
 
 _NonNegative = typing.Annotated[float, msgspec.Meta(ge=0)]
@@ -147,10 +147,10 @@ def _spoiled(**changes: Any) -> type[msgspec.Struct]:
 )
 def test_a_drifted_form_is_caught(changes: dict[str, Any]) -> None:
     spoiled = _spoiled(**changes)
-    assert msgspec_shapes(spoiled) != pydantic_shapes(_RunFields)
+    assert msgspec_shapes(spoiled) != pydantic_shapes(RunFields)
 
 
 def test_the_unspoiled_copy_passes() -> None:
     """The copy the drift cases start from is itself equal: the cases above fail for their
     change, not for the copying."""
-    assert msgspec_shapes(_spoiled()) == pydantic_shapes(_RunFields)
+    assert msgspec_shapes(_spoiled()) == pydantic_shapes(RunFields)
