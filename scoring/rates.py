@@ -1,9 +1,10 @@
-"""The intervals of methodology 1.2.0, and the paired comparison of two agents.
+"""The intervals of the rates: the success rate, the correctness axis and pass^k.
 
-the uncertainty page (docs/uncertainty.md): rates at an
-effective size capped by the runs a score of order ``k`` can use, Clopper–Pearson with a
-Student t correction for ``k = 1``; the composite from asymmetric moves read off each
-part's own interval; the difference of two agents on the tasks they share.
+As the uncertainty page (docs/uncertainty.md) sets them: a rate's interval is read at an
+effective size capped by the runs a score of order ``k`` can use, by Clopper–Pearson with a
+Student t correction for ``k = 1`` (the t factor, the capped size, Wilson's and
+Clopper–Pearson's bounds are registered here too). The composite's interval is
+:mod:`scoring.moves`; the paired comparison of two agents :mod:`scoring.paired`.
 
 Pure functions of plain inputs (per-task sums, as :mod:`scoring.uncertainty` takes them).
 What 1.2.0 keeps from 1.1.0 is imported, never written again: ``m`` and ``V``
