@@ -24,6 +24,7 @@ def test_cli_has_one_enum_of_commands() -> None:
     assert [command.value for command in Command] == [
         "check",
         "update",
+        "release",
         "impact",
         "readme",
         "verify",
