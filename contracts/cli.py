@@ -222,7 +222,8 @@ def _run(command: Command, args: argparse.Namespace) -> int:
             from contracts.impact import run_impact
             from scoring.serialize import OutputFormat
         elif command is Command.RELEASE:
-            from contracts.release import Part, run_release
+            from contracts.release import run_release
+            from contracts.store import Part
         else:
             from contracts.update import run_update
     except Exception as error:

@@ -106,7 +106,7 @@ def _change_a_constant(m: Methodology) -> str:
     entry = m.constant("composite.weight.cost")
     # The file and the symbol, never the line: an edit above it (a comment) would move the
     # line and make this committed text stale (`contracts check` prints the line itself).
-    from contracts.release import Part, bumped
+    from contracts.store import Part, bumped
 
     old = m.methodology_version
     new, major, patch = (bumped(old, part) for part in (Part.MINOR, Part.MAJOR, Part.PATCH))

@@ -35,7 +35,6 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from enum import StrEnum
 from pathlib import Path
 
 from contracts.check import build_live
@@ -54,6 +53,8 @@ from contracts.store import (
     LOCK_FILENAME,
     SNAPSHOT_DIR,
     ContractsError,
+    Part,
+    bumped,
     lock_entry,
     lock_text,
     parse_changelog,
@@ -74,28 +75,6 @@ VERSION_NAME = "METHODOLOGY_VERSION"
 CONSTANTS_PATH: Path = REPO_ROOT / "scoring" / "constants.py"
 #: How many changed names of one part of the snapshot the summary lists before counting.
 _LISTED = 6
-
-
-class Part(StrEnum):
-    """Which part of ``MAJOR.MINOR.PATCH`` a release bumps."""
-
-    MAJOR = "major"
-    MINOR = "minor"
-    PATCH = "patch"
-
-
-def bumped(version: str, part: Part) -> str:
-    """``version`` with ``part`` raised by one and the parts after it reset.
-
-    >>> bumped("1.3.0", Part.MINOR), bumped("1.3.2", Part.MAJOR), bumped("1.3.0", Part.PATCH)
-    ('1.4.0', '2.0.0', '1.3.1')
-    """
-    major, minor, patch = version_key(version)
-    if part is Part.MAJOR:
-        return f"{major + 1}.0.0"
-    if part is Part.MINOR:
-        return f"{major}.{minor + 1}.0"
-    return f"{major}.{minor}.{patch + 1}"
 
 
 def with_assignment(source: str, name: str, value: str, path: str = "scoring/constants.py") -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -100,7 +101,7 @@ def _radar_cost(inputs: Mapping[str, Any]) -> list[Reading]:
 
 def _written(inputs: Mapping[str, Any]) -> dict[str, Any]:
     """A worked example's inputs with its decimal strings read as the numbers they are."""
-    return {k: exact(v) if isinstance(v, str) else v for k, v in inputs.items()}
+    return {k: exact(Decimal(v)) if isinstance(v, str) else v for k, v in inputs.items()}
 
 
 #: Per formula (its registered name) and per worked example (its name): the readings of

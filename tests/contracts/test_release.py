@@ -26,8 +26,9 @@ import scoring.constants as C  # noqa: N812 - the module of constants
 from contracts import store
 from contracts.cli import main
 from contracts.model import Methodology
-from contracts.release import Part, bumped, run_release, with_assignment
+from contracts.release import run_release, with_assignment
 from contracts.source import REPO_ROOT
+from contracts.store import Part, bumped
 from scoring.registry import FORMULAS
 
 NEXT = bumped(VERSION, Part.MINOR)
