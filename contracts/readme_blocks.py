@@ -127,7 +127,11 @@ def _change_a_constant(m: Methodology) -> str:
    JSON Schemas and the generated blocks of the README and of this page. It refuses, with
    exit status 2 and nothing written, when nothing changed, when a constant breaks an
    invariant, or when a formula's code disagrees with its LaTeX or a golden point sits where
-   its curve is flat; an interrupted release puts back every file it wrote.
+   its curve is flat; an interrupted release puts back every file it wrote. When it changes
+   a constant the coverage figures depend on, it says so, and the uncertainty page marks
+   them as measured on the earlier version's constants until
+   `.venv/bin/python contracts/coverage/simulate.py --update` measures them again (it takes
+   tens of minutes).
 3. Review what it prints (each changed constant with both values, how many golden points,
    examples and scoreboard values changed) and the diff it names, e.g.
    `git diff --no-index contracts/snapshots/{old}.json contracts/snapshots/{new}.json`.

@@ -12,7 +12,10 @@ live code as it stands:
   (:func:`contracts.impact.suggested_entry`);
 - the snapshot of the new version, the lock and the JSON Schemas are what ``contracts
   update`` writes (:mod:`contracts.update`), and the generated blocks of the README and
-  CONTRIBUTING.md what ``contracts readme --update`` writes (:mod:`contracts.readme`).
+  CONTRIBUTING.md what ``contracts readme --update`` writes (:mod:`contracts.readme`);
+- the coverage figures keep the version whose constants they were measured on
+  (:mod:`contracts.coverage_record`): when the release changes one they depend on, it says
+  so, and the uncertainty page marks them until the simulation measures them again.
 
 It refuses, exit 2 and nothing written, when nothing changed since the newest release, when
 the constants break an invariant (:mod:`contracts.invariants`), when a formula's code
@@ -158,6 +161,7 @@ def run_release(
     changelog_path: Path | None = None,
     constants_path: Path | None = None,
     documents: tuple[Path, ...] | None = None,
+    coverage: tuple[Path, Path] | None = None,
     lock_wait_seconds: float = UPDATE_LOCK_WAIT_SECONDS,
 ) -> UpdateResult:
     """Release the live methodology as the next version (see the module's rules).
@@ -176,9 +180,14 @@ def run_release(
         live = build_live()
         _refuse_broken_formulas()
         with update_lock(directory, lock_wait_seconds):
-            new, plan, lines = _plan(note, part, today or date.today(), live, directory, changelog)
+            base, new, plan, lines = _plan(
+                note, part, today or date.today(), live, directory, changelog
+            )
             plan.insert(0, _version_file(constants, new.methodology_version))
             plan += _documents(documents, new)
+            found, said = _coverage(coverage, directory, new, base)
+            plan += found
+            lines[-1:-1] = said
             plan = _write_all(plan)
     except ContractsError as error:
         return _refused(str(error))
@@ -206,10 +215,11 @@ def _refuse_broken_formulas() -> None:
 
 def _plan(
     note: str, part: Part, today: date, live: Methodology, directory: Path, changelog_path: Path
-) -> tuple[Methodology, list[Planned], list[str]]:
-    """The released methodology; the changelog, the snapshot, the schemas and the lock it
-    writes (the constants file and the documents are added by the caller); and the lines
-    that say what changed, the last one the review command."""
+) -> tuple[str, Methodology, list[Planned], list[str]]:
+    """The version released after and the released methodology; the changelog, the
+    snapshot, the schemas and the lock it writes (the constants file, the documents and the
+    coverage record are added by the caller); and the lines that say what changed, the last
+    one the review command."""
     released = read_lock_entries(directory / LOCK_FILENAME)
     if not released:
         raise ContractsError(
@@ -277,7 +287,7 @@ def _plan(
         f"git diff; git diff --no-index {display_path(snapshot_path(base, directory))} "
         f"{display_path(snapshot)}"
     )
-    return new, plan, [*lines, review]
+    return base, new, plan, [*lines, review]
 
 
 def _version_file(constants: Path, version: str) -> Planned:
@@ -288,6 +298,40 @@ def _version_file(constants: Path, version: str) -> Planned:
     if text.count(f'"{version}"') != source.count(f'"{version}"') + 1:
         raise ContractsError(f"{shown}: {VERSION_NAME} could not be set", exit_code=EXIT_REFUSED)
     return Planned(constants, text, f'{VERSION_NAME} = "{version}"')
+
+
+def _coverage(
+    paths: tuple[Path, Path] | None, directory: Path, new: Methodology, base: str
+) -> tuple[list[Planned], list[str]]:
+    """The record of the version whose constants the coverage figures were measured on
+    (:mod:`contracts.coverage_record`), and what the release says of them: the constants
+    they depend on that it changes, which the uncertainty page names beside the figures
+    until the simulation measures them again."""
+    from contracts.coverage_record import (
+        FIGURES_PATH,
+        RECORD_PATH,
+        SIMULATE_COMMAND,
+        changed_constants,
+        figures_sha256,
+        measured_version,
+        read_record,
+        record_text,
+    )
+
+    figures, record = paths if paths is not None else (FIGURES_PATH, RECORD_PATH)
+    digest = figures_sha256(figures)
+    measured = measured_version(base, read_record(record), digest)
+    text = record_text(measured, digest)
+    current = record.read_text(encoding="utf-8") if record.exists() else None
+    plan = [Planned(record, text, f"figures measured on {measured}")] if text != current else []
+    changed = changed_constants(read_snapshot(snapshot_path(measured, directory)).methodology, new)
+    if not changed:
+        return plan, []
+    return plan, [
+        f"coverage figures ({display_path(figures)}): measured on the constants of {measured}; "
+        f"{new.methodology_version} changes {', '.join(changed)}, which they depend on: "
+        f"docs/uncertainty.md says so beside them until {SIMULATE_COMMAND} measures them again"
+    ]
 
 
 def _documents(documents: tuple[Path, ...] | None, new: Methodology) -> list[Planned]:

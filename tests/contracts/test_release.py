@@ -23,7 +23,7 @@ from serving import copy_project
 
 import contracts.release
 import scoring.constants as C  # noqa: N812 - the module of constants
-from contracts import store
+from contracts import coverage_record, store
 from contracts.cli import main
 from contracts.model import Methodology
 from contracts.release import run_release, with_assignment
@@ -121,6 +121,8 @@ def project(tmp_path: Path) -> dict[str, Path]:
         ("constants", REPO_ROOT / "scoring" / "constants.py"),
         ("readme", REPO_ROOT / "README.md"),
         ("contributing", REPO_ROOT / "CONTRIBUTING.md"),
+        ("figures", coverage_record.FIGURES_PATH),
+        ("measured", coverage_record.RECORD_PATH),
     ):
         found[name] = tmp_path / source.name
         shutil.copy2(source, found[name])
@@ -136,6 +138,7 @@ def _release(project: dict[str, Path], part: Part = Part.MINOR, note: str = "Cos
         changelog_path=project["changelog"],
         constants_path=project["constants"],
         documents=(project["readme"], project["contributing"]),
+        coverage=(project["figures"], project["measured"]),
     )
 
 
@@ -164,6 +167,14 @@ def test_a_release_of_each_part(
     lock = json.loads((project["snapshots"] / store.LOCK_FILENAME).read_text(encoding="utf-8"))
     assert list(lock["released"])[-1] == version
     assert "  constant composite.weight.cost: 0.3 → 0.25" in result.lines
+    # The coverage figures read the cost weight: the release says they are the earlier
+    # version's, and the record keeps the version they were measured on.
+    said = next(line for line in result.lines if line.startswith("coverage figures"))
+    assert (
+        f"measured on the constants of {VERSION}; {version} changes composite.weight.cost" in said
+    )
+    measured = json.loads(project["measured"].read_text(encoding="utf-8"))
+    assert measured["measured_on"] == VERSION
 
 
 def test_nothing_changed_is_refused_and_nothing_written(project: dict[str, Path]) -> None:
