@@ -119,14 +119,18 @@ def parse_python(source: str) -> ast.Module:
         return ast.parse(source)
 
 
-def set_constant(root: Path, name: str, expression: str) -> None:
-    """Give the constant ``name`` of the copy ``root`` the value ``expression`` (Python
-    source): the named assignment of ``scoring/constants.py`` is found by parsing the file
-    and its value rewritten, whatever it reads now (never found by its literal text)."""
-    path = root / "scoring" / "constants.py"
+def constant_set(source: str, name: str, expression: str) -> str:
+    """``source`` (of ``scoring/constants.py``) with the constant ``name`` given the value
+    ``expression`` (Python source): the named assignment is found by parsing the file and
+    its value rewritten, whatever it reads now (never found by its literal text)."""
     with _PARSING:
-        text = with_assignment(path.read_text(encoding="utf-8"), name, expression)
-    path.write_text(text, encoding="utf-8")
+        return with_assignment(source, name, expression)
+
+
+def set_constant(root: Path, name: str, expression: str) -> None:
+    """:func:`constant_set` on the copy ``root``'s ``scoring/constants.py``."""
+    path = root / "scoring" / "constants.py"
+    path.write_text(constant_set(path.read_text(encoding="utf-8"), name, expression), "utf-8")
 
 
 def curve_source(anchors: Sequence[tuple[object, object]]) -> str:

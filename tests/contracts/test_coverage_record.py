@@ -38,39 +38,59 @@ def test_the_committed_record_speaks_of_the_committed_figures() -> None:
     )
 
 
-def test_the_live_constants_are_the_ones_the_figures_were_measured_on(live: Methodology) -> None:
-    state = record.coverage_state(live)
-    assert state.changed == ()
+@pytest.fixture
+def measured_now(tmp_path: Path, live: Methodology) -> tuple[Path, Path]:
+    """A copy of the figures, and a record that they were measured on the live version."""
+    figures, path = tmp_path / "coverage.json", tmp_path / "measured.json"
+    shutil.copy2(record.FIGURES_PATH, figures)
+    text = record.record_text(live.methodology_version, record.figures_sha256(figures))
+    path.write_text(text, encoding="utf-8")
+    return figures, path
 
 
-def test_a_changed_anchor_makes_them_the_earlier_version_s_figures(live: Methodology) -> None:
+def _state(later: Methodology, paths: tuple[Path, Path]) -> record.Measured:
+    figures, path = paths
+    return record.coverage_state(later, figures_path=figures, record_path=path)
+
+
+def test_the_live_constants_are_the_ones_the_figures_were_measured_on(
+    live: Methodology, measured_now: tuple[Path, Path]
+) -> None:
+    assert _state(live, measured_now) == record.Measured(
+        live.methodology_version, live.methodology_version, ()
+    )
+
+
+def test_a_changed_anchor_makes_them_the_earlier_version_s_figures(
+    live: Methodology, measured_now: tuple[Path, Path]
+) -> None:
     anchors = [
         {"x": a["x"] * 60, "score": a["score"]}
         for a in live.constant("composite.latency_anchors_ms").value
     ]
     later = _released_after(live, composite__latency_anchors_ms=anchors)
-    state = record.coverage_state(later)
+    state = _state(later, measured_now)
     assert state.version == live.methodology_version
     assert state.live_version == later.methodology_version
     assert state.changed == ("composite.latency_anchors_ms",)
 
 
-def test_a_constant_they_do_not_read_leaves_them_the_live_figures(live: Methodology) -> None:
+def test_a_constant_they_do_not_read_leaves_them_the_live_figures(
+    live: Methodology, measured_now: tuple[Path, Path]
+) -> None:
     later = _released_after(live, radar__cost__full_score_usd=0.02)
     assert "radar.cost.full_score_usd" not in record.DEPENDS_ON
-    assert record.coverage_state(later).changed == ()
+    assert _state(later, measured_now).changed == ()
 
 
 def test_figures_written_after_the_record_are_the_live_code_s(
-    live: Methodology, tmp_path: Path
+    live: Methodology, measured_now: tuple[Path, Path]
 ) -> None:
-    figures = tmp_path / "coverage.json"
-    shutil.copy2(record.FIGURES_PATH, figures)
+    figures, _ = measured_now
     later = _released_after(live, composite__weight__cost=0.25)
-    kept = record.coverage_state(later, figures_path=figures)
-    assert kept.changed == ("composite.weight.cost",)
+    assert _state(later, measured_now).changed == ("composite.weight.cost",)
     figures.write_text(figures.read_text(encoding="utf-8") + " ", encoding="utf-8")
-    rerun = record.coverage_state(later, figures_path=figures)
+    rerun = _state(later, measured_now)
     assert (rerun.version, rerun.changed) == (later.methodology_version, ())
 
 

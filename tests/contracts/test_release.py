@@ -126,6 +126,11 @@ def project(tmp_path: Path) -> dict[str, Path]:
     ):
         found[name] = tmp_path / source.name
         shutil.copy2(source, found[name])
+    # The figures measured on the current version's constants.
+    found["measured"].write_text(
+        coverage_record.record_text(VERSION, coverage_record.figures_sha256(found["figures"])),
+        encoding="utf-8",
+    )
     return found
 
 
