@@ -29,6 +29,7 @@ from contracts.store import (
     CHANGELOG_PATH,
     EXIT_FAILED,
     LOCK_FILENAME,
+    RELEASE_COMMAND,
     UPDATE_COMMAND,
     ChangelogEntry,
     ContractsError,
@@ -66,9 +67,8 @@ def version_location(live: Methodology) -> str:
 
 def _bump_advice(live: Methodology) -> str:
     return (
-        f"bump METHODOLOGY_VERSION ({version_location(live)}), add a "
-        f"'## <new version> (<YYYY-MM-DD>)' entry to {display_path(CHANGELOG_PATH)}, "
-        f"then run: {UPDATE_COMMAND}"
+        f'run: {RELEASE_COMMAND} --note "what changed and why" (it bumps METHODOLOGY_VERSION, '
+        f"{version_location(live)}, and writes the {display_path(CHANGELOG_PATH)} entry)"
     )
 
 
@@ -360,10 +360,7 @@ def check_released_current(
         return []
     version = live.methodology_version
     path = display_path(committed.path)
-    fix = (
-        f"{UPDATE_COMMAND}, after bumping METHODOLOGY_VERSION and adding a CHANGELOG entry "
-        "(or revert the change)"
-    )
+    fix = f'{RELEASE_COMMAND} --note "what changed and why" (or revert the change)'
     lines = [
         f"{path}: the live methodology differs from the committed "
         f"snapshot of version {version} ({plural(len(differences), 'difference')}):"

@@ -16,6 +16,11 @@ Commands:
 - ``impact [--format table|json]``: the committed scoreboard of the reference corpus against
   the live code's (composites, ranks, Kendall's τ-b). Exit 0; 2 when the corpus or the
   snapshot cannot be read.
+- ``release --note TEXT [--major|--minor|--patch] [--date YYYY-MM-DD]``: release the live
+  methodology as the next version in one step (see :mod:`contracts.release`): bump
+  ``METHODOLOGY_VERSION``, write the changelog entry, the snapshot, the lock, the schemas and
+  the README's generated blocks, and print what changed. Exit 0; 2 when it refuses (nothing
+  written).
 - ``readme --check|--update``: the README's generated blocks and its numbers (see
   :mod:`contracts.readme`). Exit 0 when fresh and clean; 1 listing each stale block and each
   unexplained number; 2 when the README or a marker is unusable.
@@ -36,6 +41,7 @@ import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
+from datetime import date
 from enum import StrEnum
 from pathlib import Path
 from types import FrameType
@@ -64,6 +70,7 @@ class Command(StrEnum):
 
     CHECK = "check"
     UPDATE = "update"
+    RELEASE = "release"
     IMPACT = "impact"
     README = "readme"
     VERIFY = "verify"
@@ -72,6 +79,8 @@ class Command(StrEnum):
 _HELP = {
     Command.CHECK: "check the live methodology against the committed snapshots (exit 0/1/2)",
     Command.UPDATE: "write the current version's snapshot, the JSON Schema and the lock",
+    Command.RELEASE: "release the live methodology as the next version: bump it, write the "
+    "changelog entry, the snapshot, the lock, the schemas and the README blocks (exit 0/2)",
     Command.IMPACT: "compare the committed scoreboard of the reference corpus with the live "
     "code's: composites, ranks, Kendall's tau-b (exit 0/2)",
     Command.README: "check or rewrite the README's generated blocks; check its numbers",
@@ -93,6 +102,24 @@ def _parser() -> argparse.ArgumentParser:
                 action="store_true",
                 help="re-record the newest version if git HEAD's lock does not have it yet",
             )
+        if command is Command.RELEASE:
+            sub.add_argument(
+                "--note", required=True, help="what changed and why (the changelog entry)"
+            )
+            sub.add_argument(
+                "--date",
+                type=date.fromisoformat,
+                help="the changelog entry's date, YYYY-MM-DD (default: today)",
+            )
+            part = sub.add_mutually_exclusive_group()
+            for name, says in (
+                ("major", "a new major version (X+1.0.0)"),
+                ("minor", "a new minor version (X.Y+1.0, the default)"),
+                ("patch", "a new patch version (X.Y.Z+1)"),
+            ):
+                part.add_argument(
+                    f"--{name}", dest="part", action="store_const", const=name, help=says
+                )
         if command is Command.IMPACT:
             sub.add_argument(
                 "--format",
@@ -204,6 +231,9 @@ def _run(command: Command, args: argparse.Namespace) -> int:
         elif command is Command.IMPACT:
             from contracts.impact import run_impact
             from scoring.serialize import OutputFormat
+        elif command is Command.RELEASE:
+            from contracts.release import run_release
+            from contracts.store import Part
         else:
             from contracts.update import run_update
     except Exception as error:
@@ -218,9 +248,15 @@ def _run(command: Command, args: argparse.Namespace) -> int:
         return _print(run_impact(OutputFormat(args.format)))
     try:
         with terminate_as_interrupt():
+            if command is Command.RELEASE:
+                part = Part(args.part or Part.MINOR)
+                return _print(run_release(args.note, part, today=args.date))
             return _print(run_update(amend=args.amend))
     except KeyboardInterrupt:
-        _say(["contracts update: interrupted; its temporary files were removed"], sys.stderr)
+        undone = "its temporary files were removed"
+        if command is Command.RELEASE:
+            undone = "every file it wrote was put back"
+        _say([f"contracts {command.value}: interrupted; {undone}"], sys.stderr)
         return EXIT_INTERRUPTED
 
 

@@ -5,8 +5,9 @@ the very LaTeX the page renders is evaluated by :mod:`contracts.latex`, its symb
 resolved through the registration's bindings, and compared with what the function returns
 on the same inputs. :func:`formula_problems` lists each disagreement (naming the formula,
 the golden point, the LaTeX's value and the code's), each symbol bound to nothing, each
-binding that names no symbol, and each formula with no golden point; ``python -m contracts
-check`` fails on them and ``python -m contracts update`` refuses to record them.
+binding that names no symbol, each formula with no golden point, and each golden point or
+worked example that reads a curve where it is flat (:mod:`scoring.slopes`); ``python -m
+contracts check`` fails on them and ``python -m contracts update`` refuses to record them.
 
 How values are compared: where both sides are exact (the code returns a ``Fraction`` or
 an ``int`` and the LaTeX needs no irrational square root) they must be equal exactly.
@@ -69,6 +70,7 @@ from scoring.registry import (
     Total,
     Uses,
 )
+from scoring.slopes import READINGS, flat_readings, flat_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,6 +365,12 @@ def _check_formula(formula: Formula) -> list[FormulaProblem]:
         problem(None, f"formula {formula.name}{where}: {text}")
         for text in registration_problems(formula)
     ]
+    for golden in formula.golden:
+        name = f"{formula.name}@{golden.label}"
+        found += [
+            problem(name, f"golden point {name} reads {flat_text(reading)}{where}; {_PLACE}")
+            for reading in flat_readings(golden.inputs, formula.name)
+        ]
     if found or formula.descriptive is not None:
         return found
     for golden in formula.golden:
@@ -412,11 +420,56 @@ def _check_formula(formula: Formula) -> list[FormulaProblem]:
     return found
 
 
+#: How a golden point or worked example on a flat is fixed.
+_PLACE = (
+    "place it on a sloped segment, relative to the anchors (scoring.curves.along), so that "
+    "it pins the curve's term"
+)
+
+
 def formula_problems(formulas: Mapping[str, Formula] | None = None) -> list[FormulaProblem]:
-    """Every problem of every registered formula, in registration order."""
+    """Every problem of every registered formula, in registration order; for all of them
+    (no ``formulas`` given), then every worked example that reads a curve where it is flat."""
     chosen = FORMULAS if formulas is None else formulas
     with one_pass():
-        return [p for formula in chosen.values() for p in check_formula(formula)]
+        found = [p for formula in chosen.values() for p in check_formula(formula)]
+    return found if formulas is not None else found + example_problems()
+
+
+def example_problems() -> list[FormulaProblem]:
+    """Each worked example (``scoring/examples.py``) that reads a curve where it is flat,
+    and each name of :data:`scoring.slopes.READINGS` that is no formula and no example."""
+    from contracts.diff import example_location
+    from scoring.examples import EXAMPLES_BY_NAME
+
+    found = []
+    for example in EXAMPLES_BY_NAME.values():
+        for reading in flat_readings(example.inputs, example.name):
+            location = example_location(example.name) or "scoring/examples.py"
+            file, _, line = location.rpartition(":")
+            found.append(
+                FormulaProblem(
+                    example.name,
+                    None,
+                    f"worked example {example.name} reads {flat_text(reading)} ({location}); "
+                    f"{_PLACE}",
+                    file or location,
+                    int(line) if line.isdigit() else None,
+                    int(line) if line.isdigit() else None,
+                )
+            )
+    for name in READINGS:
+        if name not in FORMULAS and name not in EXAMPLES_BY_NAME:
+            found.append(
+                FormulaProblem(
+                    name,
+                    None,
+                    f"scoring/slopes.py: READINGS names {name}, which is no registered formula "
+                    "and no worked example; rename or remove it",
+                    "scoring/slopes.py",
+                )
+            )
+    return found
 
 
 def descriptive_formulas() -> list[tuple[str, str, str]]:

@@ -313,10 +313,13 @@ def impact_table(impact: Impact) -> str:
     return "\n".join(out)
 
 
-def suggested_entry(impact: Impact | None, version: str, today: date | None = None) -> str:
-    """A changelog entry to start from: its heading, a line to fill in, and the impact."""
+def suggested_entry(
+    impact: Impact | None, version: str, today: date | None = None, note: str | None = None
+) -> str:
+    """A changelog entry: its heading, the ``note`` (a line to fill in without one), and
+    the impact."""
     day = (today or date.today()).isoformat()
-    lines = [f"## {version} ({day})", "", "<What changed, and why.>", ""]
+    lines = [f"## {version} ({day})", "", note or "<What changed, and why.>", ""]
     if impact is None:
         lines.append("Impact on the reference corpus: none recorded before this version.")
         return "\n".join(lines)

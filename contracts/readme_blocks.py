@@ -106,43 +106,43 @@ def _change_a_constant(m: Methodology) -> str:
     entry = m.constant("composite.weight.cost")
     # The file and the symbol, never the line: an edit above it (a comment) would move the
     # line and make this committed text stale (`contracts check` prints the line itself).
-    major, minor, _ = (int(part) for part in m.methodology_version.split("."))
-    old, new = m.methodology_version, f"{major}.{minor + 1}.0"
+    from contracts.store import Part, bumped
+
+    old = m.methodology_version
+    new, major, patch = (bumped(old, part) for part in (Part.MINOR, Part.MAJOR, Part.PATCH))
     return f"""\
 1. Edit the constant in `scoring/constants.py` (or the formula in its module), keeping the
    methodology's invariants (`scoring/invariants.py`: the composite weights sum to 1, say).
    Under `mkdocs serve`, each page that shows the change says so at its top (what changed,
-   not yet released) until the new version is recorded.
-2. Run `.venv/bin/python -m contracts check`. It fails and says the cause first: the
-   constant's dotted name (`{entry.name}`), its committed and its live value, and where it
-   is defined (`{entry.defined_in.file}` and the line of `{entry.python_name}`). Then what
-   follows from it, grouped and counted: the golden evaluations and worked examples that
-   move with it, the scoreboard of the reference corpus (`contracts/corpus/`: per file, the
-   agents whose rank changes, the largest change of composite and Kendall's τ-b between the
-   committed and the live ranking) and the README blocks that show it; then the fix. Check
-   that the causes are only what you meant to change. `--verbose` lists every difference
-   with its dotted path (`constants[{entry.name}].value`), both values, where it is
-   defined and its fix; `.venv/bin/python -m contracts impact` lists every agent, biggest
-   movers first (`--format json` for the data).
-3. Bump `METHODOLOGY_VERSION` in `scoring/constants.py` (MAJOR.MINOR.PATCH, above every
-   released version).
-4. Add a section at the top of `contracts/CHANGELOG.md`: `## <new version> (<YYYY-MM-DD>)`,
-   then what changed and why. The check and the update refuse a version without one.
-5. Run `.venv/bin/python -m contracts update`. It writes
-   `contracts/snapshots/<new version>.json`, records its hash in
-   `contracts/snapshots/released.json` and refreshes the JSON Schemas (the snapshot's and
-   the command line output's); older snapshots are not touched (editing one fails the
-   check).
-6. Review the diff it prints the command for, e.g.
+   not yet released). `.venv/bin/python -m contracts check` says the cause first: the
+   constant's dotted name (`{entry.name}`), both values and where it is defined
+   (`{entry.defined_in.file}`, the line of `{entry.python_name}`), then what follows from it,
+   grouped and counted; `--verbose` lists every difference with its dotted path
+   (`constants[{entry.name}].value`).
+2. Run `.venv/bin/python -m contracts release --note "what changed and why"`. It makes the
+   new version ({old} → {new}; `--major` for {major}, `--patch` for {patch}): it sets
+   `METHODOLOGY_VERSION`, writes the entry `## {new} (<today>)` at the top of
+   `contracts/CHANGELOG.md` (the note, then the impact on the reference corpus: per file,
+   the agents whose rank changes, the largest change of composite and Kendall's τ-b),
+   `contracts/snapshots/{new}.json`, its hash in `contracts/snapshots/released.json`, the
+   JSON Schemas and the generated blocks of the README and of this page. It refuses, with
+   exit status 2 and nothing written, when nothing changed, when a constant breaks an
+   invariant, or when a formula's code disagrees with its LaTeX or a golden point sits where
+   its curve is flat; an interrupted release puts back every file it wrote. When it changes
+   a constant the coverage figures depend on, it says so, and the uncertainty page marks
+   them as measured on the earlier version's constants until
+   `.venv/bin/python contracts/coverage/simulate.py --update` measures them again (it takes
+   tens of minutes).
+3. Review what it prints (each changed constant with both values, how many golden points,
+   examples and scoreboard values changed) and the diff it names, e.g.
    `git diff --no-index contracts/snapshots/{old}.json contracts/snapshots/{new}.json`.
-   To adjust before committing, edit again and run `python -m contracts update --amend`.
-7. Run `.venv/bin/python -m contracts readme --update`: it rewrites the generated blocks of
-   the README and of this page (the numbers, this list) from the new code; `--check` fails
-   while one is stale, and on any number in their prose that no constant explains.
-8. `.venv/bin/python -m contracts check` prints `contracts check: OK`. Commit the constant,
-   the changelog, the snapshot, the lock, the README and this page together. `mkdocs
-   serve` shows the new value on the pages as soon as you save; the versions page lists the
-   new release with its impact against the one before (rank table and slope chart).
+   `.venv/bin/python -m contracts impact` lists every agent, biggest movers first. To
+   adjust before committing, edit again and run `.venv/bin/python -m contracts update --amend`.
+4. Run the fast lane, `.venv/bin/python -m pytest -m "not slow"`: no test pins a number the
+   constants determine, so it passes on the new constants.
+5. Commit the constant, the changelog, the snapshot, the lock, the schemas, the README and
+   this page together. `mkdocs serve` shows the new value on the pages as soon as you save;
+   the versions page lists the new release with its impact against the one before.
 """
 
 

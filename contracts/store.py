@@ -30,6 +30,7 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import date
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,8 @@ CHANGELOG_PATH: Path = CONTRACTS_DIR / "CHANGELOG.md"
 SCHEMA_FILENAME = SCHEMA_PATH.name
 LOCK_FILENAME = LOCK_PATH.name
 UPDATE_COMMAND = "python -m contracts update"
+#: The command that releases a change: the new version, its changelog entry and snapshot.
+RELEASE_COMMAND = "python -m contracts release"
 CHECK_COMMAND = "python -m contracts check"
 
 #: Exit statuses: a contracts file missing, unreadable or malformed; a disagreement between
@@ -165,6 +168,28 @@ def version_key(version: str) -> tuple[int, int, int]:
         )
     major, minor, patch = (int(part) for part in match.groups())
     return major, minor, patch
+
+
+class Part(StrEnum):
+    """Which part of ``MAJOR.MINOR.PATCH`` a release bumps."""
+
+    MAJOR = "major"
+    MINOR = "minor"
+    PATCH = "patch"
+
+
+def bumped(version: str, part: Part) -> str:
+    """``version`` with ``part`` raised by one and the parts after it reset.
+
+    >>> bumped("1.3.0", Part.MINOR), bumped("1.3.2", Part.MAJOR), bumped("1.3.0", Part.PATCH)
+    ('1.4.0', '2.0.0', '1.3.1')
+    """
+    major, minor, patch = version_key(version)
+    if part is Part.MAJOR:
+        return f"{major + 1}.0.0"
+    if part is Part.MINOR:
+        return f"{major}.{minor + 1}.0"
+    return f"{major}.{minor}.{patch + 1}"
 
 
 def is_version(text: str) -> bool:

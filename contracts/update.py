@@ -47,8 +47,8 @@ from contracts.store import (
     EXIT_FAILED,
     EXIT_UNUSABLE,
     LOCK_FILENAME,
+    RELEASE_COMMAND,
     SNAPSHOT_DIR,
-    UPDATE_COMMAND,
     ContractsError,
     LockEntry,
     lock_entry,
@@ -135,9 +135,9 @@ def _refuse_released(
     raise _refused(
         f"version {version} is released (recorded in {LOCK_FILENAME}) and the live "
         f"methodology differs from its snapshot ({count}; run {CHECK_COMMAND} to list "
-        f"them). Released snapshots are immutable: bump METHODOLOGY_VERSION "
-        f"({version_location(live)}), add a '## <new version> (<YYYY-MM-DD>)' entry to "
-        f"{display_path(CHANGELOG_PATH)}, then run {UPDATE_COMMAND} again"
+        f"them). Released snapshots are immutable: run {RELEASE_COMMAND} --note "
+        f'"what changed and why" (it bumps METHODOLOGY_VERSION, {version_location(live)}, '
+        f"and writes the {display_path(CHANGELOG_PATH)} entry)"
     )
 
 

@@ -7,14 +7,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+import scoring.constants as C  # noqa: N812 - the anchors are read when notes are written
 from scoring import curves
 from scoring.constants import (
     COMPOSITE_WEIGHT_COST,
     COMPOSITE_WEIGHT_RELIABILITY,
     COMPOSITE_WEIGHT_SUCCESS,
     CONSISTENCY_MIN_RUNS,
-    COST_ANCHORS_USD,
-    LATENCY_ANCHORS_MS,
     NEUTRAL_CONSISTENCY,
     SCORE_SCALE,
 )
@@ -214,8 +213,12 @@ def score_composite(
     consistency are still given.
 
     >>> from decimal import Decimal
-    >>> score_composite(4, 3, 2000, Decimal("0.010")).score
-    Fraction(78, 1)
+    >>> result = score_composite(4, 3, 2000, Decimal("0.010"))
+    >>> result.success_rate, result.consistency
+    (Fraction(3, 4), Fraction(1, 1))
+    >>> parts = (result.success_rate, result.consistency, result.latency_score, result.cost_score)
+    >>> result.score == composite_score(*parts)
+    True
     >>> score_composite(4, 3, 2000, None, cost_unrecorded=4).reason
     'cost not recorded on 4 of 4 completed runs'
     """
@@ -250,10 +253,11 @@ def score_composite(
     )
 
 
-#: The composite's terms read on an anchored curve: (name, unit, anchors, score field).
+#: The composite's terms read on an anchored curve: (name, unit, the constant of its
+#: anchors, score field).
 _ANCHORED_TERMS = (
-    ("latency", "ms", LATENCY_ANCHORS_MS, "latency_score"),
-    ("cost", "USD", COST_ANCHORS_USD, "cost_score"),
+    ("latency", "ms", "LATENCY_ANCHORS_MS", "latency_score"),
+    ("cost", "USD", "COST_ANCHORS_USD", "cost_score"),
 )
 
 
@@ -266,11 +270,20 @@ def anchor_notes(results: Sequence[CompositeResult]) -> tuple[str, ...]:
     the agents: every agent with a score on it scores the curve's lowest (or every one its
     highest). Empty when the term separates them, or no agent has a score on it.
 
-    >>> anchor_notes([score_composite(4, 3, 60000, 0.01), score_composite(2, 1, 30000, 0.2)])
-    ('the latency anchors (500 ms to 10,000 ms) do not separate these agents: all 2 score 0',)
+    Two agents beyond the last latency anchor, apart on the cost curve's first slope:
+
+    >>> last = C.LATENCY_ANCHORS_MS[-1]
+    >>> near, far = (curves.along(C.COST_ANCHORS_USD, share) for share in ("0.25", "0.75"))
+    >>> agents = [score_composite(4, 3, last.x * 2, near), score_composite(2, 1, last.x * 3, far)]
+    >>> notes = anchor_notes(agents)
+    >>> len(notes), notes[0].startswith("the latency anchors (")
+    (1, True)
+    >>> notes[0].endswith(f"do not separate these agents: all 2 score {last.score}")
+    True
     """
     notes = []
-    for term, unit, anchors, field in _ANCHORED_TERMS:
+    for term, unit, name, field in _ANCHORED_TERMS:
+        anchors = getattr(C, name)
         values = [v for r in results if (v := getattr(r, field)) is not None]
         lowest = min(anchor.score for anchor in anchors)
         highest = max(anchor.score for anchor in anchors)

@@ -7,8 +7,9 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
+import scoring.constants as C  # noqa: N812 - the anchors are read when a score is computed
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, Anchor
-from scoring.numeric import Number, exact
+from scoring.numeric import Number, exact, number_text
 from scoring.registry import (
     Binding,
     FormulaParts,
@@ -54,6 +55,93 @@ def curve_golden(curve: str, anchors: Sequence[Anchor]) -> list[Point]:
     return [
         point(f"{curve},x={x}", x=x, anchors=anchors) for x in curve_points([a.x for a in anchors])
     ]
+
+
+# --- Where a curve slopes: golden points and worked examples are placed there -----------------
+
+
+def sloped_segments(anchors: Sequence[Anchor]) -> list[tuple[Anchor, Anchor]]:
+    """The segments ``(left, right)`` of a curve whose two anchors score differently, in
+    order: where the score moves with ``x``.
+
+    >>> from decimal import Decimal as D
+    >>> flat = [Anchor(D(1), D(100)), Anchor(D(2), D(100)), Anchor(D(4), D(0))]
+    >>> [(left.x, right.x) for left, right in sloped_segments(flat)]
+    [(Decimal('2'), Decimal('4'))]
+    """
+    return [(a, b) for a, b in itertools.pairwise(anchors) if a.score != b.score]
+
+
+def along(anchors: Sequence[Anchor], fraction: Number | str, segment: int = 0) -> Fraction:
+    """The ``x`` that lies ``fraction`` of the way along the ``segment``-th sloped segment
+    of the curve (:func:`sloped_segments`, 0 the first, -1 the last), exactly: a point
+    placed relative to the anchors, so that it stays on a slope when they move.
+
+    >>> from decimal import Decimal as D
+    >>> curve = [Anchor(D(500), D(100)), Anchor(D(2000), D(80)), Anchor(D(5000), D(50))]
+    >>> along(curve, "0.5"), along(curve, Fraction(1, 3), 1), along(curve, 1, -1)
+    (Fraction(1250, 1), Fraction(3000, 1), Fraction(5000, 1))
+    """
+    segments = sloped_segments(anchors)
+    if not segments:
+        raise ScoringError("the curve has no sloped segment")
+    left, right = segments[segment]
+    share = exact(Decimal(fraction)) if isinstance(fraction, str) else exact(fraction)
+    return exact(left.x) + share * (exact(right.x) - exact(left.x))
+
+
+def is_flat_at(x: Number, anchors: Sequence[Anchor]) -> bool:
+    """Whether the curve is flat around ``x``: outside every sloped segment (beyond the
+    first or the last anchor, or inside a segment whose two scores are equal). An anchor
+    that closes or opens a sloped segment is not flat: the score moves on one side.
+
+    >>> from decimal import Decimal as D
+    >>> curve = [Anchor(D(500), D(100)), Anchor(D(2000), D(80))]
+    >>> [is_flat_at(x, curve) for x in (250, 500, 1250, 2000, 4000)]
+    [True, False, False, False, True]
+    """
+    value = exact(x)
+    return not any(
+        exact(left.x) <= value <= exact(right.x) for left, right in sloped_segments(anchors)
+    )
+
+
+#: Where on each sloped segment a curve's reading formulas have golden points.
+SLOPE_SHARES = ("0.25", "0.5", "0.75")
+
+
+def slope_points(anchors: Sequence[Anchor]) -> list[Fraction]:
+    """The golden abscissae of a formula that reads a curve: a quarter, half and three
+    quarters of the way along each sloped segment (never where the curve is flat).
+
+    >>> from decimal import Decimal as D
+    >>> slope_points([Anchor(D(500), D(100)), Anchor(D(2000), D(80))])
+    [Fraction(875, 1), Fraction(1250, 1), Fraction(1625, 1)]
+    """
+    count = len(sloped_segments(anchors))
+    return [along(anchors, share, i) for i in range(count) for share in SLOPE_SHARES]
+
+
+def as_written(value: Fraction) -> int | Fraction:
+    """A placed value as a golden point's input writes it: an integer where it is one.
+
+    >>> as_written(Fraction(4000)), as_written(Fraction(1, 40))
+    (4000, Fraction(1, 40))
+    """
+    return value.numerator if value.denominator == 1 else value
+
+
+def written(value: Fraction) -> str:
+    """A placed value as a worked example's input writes it: a decimal numeral. Anchors are
+    decimals, so a point placed at a decimal fraction of a segment is one.
+
+    >>> written(Fraction(11, 8)), written(Fraction(1400))
+    ('1.375', '1400')
+    """
+    text = number_text(value)
+    if "/" in text:
+        raise ScoringError(f"{text} has no decimal numeral; place it at a decimal fraction")
+    return text
 
 
 @formula(
@@ -149,7 +237,8 @@ def _score_on_curve(
 ) -> FormulaParts:
     """The formula of a part of the composite that is the curve ``anchors`` (the constant
     ``anchors_name``) read at the argument ``mean`` (``mean_<part>_<unit>``), e.g.
-    ``latency = f_latency(mean latency_ms)``; golden at the curve's :func:`curve_points`."""
+    ``latency = f_latency(mean latency_ms)``; golden on the curve's slopes
+    (:func:`slope_points`: its flat ends are golden points of the curve itself)."""
     curve = rf"f_{{\mathrm{{{part}}}}}"
     average = r"\overline{\mathrm{" + mean.removeprefix("mean_").replace("_", r"\_") + "}}"
     return FormulaParts(
@@ -159,7 +248,7 @@ def _score_on_curve(
             curve: uses("curve.piecewise_linear", "x", anchors=const(anchors_name)),
             average: arg(mean),
         },
-        golden=[point(str(x), **{mean: x}) for x in curve_points([a.x for a in anchors])],
+        golden=[point(number_text(x), **{mean: as_written(x)}) for x in slope_points(anchors)],
     )
 
 
@@ -172,10 +261,14 @@ def latency_score(mean_latency_ms: Number) -> Fraction:
 
     Returns a value in [0, 100]; 100 is best.
 
-    >>> latency_score(500), latency_score(3500), latency_score(12000)
-    (Fraction(100, 1), Fraction(65, 1), Fraction(0, 1))
+    It is the piecewise-linear curve on those anchors: halfway along a sloped segment it
+    scores halfway between the segment's two anchors.
+
+    >>> (left, right), *_ = sloped_segments(C.LATENCY_ANCHORS_MS)
+    >>> latency_score(along(C.LATENCY_ANCHORS_MS, "0.5")) == (left.score + right.score) / 2
+    True
     """
-    return piecewise_linear(mean_latency_ms, LATENCY_ANCHORS_MS)
+    return piecewise_linear(mean_latency_ms, C.LATENCY_ANCHORS_MS)
 
 
 @formula(
@@ -187,8 +280,10 @@ def cost_score(mean_cost_usd: Number) -> Fraction:
 
     Returns a value in [0, 100]; 100 is best.
 
-    >>> from decimal import Decimal as D
-    >>> cost_score(D("0.001")), cost_score(D("0.03")), cost_score(D("0.5"))
-    (Fraction(100, 1), Fraction(65, 1), Fraction(0, 1))
+    Beyond the last anchor it scores what the last anchor scores:
+
+    >>> last = C.COST_ANCHORS_USD[-1]
+    >>> cost_score(last.x * 2) == last.score
+    True
     """
-    return piecewise_linear(mean_cost_usd, COST_ANCHORS_USD)
+    return piecewise_linear(mean_cost_usd, C.COST_ANCHORS_USD)

@@ -13,9 +13,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+import scoring.constants as C  # noqa: N812 - the examples are placed on the live anchors
 from scoring import moves, paired, planning, radar, rates, uncertainty
 from scoring.composite import score_composite
 from scoring.constants import PASS_K_LEVELS, Axis
+from scoring.curves import along, written
 from scoring.models import OutcomeRecord
 from scoring.outcome import score_outcome
 from scoring.registry import ScoringError
@@ -229,38 +231,44 @@ def _runs_needed(inputs: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _on_slopes(latency: tuple[str, int], cost: tuple[str, int]) -> dict[str, str]:
+    """The mean latency and cost of a composite example, each ``(fraction, sloped segment)``
+    of the way along its curve (:func:`scoring.curves.along`): placed relative to the
+    anchors, so that the example reads both curves where they slope."""
+    return {
+        "mean_latency_ms": written(along(C.LATENCY_ANCHORS_MS, *latency)),
+        "mean_cost_usd": written(along(C.COST_ANCHORS_USD, *cost)),
+    }
+
+
+def _placed(tasks: list[tuple[int, int, tuple[str, int], tuple[str, int]]]) -> list[list[Any]]:
+    """A cohort's tasks as an example writes them, ``[runs, successes, Σ latency_ms,
+    Σ cost_usd]``, from each task's runs, successes and the point of each curve its runs
+    read (``(fraction, sloped segment)``, :func:`scoring.moves.placed_task`)."""
+    found = []
+    for runs, successes, latency, cost in tasks:
+        _, _, latency_sum, cost_sum = moves.placed_task(runs, successes, latency, cost)
+        found.append([runs, successes, written(Fraction(latency_sum)), written(Fraction(cost_sum))])
+    return found
+
+
 EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         "composite.typical",
         "A typical agent: 12 completed runs, 9 successes",
-        {
-            "completed_runs": 12,
-            "successes": 9,
-            "mean_latency_ms": "1400",
-            "mean_cost_usd": "0.03",
-        },
+        {"completed_runs": 12, "successes": 9, **_on_slopes(("0.6", 0), ("0.5", 1))},
         _composite,
     ),
     WorkedExample(
         "composite.below_gate",
         "Below the evidence gate: 4 completed runs, 2 successes",
-        {
-            "completed_runs": 4,
-            "successes": 2,
-            "mean_latency_ms": "800",
-            "mean_cost_usd": "0.004",
-        },
+        {"completed_runs": 4, "successes": 2, **_on_slopes(("0.2", 0), ("0.5", 0))},
         _composite,
     ),
     WorkedExample(
         "composite.zero_success",
         "Fast and cheap, but no success: the zero-success floor",
-        {
-            "completed_runs": 8,
-            "successes": 0,
-            "mean_latency_ms": "300",
-            "mean_cost_usd": "0.0005",
-        },
+        {"completed_runs": 8, "successes": 0, **_on_slopes(("0.1", 0), ("0.1", 0))},
         _composite,
     ),
     WorkedExample(
@@ -269,9 +277,10 @@ EXAMPLES: tuple[WorkedExample, ...] = (
         {
             "passes": 26,
             "known_outcomes": 40,
-            "median_latency_ms": "1250",
+            # On the slopes of the latency and cost axes (placed relative to their ends).
+            "median_latency_ms": written(along(radar.latency_ramp(), "0.15")),
             "runs_with_latency": 38,
-            "median_cost_usd": "0.035",
+            "median_cost_usd": written(along(radar.cost_ramp(), "0.25")),
             "median_steps": 5,
             "tasks_passes_known": [[8, 8], [6, 8], [4, 8], [0, 8], [8, 8]],
             "viewer_weights": {"correctness": "3", "cost": "1"},
@@ -362,22 +371,25 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     ),
 )
 
-#: Per task: completed runs, successes, the sums of latency_ms and of cost_usd (as written):
-#: the composite example's cohort, and agent A of the paired example.
-_TWELVE_TASKS = [
-    [4, 4, "4800", "0.08"],
-    [4, 4, "5200", "0.09"],
-    [4, 4, "5600", "0.10"],
-    [4, 4, "6000", "0.10"],
-    [4, 3, "5400", "0.12"],
-    [4, 3, "5800", "0.12"],
-    [4, 3, "6400", "0.13"],
-    [4, 2, "6800", "0.14"],
-    [4, 2, "7200", "0.15"],
-    [4, 1, "7600", "0.16"],
-    [4, 0, "8400", "0.18"],
-    [4, 0, "9000", "0.20"],
-]
+#: Per task: completed runs, successes, and where its runs read the latency and the cost
+#: curve (``(fraction, sloped segment)``): the composite example's cohort, and agent A of the
+#: paired example. The example writes each task's sums of latency_ms and cost_usd.
+_TWELVE_TASKS = _placed(
+    [
+        (4, 4, ("0.45", 0), ("0.25", 1)),
+        (4, 4, ("0.55", 0), ("0.3125", 1)),
+        (4, 4, ("0.6", 0), ("0.375", 1)),
+        (4, 4, ("0.65", 0), ("0.375", 1)),
+        (4, 3, ("0.55", 0), ("0.5", 1)),
+        (4, 3, ("0.65", 0), ("0.5", 1)),
+        (4, 3, ("0.75", 0), ("0.5625", 1)),
+        (4, 2, ("0.8", 0), ("0.625", 1)),
+        (4, 2, ("0.85", 0), ("0.6875", 1)),
+        (4, 1, ("0.95", 0), ("0.75", 1)),
+        (4, 0, ("0.05", 1), ("0.875", 1)),
+        (4, 0, ("0.1", 1), ("0", 2)),
+    ]
+)
 
 #: The uncertainty examples (intervals of methodology 1.2.0): a cohort whose composite
 #: interval the site works through by hand, two agents compared on shared tasks, the
@@ -399,20 +411,22 @@ UNCERTAINTY_EXAMPLES: tuple[WorkedExample, ...] = (
         {
             # Per task and agent: completed runs, successes, Σ latency_ms, Σ cost_usd.
             "a": _TWELVE_TASKS,
-            "b": [
-                [4, 4, "5000", "0.08"],
-                [4, 3, "5600", "0.09"],
-                [4, 4, "5800", "0.10"],
-                [4, 3, "6400", "0.11"],
-                [4, 3, "5600", "0.12"],
-                [4, 2, "6200", "0.12"],
-                [4, 3, "6600", "0.13"],
-                [4, 1, "7400", "0.14"],
-                [4, 2, "7400", "0.15"],
-                [4, 0, "8000", "0.16"],
-                [4, 0, "8600", "0.18"],
-                [4, 0, "9400", "0.20"],
-            ],
+            "b": _placed(
+                [
+                    (4, 4, ("0.5", 0), ("0.25", 1)),
+                    (4, 3, ("0.6", 0), ("0.3125", 1)),
+                    (4, 4, ("0.65", 0), ("0.375", 1)),
+                    (4, 3, ("0.75", 0), ("0.4375", 1)),
+                    (4, 3, ("0.6", 0), ("0.5", 1)),
+                    (4, 2, ("0.7", 0), ("0.5", 1)),
+                    (4, 3, ("0.8", 0), ("0.5625", 1)),
+                    (4, 1, ("0.9", 0), ("0.625", 1)),
+                    (4, 2, ("0.9", 0), ("0.6875", 1)),
+                    (4, 0, ("0", 1), ("0.75", 1)),
+                    (4, 0, ("0.05", 1), ("0.875", 1)),
+                    (4, 0, ("0.15", 1), ("0", 2)),
+                ]
+            ),
         },
         _paired,
     ),

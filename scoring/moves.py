@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+import scoring.constants as C  # noqa: N812 - golden cohorts are placed on the live anchors
 from scoring import rates, uncertainty
 from scoring.clustered import CohortTask, Columns
 from scoring.composite import (
@@ -26,7 +27,7 @@ from scoring.constants import (
     SCORE_DECIMALS,
     SCORE_SCALE,
 )
-from scoring.curves import cost_score, latency_score
+from scoring.curves import along, as_written, cost_score, latency_score
 from scoring.numeric import Number, exact
 from scoring.rate_bounds import outwards_with_margin
 from scoring.registry import ScoringError, const, formula, point, tex_number, uses, words
@@ -192,19 +193,21 @@ def success_moves(
         "an exponential move of a mean, read through the piecewise-linear curve of its "
         "score (uncertainty.curve_slope's curves); w is w_r·cons(p̂) for latency, w_c for cost"
     ),
+    # Each mean on a sloped segment of its curve (placed relative to the anchors), its
+    # spread a tenth (a fifth) of it, so that both moves read the slope.
     golden=(
         point(
             "latency",
-            mean=Fraction(3000),
-            variance=Fraction(90000),
+            mean=(latency := along(C.LATENCY_ANCHORS_MS, Fraction(1, 3), 1)),
+            variance=(latency / 10) ** 2,
             q=2.0,
             weight=Fraction(3, 10),
             curve_of="latency",
         ),
         point(
             "cost",
-            mean=Fraction(1, 40),
-            variance=Fraction(1, 40000),
+            mean=(cost := along(C.COST_ANCHORS_USD, "0.375", 1)),
+            variance=(cost / 5) ** 2,
             q=2.04523,
             weight=Fraction(2, 10),
             curve_of="cost",
@@ -227,9 +230,13 @@ def mean_moves(
     (``curve_of``: ``"latency"`` or ``"cost"``; the curves fall as the mean grows). The
     ``weight`` is ``w_r·cons(p̂)`` for latency, ``w_c`` for cost. A mean of 0 moves 0.
 
-    >>> moves = mean_moves(Fraction(3000), Fraction(90000), 2.0, Fraction(3, 10), "latency")
-    >>> [round(d, 4) for d in moves]
-    [1.9926, 1.6314]
+    Halfway along a sloped segment, with a small spread, both moves read its slope, and
+    the move down is the larger (``x⁺ − x̄ > x̄ − x⁻``):
+
+    >>> mean = along(C.LATENCY_ANCHORS_MS, "0.5")
+    >>> down, up = mean_moves(mean, (mean / 100) ** 2, 2.0, Fraction(3, 10), "latency")
+    >>> down > up > 0
+    True
     """
     curves = {"latency": latency_score, "cost": cost_score}
     if curve_of not in curves:
@@ -323,9 +330,11 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     = ``S⁰ +`` that of the ``D⁺``; under the zero-success floor low = 0. Clipped to
     [0, 100] and rounded outwards at two decimals (:func:`outwards_with_margin`).
 
-    >>> tasks = [(2, 2, 2000, Fraction(2, 100)), (2, 0, 4000, Fraction(6, 100))] * 5
-    >>> composite_moves(tasks).interval
-    Interval(low=Decimal('24.60'), high=Decimal('71.73'))
+    >>> found = composite_moves(list(MIXED_COHORT))
+    >>> found.interval.low < found.score_unfloored < found.interval.high
+    True
+    >>> all(move > 0 for move in found.moves[2])  # the mean cost sits on a slope
+    True
     """
     check_cohort(tasks, "tasks")
     if len(tasks) < INTERVAL_MIN_TASKS:
@@ -356,6 +365,34 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     low, high = min(max(low, 0.0), float(SCALE)), min(max(high, 0.0), float(SCALE))
     interval = outwards_with_margin(low, high, SCORE_DECIMALS, 0, SCALE)
     return CompositeMoves(s0, bounds[0], bounds[1], q, moves, r, low, high, interval)
+
+
+def placed_task(
+    runs: int,
+    successes: int,
+    latency: tuple[Number | str, int],
+    cost: tuple[Number | str, int],
+) -> CohortTask:
+    """A task of a golden cohort whose runs all read the latency and the cost curve at
+    ``(fraction, sloped segment)`` of each (:func:`scoring.curves.along`): its sums are
+    placed relative to the live anchors, so the cohort's means stay on their slopes.
+
+    >>> task = placed_task(2, 1, ("0.5", 0), (1, -1))
+    >>> task[2] == 2 * along(C.LATENCY_ANCHORS_MS, "0.5"), task[3] == 2 * C.COST_ANCHORS_USD[-1].x
+    (True, True)
+    """
+    latency_sum = runs * along(C.LATENCY_ANCHORS_MS, *latency)
+    cost_sum = runs * along(C.COST_ANCHORS_USD, *cost)
+    return runs, successes, as_written(latency_sum), as_written(cost_sum)
+
+
+#: Ten tasks, half passed twice and half failed twice: the means (a third and all of the
+#: way along the latency curve's first slope, a quarter of the way along the cost curve's
+#: second) sit on slopes of both curves.
+MIXED_COHORT = (
+    placed_task(2, 2, (Fraction(1, 3), 0), (0, 1)),
+    placed_task(2, 0, (1, 0), ("0.5", 1)),
+) * 5
 
 
 # The composite's check agent of the uncertainty page (docs/uncertainty.md; its run log is
@@ -426,14 +463,32 @@ COMPOSITE_CHECK = (
         "uncertainty.mean_moves, its rate interval uncertainty.success_rate_interval, Σ and g "
         "uncertainty.clustered_covariance and uncertainty.composite_gradient"
     ),
+    # Every cohort's means sit on sloped segments of both curves (placed relative to the
+    # anchors), so that every move is read off a slope.
     golden=(
-        point("decisions check", tasks=COMPOSITE_CHECK),
-        point("mixed", tasks=((2, 2, 2000, Fraction(2, 100)), (2, 0, 4000, Fraction(6, 100))) * 5),
-        point("zero-success", tasks=((2, 0, 2000, Fraction(2, 100)),) * 10),
         point(
-            "all-success", tasks=tuple((2, 2, 2 * ms, Fraction(2, 100)) for ms in (1000, 3000) * 5)
+            "thirty tasks",
+            tasks=tuple(
+                placed_task(
+                    runs,
+                    successes,
+                    (Fraction(1 + i % 9, 10), i % 2),
+                    (Fraction(1 + i % 7, 8), i % 2),
+                )
+                for i, (runs, successes, _, _) in enumerate(COMPOSITE_CHECK)
+            ),
         ),
-        point("below the minimum", tasks=((2, 1, 2000, Fraction(2, 100)),) * 9),
+        point("mixed", tasks=MIXED_COHORT),
+        point("zero-success", tasks=(placed_task(2, 0, (Fraction(1, 3), 0), ("0.25", 1)),) * 10),
+        point(
+            "all-success",
+            tasks=tuple(
+                placed_task(2, 2, latency, ("0.25", 1))
+                for latency in ((Fraction(1, 3), 0), (Fraction(1, 6), 1))
+            )
+            * 5,
+        ),
+        point("below the minimum", tasks=(placed_task(2, 1, (Fraction(1, 3), 0), (0, 1)),) * 9),
     ),
 )
 def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
@@ -442,8 +497,8 @@ def composite_interval(tasks: Sequence[CohortTask]) -> Interval | None:
 
     Returns an interval within [0, 100].
 
-    >>> composite_interval([(2, 2, 2000, Fraction(2, 100)), (2, 0, 4000, Fraction(6, 100))] * 5)
-    Interval(low=Decimal('24.60'), high=Decimal('71.73'))
+    >>> composite_interval(list(MIXED_COHORT)) == composite_moves(list(MIXED_COHORT)).interval
+    True
     """
     found = composite_moves(tasks)
     return None if found is None else found.interval

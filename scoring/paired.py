@@ -21,6 +21,7 @@ from scoring.curves import cost_score, latency_score
 from scoring.moves import (
     check_cohort,
     cohort_means,
+    placed_task,
 )
 from scoring.numeric import exact
 from scoring.rate_bounds import outwards_with_margin
@@ -169,10 +170,20 @@ def _agent(*tasks: CohortTask) -> dict[str, CohortTask]:
     return {f"t{i}": task for i, task in enumerate(tasks)}
 
 
-# Two agents on ten shared tasks whose difficulty moves both: B a run behind A on each.
-_EASY, _HARD = (4, 4, 4000, Fraction(8, 100)), (4, 1, 6000, Fraction(12, 100))
+# Two agents on ten shared tasks whose difficulty moves both: B a run behind A on each, and
+# slower. Every run reads the curves on a slope (placed relative to the anchors): on an easy
+# task a third (B: two fifths) of the way along the latency curve's first slope and a
+# quarter of the way along the cost curve's second, on a hard one further along both.
+_EASY = placed_task(4, 4, (Fraction(1, 3), 0), ("0.25", 1))
+_HARD = placed_task(4, 1, (Fraction(2, 3), 0), ("0.5", 1))
 _GOLDEN_A = _agent(*(_EASY, _HARD) * 5)
-_GOLDEN_B = _agent(*((4, 3, 4400, Fraction(8, 100)), (4, 0, 6400, Fraction(12, 100))) * 5)
+_GOLDEN_B = _agent(
+    *(
+        placed_task(4, 3, ("0.4", 0), ("0.25", 1)),
+        placed_task(4, 0, (Fraction(11, 15), 0), ("0.5", 1)),
+    )
+    * 5
+)
 _MIN = tex_number(INTERVAL_MIN_TASKS)
 _PAIRED_TEX = (
     r"\quad \mathrm{Var}(d) = g_{AB}^{\mathrm{T}} \Sigma_{AB} g_{AB},"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -20,8 +21,10 @@ from scoring.constants import (
     RADAR_STEPS_FREE,
     ROBUSTNESS_MIN_OUTCOMES,
     SCORE_SCALE,
+    Anchor,
     Axis,
 )
+from scoring.curves import along, slope_points, written
 from scoring.numeric import Number, clamp, exact, exact_sum
 from scoring.registry import (
     Arg,
@@ -69,10 +72,30 @@ _PROFILE_AXES: dict[Axis, Fraction | None] = {
     Axis.ROBUSTNESS: Fraction(25),
 }
 
-# Where the latency axis reaches 0: a golden point, so that the edge of the clamp is tested.
+# Where the latency axis reaches 0.
 _LATENCY_ZERO_MS = (
     RADAR_LATENCY_FULL_MS + SCORE_SCALE / RADAR_LATENCY_POINTS_PER_STEP * RADAR_LATENCY_STEP_MS
 )
+
+
+def latency_ramp() -> tuple[Anchor, ...]:
+    """The latency axis as a curve: the full score at ``RADAR_LATENCY_FULL_MS``, falling
+    linearly to 0 where the steps have taken every point, flat beyond both (the clamp).
+
+    >>> [latency_axis(a.x, RADAR_LATENCY_MIN_RUNS) == a.score for a in latency_ramp()]
+    [True, True]
+    """
+    return (Anchor(RADAR_LATENCY_FULL_MS, SCORE_SCALE), Anchor(_LATENCY_ZERO_MS, Decimal(0)))
+
+
+def cost_ramp() -> tuple[Anchor, ...]:
+    """The cost axis as a curve: the full score at ``RADAR_COST_FULL_USD``, 0 at
+    ``RADAR_COST_ZERO_USD``, linear between, flat beyond both (the clamp).
+
+    >>> [cost_axis(anchor.x) == anchor.score for anchor in cost_ramp()]
+    [True, True]
+    """
+    return (Anchor(RADAR_COST_FULL_USD, SCORE_SCALE), Anchor(RADAR_COST_ZERO_USD, Decimal(0)))
 
 
 def _on_scale(value: Fraction) -> Fraction:
@@ -157,18 +180,12 @@ def correctness_axis(passes: int, known_outcomes: int) -> Fraction | None:
             r"\Delta": "RADAR_LATENCY_POINTS_PER_STEP",
             r"\mathrm{step}": "RADAR_LATENCY_STEP_MS",
         },
-        values=(
-            RADAR_LATENCY_FULL_MS / 2,
-            RADAR_LATENCY_FULL_MS,
-            RADAR_LATENCY_FULL_MS + RADAR_LATENCY_STEP_MS,
-            (RADAR_LATENCY_FULL_MS + _LATENCY_ZERO_MS) / 2,
-            _LATENCY_ZERO_MS,
-            _LATENCY_ZERO_MS * 2,
-        ),
+        # On the axis's slope (its clamped ends are tool efficiency's golden points).
+        values=[Decimal(written(x)) for x in slope_points(latency_ramp())],
         others=(
             point(
                 f"hidden,n={RADAR_LATENCY_MIN_RUNS - 1}",
-                median_latency_ms=RADAR_LATENCY_FULL_MS,
+                median_latency_ms=Decimal(written(along(latency_ramp(), "0.5"))),
                 runs_with_latency=RADAR_LATENCY_MIN_RUNS - 1,
             ),
         ),
@@ -207,13 +224,7 @@ def latency_axis(median_latency_ms: Number | None, runs_with_latency: int) -> Fr
             r"c_{\mathrm{zero}}": "RADAR_COST_ZERO_USD",
             r"c_{\mathrm{full}}": "RADAR_COST_FULL_USD",
         },
-        values=(
-            RADAR_COST_FULL_USD / 2,
-            RADAR_COST_FULL_USD,
-            (RADAR_COST_FULL_USD + RADAR_COST_ZERO_USD) / 2,
-            RADAR_COST_ZERO_USD,
-            RADAR_COST_ZERO_USD * 2,
-        ),
+        values=[Decimal(written(x)) for x in slope_points(cost_ramp())],
     ),
 )
 def cost_axis(median_cost_usd: Number | None) -> Fraction | None:

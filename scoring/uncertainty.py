@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
+import scoring.constants as C  # noqa: N812 - the anchors are read when a gradient is computed
 from scoring import composite, curves
 from scoring.clustered import (
     Columns,
@@ -32,7 +33,7 @@ from scoring.constants import (
     SCORE_SCALE,
     Anchor,
 )
-from scoring.curves import CURVE_SYMBOLS, curve_golden
+from scoring.curves import CURVE_SYMBOLS, along, as_written, curve_golden
 from scoring.numeric import Number, exact
 from scoring.registry import (
     arg,
@@ -220,27 +221,29 @@ def curve_slope(x: Number, anchors: Sequence[Anchor]) -> Fraction:
         "n": arg("completed_runs"),
         r"n_{\min}": const("CONSISTENCY_MIN_RUNS"),
     },
+    # Each point's means sit on sloped segments of both curves (placed relative to the
+    # anchors), where the gradient's latency and cost terms are not 0; the kinks and the
+    # flat ends are curve_slope's own golden points.
     golden=[
-        point(label, p=p, mean_latency_ms=ms, mean_cost_usd=usd, completed_runs=n)
-        for label, p, ms, usd, n in (
-            ("example", Fraction(3, 4), 1000, Fraction(3, 100), 20),
+        point(
+            label,
+            p=p,
+            mean_latency_ms=as_written(along(LATENCY_ANCHORS_MS, *at_ms)),
+            mean_cost_usd=as_written(along(COST_ANCHORS_USD, *at_usd)),
+            completed_runs=n,
+        )
+        for label, p, at_ms, at_usd, n in (
+            ("example", Fraction(3, 4), (Fraction(1, 3), 0), ("0.5", 1), 20),
             (
                 "below the consistency gate",
                 Fraction(3, 4),
-                1000,
-                Fraction(3, 100),
+                (Fraction(1, 3), 0),
+                ("0.5", 1),
                 CONSISTENCY_MIN_RUNS - 1,
             ),
-            ("p=0", Fraction(0), 3500, Fraction(1, 100), 20),
-            ("p=1", Fraction(1), 400, Fraction(1, 1000), 20),
-            ("at anchors", Fraction(1, 2), LATENCY_ANCHORS_MS[1].x, COST_ANCHORS_USD[1].x, 20),
-            (
-                "beyond the last anchors",
-                Fraction(2, 5),
-                LATENCY_ANCHORS_MS[-1].x * 2,
-                COST_ANCHORS_USD[-1].x * 2,
-                20,
-            ),
+            ("p=0", Fraction(0), ("0.5", 1), ("0.5", 0), 20),
+            ("p=1", Fraction(1), ("0.1", 0), ("0.1", 0), 20),
+            ("last segments", Fraction(2, 5), ("0.5", -1), ("0.5", -1), 20),
         )
     ],
 )
@@ -255,8 +258,13 @@ def composite_gradient(
     0), ``∂S/∂ℓ = w_r·cons(p̂)·L′(ℓ̄)``, ``∂S/∂u = w_c·C′(ū)``, with the slopes of
     :func:`curve_slope`. In points per unit of success rate, per ms and per USD.
 
-    >>> composite_gradient(Fraction(3, 4), 1000, Fraction(3, 100), 20)
-    (Fraction(96, 1), Fraction(-1, 1000), Fraction(-225, 1))
+    On a sloped segment of the cost curve, the cost term is ``w_c`` times its slope:
+
+    >>> (left, right), *_ = curves.sloped_segments(C.COST_ANCHORS_USD)
+    >>> slope = Fraction(right.score - left.score) / Fraction(right.x - left.x)
+    >>> halfway = curves.along(C.COST_ANCHORS_USD, "0.5")
+    >>> composite_gradient(Fraction(3, 4), 0, halfway, 20)[2] == composite.W_COST * slope
+    True
     """
     rate = exact(p)
     scale = composite.SCALE
@@ -265,8 +273,8 @@ def composite_gradient(
     if completed_runs >= CONSISTENCY_MIN_RUNS:
         by_rate += w_r * curves.latency_score(mean_latency_ms) * 4 * (2 * rate - 1)
     consistency = composite.outcome_consistency(rate, completed_runs)
-    by_latency = w_r * consistency * curve_slope(mean_latency_ms, LATENCY_ANCHORS_MS)
-    by_cost = w_c * curve_slope(mean_cost_usd, COST_ANCHORS_USD)
+    by_latency = w_r * consistency * curve_slope(mean_latency_ms, C.LATENCY_ANCHORS_MS)
+    by_cost = w_c * curve_slope(mean_cost_usd, C.COST_ANCHORS_USD)
     return by_rate, by_latency, by_cost
 
 

@@ -310,6 +310,26 @@ def noise_at_ceiling(site: Site, path: Path | None = None) -> str:
     return value("coverage:noise-at-ceiling", f"±{points(noise)}")
 
 
+def measured_note(site: Site) -> str:
+    """Which version's constants the figures were measured on (``contracts/coverage/
+    measured.json``, written by a release); when the live methodology has changed a
+    constant they depend on, that they are the earlier version's figures, naming what
+    changed, until the simulation measures them again."""
+    from contracts.coverage_record import SIMULATE_COMMAND, coverage_state
+
+    state = coverage_state(site.snapshot)
+    version, live = esc(state.version), esc(state.live_version)
+    if not state.changed:
+        return f"<p>Measured on the constants of methodology {version}.</p>"
+    names = ", ".join(f"<code>{esc(name)}</code>" for name in state.changed)
+    return (
+        f'<p class="coverage-measured"><strong>Measured on the constants of methodology '
+        f"{version}, not on those of {live}</strong>: {live} changed {names}, which these "
+        f"figures depend on. They are {version}'s figures until <code>"
+        f"{esc(SIMULATE_COMMAND)}</code> measures them again.</p>"
+    )
+
+
 def coverage_notes(site: Site, path: Path | None = None) -> str:
     """In words: the grid, the targets, how precise each figure is, the bimodal
     population, the null intervals, every figure that misses its target (with the figure),
@@ -325,6 +345,7 @@ def coverage_notes(site: Site, path: Path | None = None) -> str:
         for figure in [*row["scores"].values(), *row["pairs"].values()]
     )
     parts = [
+        measured_note(site),
         f"<p>The targets: at least {esc(percent(_exact(targets['published_low'])))} in "
         f"every published cell, at least {esc(percent(_exact(targets['stress_low'])))} in "
         f"the stress cells; at most {esc(percent(_exact(targets['high'])))} where both "

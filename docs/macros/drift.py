@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from contracts.causes import Cause, changed_entries, explain
 from contracts.diff import SCOREBOARD_KEY, diff_snapshots
-from contracts.store import read_lock_entries, snapshot_hash, version_key
+from contracts.store import RELEASE_COMMAND, read_lock_entries, snapshot_hash, version_key
 from macros.markup import block, esc
 
 if TYPE_CHECKING:
@@ -128,9 +128,9 @@ def note(site: Site, found: Drift) -> str:
         f'<p class="admonition-title">Unreleased change{plural}</p>'
         f"<p>This page shows the live code, which differs from released version "
         f"{esc(found.version)}:</p><ul>{items}</ul>"
-        "<p>Not yet released: bump <code>METHODOLOGY_VERSION</code>, add a changelog entry, "
-        "then run <code>python -m contracts update</code> (<code>python -m contracts "
-        f'check</code> says the same; <a href="{esc(versions)}">Versions</a>).</p>'
+        f'<p>Not yet released: run <code>{esc(RELEASE_COMMAND)} --note "…"</code> '
+        "(<code>python -m contracts check</code> says the same; "
+        f'<a href="{esc(versions)}">Versions</a>).</p>'
     )
     return block(NOTE_KEY, f'<div class="admonition warning">{body}</div>')
 

@@ -16,6 +16,7 @@ from forked_python import run_python
 import contracts.check
 from contracts import store
 from contracts.model import Methodology
+from contracts.release import with_assignment
 from contracts.source import locate
 from contracts.update import UpdateResult, run_update
 from scoring.constants import METHODOLOGY_VERSION
@@ -116,3 +117,27 @@ def parse_python(source: str) -> ast.Module:
     """``ast.parse(source)``, one thread at a time (see :data:`_PARSING`)."""
     with _PARSING:
         return ast.parse(source)
+
+
+def constant_set(source: str, name: str, expression: str) -> str:
+    """``source`` (of ``scoring/constants.py``) with the constant ``name`` given the value
+    ``expression`` (Python source): the named assignment is found by parsing the file and
+    its value rewritten, whatever it reads now (never found by its literal text)."""
+    with _PARSING:
+        return with_assignment(source, name, expression)
+
+
+def set_constant(root: Path, name: str, expression: str) -> None:
+    """:func:`constant_set` on the copy ``root``'s ``scoring/constants.py``."""
+    path = root / "scoring" / "constants.py"
+    path.write_text(constant_set(path.read_text(encoding="utf-8"), name, expression), "utf-8")
+
+
+def curve_source(anchors: Sequence[tuple[object, object]]) -> str:
+    """The source of a curve constant with these ``(x, score)`` anchors, as written in
+    ``scoring/constants.py``: ``_curve(("500", "100"), ...)``.
+
+    >>> curve_source([("0.05", 100), ("5", 0)])
+    '_curve(("0.05", "100"), ("5", "0"))'
+    """
+    return "_curve(" + ", ".join(f'("{x}", "{score}")' for x, score in anchors) + ")"

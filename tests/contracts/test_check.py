@@ -60,7 +60,7 @@ def test_check_names_each_drift_and_asks_for_a_bump(
         f"scoring/constants.py:{weight})"
     )
     [fix] = [line for line in result.problems if line.startswith("fix: ")]
-    assert "bump METHODOLOGY_VERSION" in fix
+    assert "python -m contracts release --note" in fix
     assert not any("is released and its snapshot is immutable" in p for p in result.problems)
     assert result.summary == (
         "contracts check: FAILED (1 cause and no differences that follow from it; exit 1)"
@@ -265,15 +265,14 @@ def test_diff_tells_an_int_from_a_float(live: Methodology) -> None:
 
 
 def test_diff_treats_an_exact_value_as_one_field(live: Methodology) -> None:
+    target = next(g for g in live.golden if g.formula == "composite.latency_score")
     golden = [
-        g.model_copy(update={"result": {"exact": "1/3", "approx": 1 / 3}})
-        if g.name == "composite.latency_score@2000"
-        else g
+        g.model_copy(update={"result": {"exact": "1/3", "approx": 1 / 3}}) if g is target else g
         for g in live.golden
     ]
     [difference] = diff_snapshots(live, live.model_copy(update={"golden": golden}))
-    assert difference.path == "golden[composite.latency_score@2000].result"
-    assert difference.committed == {"exact": "80", "approx": 80.0}
+    assert difference.path == f"golden[{target.name}].result"
+    assert difference.committed == target.result
     line = locate(live.formula("composite.latency_score").defined_in)
     assert difference.location == f"scoring/curves.py:{line}"
 

@@ -24,6 +24,7 @@ def test_cli_has_one_enum_of_commands() -> None:
     assert [command.value for command in Command] == [
         "check",
         "update",
+        "release",
         "impact",
         "readme",
         "verify",
@@ -53,9 +54,9 @@ def test_cli_check_prints_the_cause_then_one_fix(
         "what follows from it:",
         "  README.md: the generated block 'scores' shows the change; python -m contracts "
         "readme --update rewrites it",
-        f"fix: to publish the change, bump METHODOLOGY_VERSION (scoring/constants.py:{version}), "
-        "add a '## <new version> (<YYYY-MM-DD>)' entry to contracts/CHANGELOG.md, then run: "
-        "python -m contracts update (or revert the change)",
+        'fix: to publish the change, run: python -m contracts release --note "what changed and '
+        f'why" (it bumps METHODOLOGY_VERSION, scoring/constants.py:{version}, and writes the '
+        "contracts/CHANGELOG.md entry) (or revert the change)",
         "every difference, value by value: python -m contracts check --verbose",
         "contracts check: FAILED (1 cause and no differences that follow from it; exit 1)",
     ]
@@ -78,12 +79,12 @@ def test_cli_check_verbose_prints_every_difference(
         "      committed: 0.3",
         "      live:      0.25",
         f"      defined:   scoring/constants.py:{weight}",
-        "      fix:       python -m contracts update, after bumping METHODOLOGY_VERSION and "
-        "adding a CHANGELOG entry (or revert the change)",
+        '      fix:       python -m contracts release --note "what changed and why" (or revert '
+        "the change)",
         f"version {VERSION} is released and its snapshot is immutable: to publish this change, "
-        f"bump METHODOLOGY_VERSION (scoring/constants.py:{version}), add a "
-        "'## <new version> (<YYYY-MM-DD>)' entry to contracts/CHANGELOG.md, then run: "
-        "python -m contracts update",
+        'run: python -m contracts release --note "what changed and why" (it bumps '
+        f"METHODOLOGY_VERSION, scoring/constants.py:{version}, and writes the "
+        "contracts/CHANGELOG.md entry)",
         "contracts check: FAILED (2 problems, exit 1)",
     ]
 

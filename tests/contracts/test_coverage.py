@@ -22,11 +22,14 @@ from pathlib import Path
 
 import pytest
 from processes import run_captured
+from published_curves import use_anchors
 from serving import copy_project
 
 import scoring.constants
-from contracts.build import REPO_ROOT
+from contracts.build import REPO_ROOT, build_snapshot
 from contracts.coverage import figures, model, simulate, targets
+from contracts.coverage_record import coverage_state
+from contracts.store import read_lock
 from scoring.composite import composite_score, outcome_consistency
 from scoring.curves import cost_score, latency_score
 from scoring.surd import Interval
@@ -393,9 +396,18 @@ def test_the_fingerprint_follows_the_constants_it_reads(monkeypatch: pytest.Monk
     assert simulate.stale_lines(committed_inputs())[0].startswith("the fingerprint differs")
 
 
-def test_the_prefix_of_one_cell_is_what_the_code_gives_now() -> None:
+def test_the_prefix_of_one_cell_is_what_the_code_gives_now(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fast lane's share of the prefix: one cell re-run exactly (the slow lane re-runs
-    every cell)."""
+    every cell). After a release that changed a constant the figures depend on, they are
+    the earlier version's figures until they are measured again, and the page says so
+    (``contracts/coverage_record.py``): then the prefix is that version's, re-run on its
+    anchors where the anchors are what changed."""
+    state = coverage_state(build_snapshot())
+    if state.changed:
+        assert state.version in read_lock()
+        if not set(state.changed) <= {"composite.latency_anchors_ms", "composite.cost_anchors_usd"}:
+            return  # other constants are read once, at import: the prefix cannot be re-run
+        use_anchors(monkeypatch, state.version)
     label = simulate.cells()[1].label  # T = 30, μ = 0.2, ρ = 0.3
     assert simulate.prefix(chosen=[_index(label)]) == {
         label: committed_inputs()["prefix"][label]

@@ -11,7 +11,9 @@ from contracts.build import golden_evaluations, to_json_value
 from contracts.model import Methodology
 from contracts.store import SNAPSHOT_DIR, read_snapshot
 from scoring import FORMULAS, OutcomeRecord
+from scoring.bindings import Const, Uses
 from scoring.outcome import Reading
+from scoring.slopes import READINGS
 
 
 def test_the_golden_list_is_the_registrations_points(live: Methodology) -> None:
@@ -51,11 +53,35 @@ def test_records_and_readings_are_recorded_as_json() -> None:
     }
 
 
-def test_the_released_golden_evaluations_are_kept(live: Methodology) -> None:
-    # Every evaluation of the previous release is still there, under its name and with its
-    # inputs; its result changes only where the formula's LaTeX or the meaning of its
-    # symbols changed with it (a result that moves under the same text is a code-only
-    # change, which the release refuses).
+def _constants_read(name: str) -> set[str]:
+    """The constants (Python names) a formula's symbols bind, through the formulas it uses,
+    and the curves its golden points read (:mod:`scoring.slopes`)."""
+    formula = FORMULAS[name]
+    found: set[str] = set()
+    pending = list(formula.symbols.values())
+    while pending:
+        binding = pending.pop()
+        if isinstance(binding, Const):
+            found.add(binding.python_name)
+        elif isinstance(binding, Uses):
+            found |= _constants_read(binding.formula)
+            pending += [bound for _, bound in binding.bound]
+    curves = {"latency": "LATENCY_ANCHORS_MS", "cost": "COST_ANCHORS_USD"}
+    reads = READINGS.get(name)
+    for golden in formula.golden if reads else ():
+        found |= {curves[r.curve] for r in reads(golden.inputs) if r.curve in curves}
+    return found
+
+
+def test_a_released_golden_evaluation_moves_only_with_its_formula_or_constants(
+    live: Methodology,
+) -> None:
+    # An evaluation of the previous release that the live code still makes, under its name
+    # and with its inputs, gives the same result unless the formula's LaTeX or the meaning
+    # of its symbols changed, or a constant it reads changed value: a result that moves
+    # under the same text and the same constants is a code-only change, which the release
+    # refuses. (Golden points placed relative to the anchors move with them: the release's
+    # diff shows those.)
     versions = sorted(
         (p.stem for p in SNAPSHOT_DIR.glob("[0-9]*.json")),
         key=lambda v: tuple(int(x) for x in v.split(".")),
@@ -64,9 +90,26 @@ def test_the_released_golden_evaluations_are_kept(live: Methodology) -> None:
     released = read_snapshot(SNAPSHOT_DIR / f"{older[-1]}.json").methodology
     latex_then = {f.name: (f.latex, f.symbols) for f in released.formulas}
     latex_now = {f.name: (f.latex, f.symbols) for f in live.formulas}
+    values_then = {c.python_name: c.value for c in released.constants}
+    changed = {
+        c.python_name
+        for c in live.constants
+        if c.python_name in values_then and values_then[c.python_name] != c.value
+    } - {"METHODOLOGY_VERSION"}
     now = {g.name: g for g in live.golden}
-    for entry in released.golden:
-        assert entry.name in now, entry.name
-        assert now[entry.name].inputs == entry.inputs, entry.name
-        if now[entry.name].result != entry.result:
-            assert latex_now[entry.formula] != latex_then[entry.formula], entry.name
+    kept = [e for e in released.golden if e.name in now and now[e.name].inputs == e.inputs]
+    assert kept, "no golden evaluation of the previous release is made again"
+    for entry in kept:
+        if now[entry.name].result == entry.result:
+            continue
+        formula = FORMULAS[entry.formula]
+        moved_by = changed if formula.descriptive else changed & _constants_read(entry.formula)
+        assert latex_now[entry.formula] != latex_then[entry.formula] or moved_by, entry.name
+
+
+def test_the_constants_a_formula_reads_are_found() -> None:
+    assert {"LATENCY_ANCHORS_MS", "COST_ANCHORS_USD"} <= _constants_read(
+        "uncertainty.composite_gradient"
+    )
+    assert "LATENCY_ANCHORS_MS" in _constants_read("uncertainty.mean_moves")
+    assert "LATENCY_ANCHORS_MS" not in _constants_read("radar.determinism")

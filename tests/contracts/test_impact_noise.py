@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import json
 import textwrap
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -39,21 +40,36 @@ from contracts.noise import NO_CORPUS, all_of, partners, swaps, within_noise
 from contracts.scoreboard import score_corpus
 from contracts.store import read_snapshot, snapshot_path, snapshot_text
 from scoring.cli import run as scoring_run
+from scoring.curves import along
 
 #: Successes of 4 runs on each of 20 tasks: easy tasks first, then harder ones.
 BASE = [4, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1, 0, 0, 0, 4, 3, 2, 1]
-#: agent -> (successes per task, latency base in ms, cost in USD): b differs from a on a few
-#: tasks, up and down; d succeeds once more than c on every task c does not always pass;
-#: a and b run cheaper than c and d, so that each pair holds two adjacent ranks.
-AGENTS: dict[str, tuple[list[int], int, float]] = {
-    "a": ([min(4, s + 2) for s in BASE], 1000, 0.002),
-    "b": ([min(4, s + 2 + (i % 4 == 0) - (i % 4 == 2)) for i, s in enumerate(BASE)], 1000, 0.002),
-    "c": (BASE, 2000, 0.02),
-    "d": ([min(4, s + 1) for s in BASE], 2000, 0.02),
-    "e": ([1] * 20, 4000, 0.05),
-    "f": ([1] * 5, 4000, 0.05),  # five tasks: fewer shared with e than the interval minimum
-    "g": ([0, 1] * 10, 9000, 0.05),
+#: agent -> (successes per task, latency, cost): b differs from a on a few tasks, up and
+#: down; d succeeds once more than c on every task c does not always pass; a and b run
+#: cheaper than c and d, so that each pair holds two adjacent ranks. Latency and cost are
+#: placed relative to the anchors, in widths of each curve's first slope from its start
+#: (with 1.0.0's anchors a's 1000 ms and $0.002, c's 2000 ms and $0.02, e's 4000 ms and
+#: $0.05, g's 9000 ms); each task adds a fifteenth of the latency slope (100 ms).
+_THIRD, _NINTH = Fraction(1, 3), Fraction(1, 9)
+AGENTS: dict[str, tuple[list[int], Fraction, Fraction]] = {
+    "a": ([min(4, s + 2) for s in BASE], _THIRD, _NINTH),
+    "b": (
+        [min(4, s + 2 + (i % 4 == 0) - (i % 4 == 2)) for i, s in enumerate(BASE)],
+        _THIRD,
+        _NINTH,
+    ),
+    "c": (BASE, 3 * _THIRD, 19 * _NINTH),
+    "d": ([min(4, s + 1) for s in BASE], 3 * _THIRD, 19 * _NINTH),
+    "e": ([1] * 20, 7 * _THIRD, 49 * _NINTH),
+    "f": ([1] * 5, 7 * _THIRD, 49 * _NINTH),  # five tasks: fewer shared with e than the minimum
+    "g": ([0, 1] * 10, 17 * _THIRD, 49 * _NINTH),
 }
+
+
+def _on_first_slope(anchors: tuple[C.Anchor, ...], widths: Fraction) -> float:
+    return float(along(anchors, widths))
+
+
 #: The pairs swapped between the committed scoreboard and the live one.
 SWAPPED = (("a", "b"), ("c", "d"), ("e", "f"))
 EXPECTED = {"a": True, "b": True, "c": False, "d": False, "e": None, "f": None, "g": None}
@@ -72,8 +88,10 @@ def corpus_lines() -> bytes:
                             "task_id": f"t{task:02d}",
                             "status": "completed",
                             "success": run < count,
-                            "latency_ms": latency + 100 * task,
-                            "cost_usd": cost,
+                            "latency_ms": _on_first_slope(
+                                C.LATENCY_ANCHORS_MS, latency + Fraction(task, 15)
+                            ),
+                            "cost_usd": _on_first_slope(C.COST_ANCHORS_USD, cost),
                             "steps": 3,
                             "finished_at": "2026-01-01T00:00:00Z",
                         }

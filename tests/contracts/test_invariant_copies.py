@@ -12,19 +12,22 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from contract_builders import parse_python, python_in
+from contract_builders import constant_set, curve_source, parse_python, python_in, set_constant
 from serving import copy_project
 
+import scoring.constants as C  # noqa: N812 - the module of constants
 from contracts import store
 from contracts.source import REPO_ROOT
 from scoring.examples import EXAMPLES
+from scoring.numeric import number_text
 
 pytestmark = pytest.mark.slow
 
@@ -41,6 +44,25 @@ def _replace(old: str, new: str) -> Callable[[str], str]:
         return text.replace(old, new)
 
     return change
+
+
+def _set(name: str, expression: str) -> Callable[[str], str]:
+    """Give the constant ``name`` the value ``expression`` (Python source), by its name."""
+    return lambda text: constant_set(text, name, expression)
+
+
+def _shown(value: Decimal | Fraction) -> str:
+    return number_text(value, as_written=True)
+
+
+# The scenarios' values, made from the live constants so that each breaks (or keeps) its
+# rule whatever they are now.
+_SUCCESS = C.COMPOSITE_WEIGHT_SUCCESS
+_PAST_ONE = _SUCCESS + Decimal("0.10")
+_WEIGHTS = (_PAST_ONE, C.COMPOSITE_WEIGHT_RELIABILITY, C.COMPOSITE_WEIGHT_COST)
+_OFF_SCALE = C.SCORE_SCALE + C.SCORE_SCALE / 2
+_HALF_FULL_USD = C.RADAR_COST_FULL_USD / 2
+_SAME_SUCCESS = Fraction(_SUCCESS)
 
 
 def _after_definition(name: str, addition: str) -> Callable[[str], str]:
@@ -70,22 +92,28 @@ class Scenario:
 
 SCENARIOS = (
     Scenario(
-        "composite weight -0.40",
-        _replace('] = Decimal("0.40")', '] = Decimal("-0.40")'),
+        "composite weight negative",
+        _set("COMPOSITE_WEIGHT_SUCCESS", f'Decimal("-{_shown(_SUCCESS)}")'),
         "COMPOSITE_WEIGHT_SUCCESS",
-        "is -0.40, outside [0, 1]",
+        f"is -{_shown(_SUCCESS)}, outside [0, 1]",
     ),
     Scenario(
-        "composite weights summing to 1.10",
-        _replace('] = Decimal("0.40")', '] = Decimal("0.50")'),
+        "composite weights summing past 1",
+        _set("COMPOSITE_WEIGHT_SUCCESS", f'Decimal("{_shown(_PAST_ONE)}")'),
         "COMPOSITE_WEIGHT_SUCCESS",
-        "sum to 0.50 + 0.30 + 0.30 = 1.10, not 1",
+        f"sum to {' + '.join(_shown(w) for w in _WEIGHTS)} = {_shown(sum(_WEIGHTS))}, not 1",
     ),
     Scenario(
-        "a latency anchor scoring 150",
-        _replace('_curve(("500", "100"),', '_curve(("500", "150"),'),
+        "a latency anchor scoring past the scale",
+        _set(
+            "LATENCY_ANCHORS_MS",
+            curve_source(
+                [(C.LATENCY_ANCHORS_MS[0].x, _shown(_OFF_SCALE))]
+                + [(a.x, a.score) for a in C.LATENCY_ANCHORS_MS[1:]]
+            ),
+        ),
         "LATENCY_ANCHORS_MS",
-        "scores 150, outside the scale [0, 100]",
+        f"scores {_shown(_OFF_SCALE)}, outside the scale [0, {_shown(C.SCORE_SCALE)}]",
     ),
     Scenario(
         "two constants with one stable name",
@@ -101,15 +129,16 @@ SCENARIOS = (
     ),
     Scenario(
         "the cost axis's zero-score median below its full-score median",
-        _replace('] = Decimal("0.11")', '] = Decimal("0.005")'),
+        _set("RADAR_COST_ZERO_USD", f'Decimal("{_shown(_HALF_FULL_USD)}")'),
         "RADAR_COST_ZERO_USD",
-        "is 0.005, outside (0.01, ∞]",
+        f"is {_shown(_HALF_FULL_USD)}, outside ({_shown(C.RADAR_COST_FULL_USD)}, ∞]",
     ),
     Scenario(
         "a same-value refactor and a comment",
-        lambda text: _replace('] = Decimal("0.40")', "] = Decimal(2) / Decimal(5)")(
-            text.replace("# --- Headline composite", "# The composite (a comment).\n\n# ---", 1)
-        ),
+        lambda text: _set(
+            "COMPOSITE_WEIGHT_SUCCESS",
+            f"Decimal({_SAME_SUCCESS.numerator}) / Decimal({_SAME_SUCCESS.denominator})",
+        )(text.replace("# --- Headline composite", "# The composite (a comment).\n\n# ---", 1)),
         None,
     ),
 )
@@ -132,10 +161,7 @@ def _snapshot_files(root: Path) -> dict[str, bytes]:
 
 def _bump(root: Path) -> None:
     """Bump the copy's version and log it, so that an update would write a new snapshot."""
-    constants = root / CONSTANTS
-    text = constants.read_text(encoding="utf-8")
-    text = re.sub(r'\] = "\d+\.\d+\.\d+"', f'] = "{NEW_VERSION}"', text, count=1)
-    constants.write_text(text, encoding="utf-8")
+    set_constant(root, "METHODOLOGY_VERSION", f'"{NEW_VERSION}"')
     changelog = root / "contracts" / "CHANGELOG.md"
     log = changelog.read_text(encoding="utf-8")
     first = log.index("\n## ")
@@ -258,7 +284,8 @@ def test_a_same_value_refactor_passes_everywhere(outcomes: dict[str, Outcome]) -
 
 
 def test_the_scenarios_cover_every_case_of_the_issue() -> None:
-    """Composite weight -0.40, weights summing to 1.10, a latency anchor scoring 150, two
-    constants with one stable name, a public constant without Meta, and one more."""
+    """A composite weight below 0, weights summing past 1, a latency anchor scoring past
+    the scale, two constants with one stable name, a public constant without Meta, and one
+    more."""
     assert len(BROKEN) >= 6
     assert REPO_ROOT.is_dir()

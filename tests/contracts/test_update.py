@@ -43,7 +43,8 @@ def test_update_refuses_to_change_a_released_version(
     [line] = result.lines
     assert line.startswith(f"contracts update: REFUSED: version {VERSION} is released")
     assert "(1 difference; run python -m contracts check to list them)" in line
-    assert "bump METHODOLOGY_VERSION (scoring/constants.py:" in line
+    assert "python -m contracts release --note" in line
+    assert "bumps METHODOLOGY_VERSION, scoring/constants.py:" in line
     assert _files_bytes(snapshots) == before
 
 

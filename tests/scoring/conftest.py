@@ -3,6 +3,7 @@
 - ``run_record``: a factory of valid run records (dicts) that a test overrides field by field.
 - ``as_jsonl``: records (dicts or raw strings/bytes) as the bytes of a JSON Lines input.
 - ``scoring_cli``: runs the command line in-process; returns (exit status, stdout, stderr).
+- ``worked_anchors``: the composite's anchors a hand-worked expectation was made on.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 from builders import CliResult, cli, jsonl
+from published_curves import FIRST, use_anchors
 
 RunFactory = Callable[..., dict[str, Any]]
 
@@ -37,6 +39,14 @@ def run_record() -> RunFactory:
         return record
 
     return make
+
+
+@pytest.fixture
+def worked_anchors(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For one test, the composite's anchors published with 1.0.0, which its expected
+    values were worked out on (a document or a verdict that is the test's point): they
+    do not follow a change of the live anchors (``published_curves``)."""
+    use_anchors(monkeypatch, FIRST)
 
 
 @pytest.fixture

@@ -69,12 +69,12 @@ def random_log(
         agent = f"agent-{rng.randrange(agents)}"
         recorded = 0.5 if agent in unrecorded else 1.0
         latency = (
-            _number(rng, 12000)
+            _number(rng, float(LATENCY_ANCHORS_MS[-1].x) * 1.2)
             if (completed and rng.random() < recorded) or (not completed and rng.random() < 0.5)
             else None
         )
         cost = (
-            _number(rng, 0.25)
+            _number(rng, float(COST_ANCHORS_USD[-1].x) * 1.25)
             if (completed and rng.random() < recorded) or (not completed and rng.random() < 0.5)
             else None
         )

@@ -77,7 +77,7 @@ def test_the_success_difference_is_the_hand_computed_one() -> None:
     assert c.verdict is Verdict.A_AHEAD
 
 
-def test_the_table_is_exact(half_log: Path) -> None:
+def test_the_table_is_exact(half_log: Path, worked_anchors: None) -> None:
     code, out, err = cli(["compare", str(half_log), "x", "y"])
     assert (code, err) == (0, "")
     assert out == (
@@ -94,7 +94,7 @@ def test_the_table_is_exact(half_log: Path) -> None:
     )
 
 
-def test_the_json_is_exact(half_log: Path) -> None:
+def test_the_json_is_exact(half_log: Path, worked_anchors: None) -> None:
     code, out, err = cli(["compare", str(half_log), "x", "y", "--format", "json"])
     assert (code, err) == (0, "")
     document = json.loads(out)
@@ -293,10 +293,13 @@ def test_two_corpus_agents_with_the_same_composite_are_within_the_noise() -> Non
     assert composite["interval"]["low"] <= 0 <= composite["interval"]["high"]
 
 
-def test_the_paired_interval_is_narrower_where_tasks_are_shared_and_correlated() -> None:
+def test_the_paired_interval_is_narrower_where_tasks_are_shared_and_correlated(
+    worked_anchors: None,
+) -> None:
     """atlas and dune succeed and fail on the same tasks: pairing removes the tasks'
     common difficulty, the paired error is below the unpaired one, and the paired
-    interval excludes 0 where one built from the unpaired error would not."""
+    interval excludes 0 where one built from the unpaired error would not (on the anchors
+    the corpus's latencies and costs were made for)."""
     composite = corpus_json("atlas", "dune")["composite"]
     paired, unpaired = composite["standard_error"], composite["unpaired_standard_error"]
     assert paired < 0.8 * unpaired

@@ -1,9 +1,11 @@
 """The headline composite: success rate, the evidence gate, the zero-success floor, null
 without completed runs, the cohort, rounding and the order of agents in the report.
 
-composite = 100 × (0.40·p + 0.30·consistency·latency/100 + 0.30·cost/100), rounded half up
-to two decimals; consistency = 1 − 4p(1 − p) with at least 5 completed runs, else 1.
-Expected values are worked out by hand in the comments.
+composite = 100 × (w_s·p + w_r·consistency·latency/100 + w_c·cost/100), rounded half up
+to two decimals; consistency = 1 − 4p(1 − p) with at least n_min completed runs, else 1.
+Runs sit at anchors of the curves or beyond their ends, and the expected composites are the
+weighted formula of the live constants (``on_curves``): the comments work them out by hand
+on 1.0.0's constants (weights 0.40, 0.30, 0.30; 2,000 ms → 80, $0.010 → 80).
 """
 
 from __future__ import annotations
@@ -17,6 +19,21 @@ from typing import Any
 import pytest
 from builders import NULL_COMPOSITE, composite_json, run_fields, scores_only
 from builders import report_document as report
+from on_curves import (
+    CHEAPEST_USD,
+    COST_AT,
+    COST_SCORE,
+    COST_USD,
+    FASTEST_MS,
+    LATENCY_AT,
+    LATENCY_MS,
+    LATENCY_SCORE,
+    SLOWEST_MS,
+    composite,
+    half_up_case,
+    published,
+    tie_case,
+)
 
 from scoring import (
     build_report,
@@ -31,8 +48,11 @@ from scoring.constants import (
     COMPOSITE_WEIGHT_RELIABILITY,
     COMPOSITE_WEIGHT_SUCCESS,
     CONSISTENCY_MIN_RUNS,
+    COST_ANCHORS_USD,
+    LATENCY_ANCHORS_MS,
     NEUTRAL_CONSISTENCY,
 )
+from scoring.curves import cost_score, latency_score, sloped_segments
 from scoring.registry import ScoringError
 
 _T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -43,8 +63,8 @@ def rec(
     agent: str = "a",
     status: str = "completed",
     success: bool | None = True,
-    latency: float | None = 2000,
-    cost: float | None = 0.01,
+    latency: float | None = LATENCY_MS,
+    cost: float | None = COST_USD,
     task: str = "t",
     steps: int | None = None,
 ) -> dict[str, Any]:
@@ -114,9 +134,17 @@ def test_gate_through_the_report_at_4_completed_runs() -> None:
     # 4 completed runs, 2 successes: p = 1/2, consistency neutral 1; 2000 ms → 80, $0.01 → 80.
     # composite = 100 × (0.40 × 0.5 + 0.30 × 1 × 0.80 + 0.30 × 0.80) = 20 + 24 + 24 = 68
     runs = [rec(success=s) for s in (True, True, False, False)]
-    composite = report(runs)["agents"][0]["composite"]
-    assert scores_only(composite) == composite_json(
-        68.0, 0.5, 1.0, 80.0, 80.0, runs=4, mean_ms=2000.0, mean_usd=0.01
+    found = report(runs)["agents"][0]["composite"]
+    expected = published(composite(Fraction(1, 2), NEUTRAL_CONSISTENCY))
+    assert scores_only(found) == composite_json(
+        expected,
+        0.5,
+        1.0,
+        float(LATENCY_SCORE),
+        float(COST_SCORE),
+        runs=4,
+        mean_ms=LATENCY_MS,
+        mean_usd=COST_USD,
     )
 
 
@@ -128,7 +156,12 @@ BY_HAND_THROUGH_THE_REPORT = {
     #           = 16 + 0.96 + 24 = 40.96
     "the gate at 5 completed runs": (
         [True, False, True, False, False],
-        {"score": 40.96, "success_rate": 0.4, "consistency": 0.04, "completed_runs": 5},
+        {
+            "score": published(composite(Fraction(2, 5), Fraction(1, 25))),
+            "success_rate": 0.4,
+            "consistency": 0.04,
+            "completed_runs": 5,
+        },
     ),
     # 150 completed runs: the first 50 fail, the last 100 succeed. The cohort has no
     # window, the composite reads all of them: p = 100/150 = 2/3, consistency
@@ -136,7 +169,12 @@ BY_HAND_THROUGH_THE_REPORT = {
     # 100 × (0.40 × 2/3 + 0.30 × 1/9 × 0.80 + 0.30 × 0.80) = 80/3 + 8/3 + 24 = 53.333…
     "the cohort has no window": (
         [i >= 50 for i in range(150)],
-        {"score": 53.33, "success_rate": 0.6667, "consistency": 0.1111, "completed_runs": 150},
+        {
+            "score": published(composite(Fraction(2, 3), Fraction(1, 9))),
+            "success_rate": 0.6667,
+            "consistency": 0.1111,
+            "completed_runs": 150,
+        },
     ),
 }
 
@@ -164,11 +202,11 @@ def test_composite_formula_by_hand() -> None:
 def test_score_composite_by_hand() -> None:
     # 4 runs, 3 successes: p = 3/4, consistency neutral; 2000 ms → 80; $0.010 → 80.
     # 100 × (0.30 + 0.30 × 0.80 + 0.30 × 0.80) = 30 + 24 + 24 = 78
-    result = score_composite(4, 3, 2000, Decimal("0.010"))
-    assert result.score == 78
+    result = score_composite(4, 3, LATENCY_AT.x, COST_AT.x)
+    assert result.score == composite(Fraction(3, 4), 1)
     assert result.success_rate == Fraction(3, 4)
     assert result.consistency == 1
-    assert (result.latency_score, result.cost_score) == (80, 80)
+    assert (result.latency_score, result.cost_score) == (LATENCY_SCORE, COST_SCORE)
     assert result.completed_runs == 4
     assert result.zero_success_floor is False
 
@@ -217,14 +255,17 @@ def test_unknown_outcomes_are_not_successes_and_trigger_the_floor() -> None:
 
 def test_one_success_keeps_the_weighted_formula() -> None:
     # 10 completed runs, 1 success: p = 0.1, consistency 1 − 4 × 0.1 × 0.9 = 0.64;
-    # 500 ms → 100; $0.001 → 100.
+    # below the first anchors, 100 and 100.
     # composite = 100 × (0.40 × 0.1 + 0.30 × 0.64 × 1 + 0.30 × 1) = 4 + 19.2 + 30 = 53.2
-    runs = [rec(success=i == 0, latency=500, cost=0.001) for i in range(10)]
-    composite = report(runs)["agents"][0]["composite"]
-    assert composite["score"] == 53.2
-    assert composite["consistency"] == 0.64
-    assert composite["zero_success_floor"] is False
-    assert score_composite(10, 1, 500, Decimal("0.001")).score == Fraction(532, 10)
+    runs = [rec(success=i == 0, latency=FASTEST_MS, cost=CHEAPEST_USD) for i in range(10)]
+    found = report(runs)["agents"][0]["composite"]
+    best = (LATENCY_ANCHORS_MS[0].score, COST_ANCHORS_USD[0].score)
+    expected = composite(Fraction(1, 10), Fraction(64, 100), *best)
+    assert found["score"] == published(expected)
+    assert found["consistency"] == 0.64
+    assert found["zero_success_floor"] is False
+    fastest, cheapest = Decimal(str(FASTEST_MS)), Decimal(str(CHEAPEST_USD))
+    assert score_composite(10, 1, fastest, cheapest).score == expected
 
 
 # --- the cohort: every completed run, nothing else ----------------------------------------
@@ -241,7 +282,9 @@ def test_cohort_is_completed_runs_only() -> None:
     # Mean 2000 ms → 80; mean $0.03 → 65; p = 1/2, neutral consistency.
     # 100 × (0.20 + 0.30 × 0.80 + 0.30 × 0.65) = 20 + 24 + 19.5 = 63.5
     expected = report(base)["agents"][0]["composite"]
-    assert expected["score"] == 63.5
+    means = (Decimal(str(expected["mean_latency_ms"])), Decimal(str(expected["mean_cost_usd"])))
+    score = composite(Fraction(1, 2), 1, latency_score(means[0]), cost_score(means[1]))
+    assert expected["score"] == published(score)
     assert report(base + others)["agents"][0]["composite"] == expected
 
 
@@ -277,28 +320,27 @@ def test_null_json_is_literally_null() -> None:
 # --- rounding and order -------------------------------------------------------------------
 
 
-def _latency_runs(agent_id: str) -> list[dict[str, Any]]:
-    # Latencies 9990, 9990, 9995: mean 29975/3 ms; on 5000→10000 the score is
-    # (10000 − mean) / 100 = (25/3) / 100 = 1/12. Cost $0.3 → 0. p = 1, neutral consistency.
-    # composite = 100 × (0.40 + 0.30 × (1/12) / 100) = 40 + 0.025 = 40.025 → 40.03 (half up)
-    return [rec(agent=agent_id, latency=ms, cost=0.3) for ms in (9990, 9990, 9995)]
-
-
 def test_composite_rounds_half_up() -> None:
-    composite = report(_latency_runs("a"))["agents"][0]["composite"]
-    assert composite["score"] == 40.03  # half-even would give 40.02
-    assert composite["latency_score"] == 0.08  # 1/12 = 0.0833…
+    # Three successful runs beyond the last latency anchor, their costs on the cost curve's
+    # last slope placed so that the exact composite ends in a half at the third decimal
+    # (with 1.0.0's constants, mean cost 0.59975/3: 40 + 0.30 × 1/60 = 40.005).
+    costs, exact = half_up_case()
+    runs = [rec(latency=SLOWEST_MS, cost=float(c)) for c in costs]
+    found = report(runs)["agents"][0]["composite"]
+    assert found["score"] == published(exact)
+    assert found["score"] > exact  # half-even would round it down
 
 
 def test_order_uses_the_published_two_decimal_value_then_agent_id() -> None:
+    # One successful run each, beyond the last latency anchor, costs on the last slope of
+    # the cost curve: "a-low" and "b-high" publish the same value from different exact
+    # ones (a-low's the lower), "c-top" a higher one. (With 1.0.0's constants, 40.025 and
+    # 40.03 both publish as 40.03; c-top 40.06.)
+    low, high, top = tie_case()
     runs = [
-        # "b-high": one run, 10000 ms → 0; cost $0.1995 → 200 × (0.2 − 0.1995) = 0.1;
-        # composite = 40 + 0.30 × 0.1 = 40.03 exactly.
-        rec(agent="b-high", latency=10000, cost=0.1995),
-        # "a-low": 40.025 exactly, published as 40.03 too: tie → agent_id decides.
-        *_latency_runs("a-low"),
-        # "c-top": cost $0.1990 → 200 × 0.001 = 0.2 → 40 + 0.06 = 40.06.
-        rec(agent="c-top", latency=10000, cost=0.199),
+        rec(agent="b-high", latency=SLOWEST_MS, cost=float(high)),
+        rec(agent="a-low", latency=SLOWEST_MS, cost=float(low)),
+        rec(agent="c-top", latency=SLOWEST_MS, cost=float(top)),
         # "d-null": no completed run.
         rec(agent="d-null", status="timeout", success=None, latency=None, cost=None),
         # "0-null": no completed run either; nulls are ordered by agent_id.
@@ -306,13 +348,15 @@ def test_order_uses_the_published_two_decimal_value_then_agent_id() -> None:
     ]
     doc = report(runs)
     order = [(a["agent_id"], a["composite"]["score"]) for a in doc["agents"]]
-    assert order == [
-        ("c-top", 40.06),
-        ("a-low", 40.03),
-        ("b-high", 40.03),
-        ("0-null", None),
-        ("d-null", None),
-    ]
+    tied = order[1][1]
+    assert [name for name, _ in order] == ["c-top", "a-low", "b-high", "0-null", "d-null"]
+    assert order[0][1] > tied == order[2][1]
+    assert [score_composite(1, 1, SLOWEST_MS, c).score for c in (low, high)] == sorted(
+        score_composite(1, 1, SLOWEST_MS, c).score for c in (low, high)
+    )
+    assert (
+        score_composite(1, 1, SLOWEST_MS, low).score < score_composite(1, 1, SLOWEST_MS, high).score
+    )
 
 
 def test_order_of_exact_ties_is_by_agent_id() -> None:
@@ -350,35 +394,39 @@ def test_composite_at_four_completed_runs(run_record, as_jsonl, scoring_cli) -> 
     # p = 2/4, consistency neutral 1; mean latency 2000 ms → 80; mean cost $0.010 → 80.
     # 100 × (0.4·0.5 + 0.3·1·0.8 + 0.3·0.8) = 20 + 24 + 24 = 68
     runs = [
-        run_record(success=s, latency_ms=2000, cost_usd=0.01) for s in (True, True, False, False)
+        run_record(success=s, latency_ms=LATENCY_MS, cost_usd=COST_USD)
+        for s in (True, True, False, False)
     ]
     code, out, _ = scoring_cli("report", "-", "--format", "json", stdin=as_jsonl(runs))
     assert code == 0
-    composite = agents_by_id(out)["agent"]["composite"]
-    assert composite["consistency"] == 1.0
-    assert composite["score"] == 68.0
+    found = agents_by_id(out)["agent"]["composite"]
+    assert found["consistency"] == 1.0
+    assert found["score"] == published(composite(Fraction(1, 2), 1))
 
 
 def test_composite_at_five_completed_runs(run_record, as_jsonl, scoring_cli) -> None:
     # p = 3/5, consistency = 1 − 4·(3/5)·(2/5) = 1/25 = 0.04
     # 100 × (0.4·0.6 + 0.3·0.04·0.8 + 0.3·0.8) = 24 + 0.96 + 24 = 48.96
     runs = [
-        run_record(success=s, latency_ms=2000, cost_usd=0.01)
+        run_record(success=s, latency_ms=LATENCY_MS, cost_usd=COST_USD)
         for s in (True, True, True, False, False)
     ]
     code, out, _ = scoring_cli("report", "-", "--format", "json", stdin=as_jsonl(runs))
     assert code == 0
-    composite = agents_by_id(out)["agent"]["composite"]
-    assert composite["consistency"] == 0.04
-    assert composite["success_rate"] == 0.6
-    assert composite["score"] == 48.96
+    found = agents_by_id(out)["agent"]["composite"]
+    assert found["consistency"] == 0.04
+    assert found["success_rate"] == 0.6
+    assert found["score"] == published(composite(Fraction(3, 5), Fraction(1, 25)))
 
 
 def test_composite_at_fifty_fifty_with_six_runs(run_record, as_jsonl, scoring_cli) -> None:
     # p = 1/2, consistency 0: 100 × (0.4·0.5 + 0 + 0.3·0.8) = 20 + 24 = 44
-    runs = [run_record(success=i % 2 == 0, latency_ms=2000, cost_usd=0.01) for i in range(6)]
+    runs = [
+        run_record(success=i % 2 == 0, latency_ms=LATENCY_MS, cost_usd=COST_USD) for i in range(6)
+    ]
     _, out, _ = scoring_cli("report", "-", "--format", "json", stdin=as_jsonl(runs))
-    assert agents_by_id(out)["agent"]["composite"]["score"] == 44.0
+    expected = published(composite(Fraction(1, 2), 0))
+    assert agents_by_id(out)["agent"]["composite"]["score"] == expected
 
 
 # --- zero-success floor -------------------------------------------------------------------
@@ -387,17 +435,20 @@ def test_composite_at_fifty_fifty_with_six_runs(run_record, as_jsonl, scoring_cl
 def test_zero_success_floor_overrides_perfect_latency_and_cost(
     run_record, as_jsonl, scoring_cli
 ) -> None:
-    # Latency 100 ms and $0.0001 both score 100; without the floor the composite would be
-    # 100 × (0 + 0.3·1·1 + 0.3·1) = 60 (consistency 1: p = 0). The floor makes it 0.
-    runs = [run_record(success=False, latency_ms=100, cost_usd=0.0001) for _ in range(8)]
-    runs.append(run_record(success=None, latency_ms=100, cost_usd=0.0001))  # unknown: not a pass
+    # Below the first anchors latency and cost both score their best; without the floor the
+    # composite would be 100 × (0 + 0.3·1·1 + 0.3·1) = 60 (consistency 1: p = 0). The floor
+    # makes it 0.
+    fast = {"latency_ms": FASTEST_MS, "cost_usd": CHEAPEST_USD}
+    runs = [run_record(success=False, **fast) for _ in range(8)]
+    runs.append(run_record(success=None, **fast))  # unknown: not a pass
     _, out, _ = scoring_cli("report", "-", "--format", "json", stdin=as_jsonl(runs))
-    composite = agents_by_id(out)["agent"]["composite"]
-    assert composite["latency_score"] == 100.0
-    assert composite["cost_score"] == 100.0
-    assert composite["score"] == 0.0
-    assert composite["zero_success_floor"] is True
-    assert composite["completed_runs"] == 9
+    found = agents_by_id(out)["agent"]["composite"]
+    assert found["latency_score"] == float(LATENCY_ANCHORS_MS[0].score)
+    assert found["cost_score"] == float(COST_ANCHORS_USD[0].score)
+    assert composite(0, 1, found["latency_score"], found["cost_score"]) > 0
+    assert found["score"] == 0.0
+    assert found["zero_success_floor"] is True
+    assert found["completed_runs"] == 9
 
 
 def test_one_success_out_of_many_keeps_the_weighted_formula(
@@ -405,12 +456,14 @@ def test_one_success_out_of_many_keeps_the_weighted_formula(
 ) -> None:
     # p = 1/50; consistency = 1 − 4·(1/50)·(49/50) = 1 − 196/2500 = 0.9216
     # 100 × (0.4·0.02 + 0.3·0.9216·1 + 0.3·1) = 0.8 + 27.648 + 30 = 58.448 → 58.45
-    runs = [run_record(success=i == 0, latency_ms=500, cost_usd=0.001) for i in range(50)]
+    fast = {"latency_ms": FASTEST_MS, "cost_usd": CHEAPEST_USD}
+    runs = [run_record(success=i == 0, **fast) for i in range(50)]
     _, out, _ = scoring_cli("report", "-", "--format", "json", stdin=as_jsonl(runs))
-    composite = agents_by_id(out)["agent"]["composite"]
-    assert composite["zero_success_floor"] is False
-    assert composite["consistency"] == 0.9216
-    assert composite["score"] == 58.45
+    found = agents_by_id(out)["agent"]["composite"]
+    assert found["zero_success_floor"] is False
+    assert found["consistency"] == 0.9216
+    best = (LATENCY_ANCHORS_MS[0].score, COST_ANCHORS_USD[0].score)
+    assert found["score"] == published(composite(Fraction(1, 50), Fraction(9216, 10000), *best))
 
 
 def test_composite_score_formula_and_floor() -> None:
@@ -452,8 +505,8 @@ def test_only_completed_runs_enter_the_cohort(run_record, as_jsonl) -> None:
     # move the composite. Cohort: 2 completed, 1 success, latency 2000 → 80, $0.01 → 80.
     # p = 1/2 (2 < 5: consistency 1): 100 × (0.2 + 0.24 + 0.24) = 68
     runs = [
-        run_record(success=True, latency_ms=2000, cost_usd=0.01),
-        run_record(success=False, latency_ms=2000, cost_usd=0.01),
+        run_record(success=True, latency_ms=LATENCY_MS, cost_usd=COST_USD),
+        run_record(success=False, latency_ms=LATENCY_MS, cost_usd=COST_USD),
         run_record(status="failed", success=False, latency_ms=99999, cost_usd=9.0),
         run_record(status="timeout", success=False, latency_ms=99999, cost_usd=9.0),
         run_record(status="running", success=None, latency_ms=None, finished_at=None),
@@ -462,18 +515,28 @@ def test_only_completed_runs_enter_the_cohort(run_record, as_jsonl) -> None:
     (agent,) = report.agents
     assert agent.composite.completed_runs == 2
     assert agent.composite.success_rate == Fraction(1, 2)
-    assert agent.composite.score == 68
+    assert agent.composite.score == composite(Fraction(1, 2), 1)
 
 
 def test_means_are_taken_as_written_in_the_json(run_record, as_jsonl) -> None:
-    # Costs 0.0612 and 0.0613 average to 0.06125 exactly as written. On the $0.050–$0.100
-    # segment the cost score is 50 − 30·(0.06125 − 0.05)/0.05 = 43.25; with p = 1,
-    # consistency 1 and latency 500 → 100: 100 × (0.4 + 0.3 + 0.3·0.4325) = 82.975 → 82.98
-    # (a half, rounded up). In binary floats the mean is not 0.06125, which would show.
-    runs = [run_record(latency_ms=500, cost_usd=c) for c in (0.0612, 0.0613)]
+    # Two costs a ten-thousandth of a sloped segment apart average to a decimal with one
+    # more digit, exactly as written (with 1.0.0's constants 0.0612 and 0.0613: 0.06125,
+    # 50 − 30·(0.06125 − 0.05)/0.05 = 43.25). In binary floats the mean is not that decimal,
+    # which would show in the score.
+    left, right = sloped_segments(COST_ANCHORS_USD)[-2]
+    step = (right.x - left.x) / 10000
+    costs = next(
+        (c, c + step)
+        for c in (left.x + (right.x - left.x) * Decimal(f"0.{d}") for d in range(21, 99))
+        if (Fraction(float(c)) + Fraction(float(c + step))) / 2 != Fraction(c + step / 2)
+    )
+    runs = [run_record(latency_ms=FASTEST_MS, cost_usd=float(c)) for c in costs]
     (agent,) = build_report(as_jsonl(runs).splitlines()).agents
-    assert agent.composite.cost_score == Fraction(173, 4)  # 43.25
-    assert agent.composite.score == Fraction(82975, 1000)
-    assert (Fraction(0.0612) + Fraction(0.0613)) / 2 != Fraction(6125, 100000)
+    mean = Fraction(costs[0] + step / 2)
+    slope = Fraction(right.score - left.score) / Fraction(right.x - left.x)
+    cost = Fraction(left.score) + slope * (mean - Fraction(left.x))
+    assert agent.composite.cost_score == cost
+    exact = composite(1, 1, LATENCY_ANCHORS_MS[0].score, cost)
+    assert agent.composite.score == exact
     shown = report_to_json(build_report(as_jsonl(runs).splitlines()))
-    assert shown["agents"][0]["composite"]["score"] == 82.98
+    assert shown["agents"][0]["composite"]["score"] == published(exact)

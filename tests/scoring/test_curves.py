@@ -1,13 +1,12 @@
 """The piecewise-linear latency and cost curves of the headline composite.
 
 Every anchor is checked at, just below, just above and halfway to the next anchor, plus
-below the first and above the last; once driven by ``scoring.constants`` (so the tests follow
-the constants) and once with values computed by hand from the published tables.
-
-Anchors from the methodology page: latency 500 ms → 100, 2,000 → 80, 5,000 → 50,
-10,000 → 0; cost $0.001 → 100, $0.010 → 80, $0.050 → 50, $0.100 → 20, $0.200 → 0; linear
-between adjacent anchors, 100 at or below the first, 0 at or above the last. Every expected
-value below is worked out by hand from those numbers.
+below the first and above the last, driven by ``scoring.constants`` (so the tests follow
+the constants); and the curve itself against values computed by hand from the tables the
+methodology page published with 1.0.0, on those anchors (read from the 1.0.0 snapshot and
+passed explicitly): latency 500 ms → 100, 2,000 → 80, 5,000 → 50, 10,000 → 0; cost $0.001
+→ 100, $0.010 → 80, $0.050 → 50, $0.100 → 20, $0.200 → 0; linear between adjacent anchors,
+flat beyond the first and the last.
 """
 
 from __future__ import annotations
@@ -21,9 +20,13 @@ import pytest
 from builders import FAST
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from published_curves import FIRST, cost_anchors, latency_anchors
 
 from scoring import build_report, cost_score, latency_score, piecewise_linear, report_to_json
+from scoring.composite import SCALE, W_COST, W_RELIABILITY, W_SUCCESS
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, Anchor
+from scoring.curves import along, sloped_segments
+from scoring.numeric import decimal_half_up
 from scoring.registry import ScoringError
 
 CURVES = {
@@ -38,28 +41,6 @@ def _points(anchors: tuple[Anchor, ...]) -> list[tuple[Fraction, Fraction]]:
 
 def _cases() -> list[tuple[str, int]]:
     return [(name, i) for name, (anchors, _) in CURVES.items() for i in range(len(anchors))]
-
-
-# --- the published tables (docs/composite.md and docs/radar.md) -----------------------------
-
-
-def test_latency_anchor_table_is_the_published_one() -> None:
-    assert _points(LATENCY_ANCHORS_MS) == [
-        (Fraction(500), Fraction(100)),
-        (Fraction(2000), Fraction(80)),
-        (Fraction(5000), Fraction(50)),
-        (Fraction(10000), Fraction(0)),
-    ]
-
-
-def test_cost_anchor_table_is_the_published_one() -> None:
-    assert _points(COST_ANCHORS_USD) == [
-        (Fraction(1, 1000), Fraction(100)),
-        (Fraction(10, 1000), Fraction(80)),
-        (Fraction(50, 1000), Fraction(50)),
-        (Fraction(100, 1000), Fraction(20)),
-        (Fraction(200, 1000), Fraction(0)),
-    ]
 
 
 # --- constants-driven: at, just below, just above, halfway --------------------------------
@@ -122,10 +103,16 @@ def test_below_first_and_above_last(curve: str) -> None:
 
 
 def test_scores_are_exact_fractions() -> None:
-    # 1999 ms: 80 + 1/75 = 6001/75, not a rounded float.
-    assert latency_score(1999) == Fraction(6001, 75)
-    assert isinstance(latency_score(1999), Fraction)
-    assert cost_score(Decimal("0.0011")) == Fraction(898, 9)
+    # One unit before the end of the latency curve's first slope: its end's score plus one
+    # unit of its slope, exactly (with 1.0.0's anchors, 1999 ms: 80 + 1/75 = 6001/75).
+    (left, right), *_ = sloped_segments(LATENCY_ANCHORS_MS)
+    slope = Fraction(right.score - left.score) / Fraction(right.x - left.x)
+    assert latency_score(right.x - 1) == Fraction(right.score) - slope
+    assert isinstance(latency_score(right.x - 1), Fraction)
+    (left, right), *_ = sloped_segments(COST_ANCHORS_USD)
+    tenth = Fraction(left.x) / 10  # $0.0011 on 1.0.0's anchors: 100 − 2/9
+    slope = Fraction(right.score - left.score) / Fraction(right.x - left.x)
+    assert cost_score(Fraction(left.x) + tenth) == Fraction(left.score) + slope * tenth
 
 
 # --- piecewise_linear on its own ----------------------------------------------------------
@@ -155,49 +142,82 @@ def test_piecewise_linear_refuses_bad_anchors() -> None:
 # --- the curves read the mean over the completed runs, through build_report ---------------
 
 
-def _completed(run_id: str, latency: float, cost: float) -> bytes:
+def _completed(run_id: str, latency: Decimal, cost: Decimal) -> bytes:
+    """A completed, successful run; latency and cost written as the exact decimals given
+    (the report reads JSON numbers as written)."""
     record = {
         "run_id": run_id,
         "agent_id": "a",
         "task_id": "t",
         "status": "completed",
         "success": True,
-        "latency_ms": latency,
-        "cost_usd": cost,
+        "latency_ms": 0,
+        "cost_usd": 0,
         "steps": None,
         "finished_at": f"2024-01-01T00:00:0{run_id[-1]}Z",
     }
-    return json.dumps(record).encode() + b"\n"
+    text = json.dumps(record)
+    text = text.replace('"latency_ms": 0', f'"latency_ms": {latency:f}')
+    return text.replace('"cost_usd": 0', f'"cost_usd": {cost:f}').encode() + b"\n"
+
+
+def _composite_at(latency: Fraction, cost: Fraction) -> Fraction:
+    """The composite of a cohort with p = 1 below the consistency gate (consistency 1)."""
+    return SCALE * W_SUCCESS + W_RELIABILITY * latency + W_COST * cost
 
 
 def test_report_reads_curves_on_the_mean_at_anchors() -> None:
-    # Mean latency (1000 + 3000) / 2 = 2000 ms → 80; mean cost (0.04 + 0.06) / 2 = 0.05 → 50.
-    lines = [_completed("r1", 1000, 0.04), _completed("r2", 3000, 0.06)]
+    # Two runs on either side of an anchor, their mean the anchor: each curve scores it.
+    latency, cost = LATENCY_ANCHORS_MS[1], COST_ANCHORS_USD[2]
+    lines = [
+        _completed("r1", latency.x / 2, cost.x * Decimal("0.8")),
+        _completed("r2", latency.x * Decimal("1.5"), cost.x * Decimal("1.2")),
+    ]
     composite = report_to_json(build_report(lines))["agents"][0]["composite"]
-    assert composite["latency_score"] == 80.0
-    assert composite["cost_score"] == 50.0
-    # p = 1, consistency 1 (2 < 5 runs): 100 × (0.40 + 0.30 × 0.80 + 0.30 × 0.50) = 79
-    assert composite["score"] == 79.0
+    assert composite["latency_score"] == float(latency.score)
+    assert composite["cost_score"] == float(cost.score)
+    expected = _composite_at(Fraction(latency.score), Fraction(cost.score))
+    assert composite["score"] == float(decimal_half_up(expected, 2))
+
+
+def _half_at_the_third_decimal() -> tuple[Decimal, Fraction]:
+    """A cost ``c`` on the cost curve's last slope such that three runs at the latency
+    curve's last anchor costing ``x_r``, ``x_r`` and ``c`` (``x_r`` the slope's right end)
+    have an exact composite ending in a half at the third decimal; and that composite.
+    Searched on steps of the slope that are decimals, from its right end leftwards."""
+    last = LATENCY_ANCHORS_MS[-1]
+    left, right = sloped_segments(COST_ANCHORS_USD)[-1]
+    for places in range(3, 9):
+        step = (right.x - left.x) / 10**places
+        for j in range(1, 10**3):
+            cost = right.x - j * step
+            mean = (2 * Fraction(right.x) + Fraction(cost)) / 3
+            exact = _composite_at(Fraction(last.score), cost_score(mean))
+            if (exact * 1000).denominator == 1 and exact * 1000 % 10 == 5:
+                return cost, exact
+    raise AssertionError("no cost on the last slope puts the composite on a half")
 
 
 def test_report_mean_is_exact_and_rounds_half_up() -> None:
-    # Costs 0.19975, 0.2, 0.2: mean 0.59975 / 3; on the last segment the cost score is
-    # 200 × (0.2 − mean) = 200 × 0.00025 / 3 = 1/60. Latency 10000 → 0.
-    # composite = 100 × (0.40 × 1 + 0 + 0.30 × (1/60) / 100) = 40 + 0.005 = 40.005 → 40.01.
-    lines = [
-        _completed("r1", 10000, 0.19975),
-        _completed("r2", 10000, 0.2),
-        _completed("r3", 10000, 0.2),
-    ]
+    # The mean of the costs as written (not of their binary floats) puts the composite
+    # exactly on a half, which rounds up.
+    cost, exact = _half_at_the_third_decimal()
+    last, (_, right) = LATENCY_ANCHORS_MS[-1], sloped_segments(COST_ANCHORS_USD)[-1]
+    costs = (right.x, right.x, cost)
+    lines = [_completed(f"r{i + 1}", last.x, c) for i, c in enumerate(costs)]
     composite = report_to_json(build_report(lines))["agents"][0]["composite"]
-    assert composite["latency_score"] == 0.0
-    assert composite["cost_score"] == 0.02  # 1/60 = 0.01666… → 0.02
-    assert composite["score"] == 40.01
+    assert composite["latency_score"] == float(last.score)
+    assert composite["score"] == float(decimal_half_up(exact, 2))
+    assert composite["score"] > exact  # the half went up, not to even
 
 
 TINY = Fraction(1, 10**9)
 
-# --- hard-coded, computed by hand from the published tables -------------------------------
+# --- hard-coded, computed by hand from the tables published with 1.0.0, on its anchors -----
+
+#: The anchors the tables below were worked out on, from the 1.0.0 snapshot: the curve is
+#: checked on them, passed explicitly, whatever the live anchors are.
+LATENCY_1_0, COST_1_0 = latency_anchors(FIRST), cost_anchors(FIRST)
 
 # (mean latency in ms, expected score, the arithmetic). Slopes: 500→2000: −20/1500 = −1/75
 # per ms; 2000→5000: −30/3000 = −1/100; 5000→10000: −50/5000 = −1/100.
@@ -253,21 +273,30 @@ COST_CASES = [
 
 @pytest.mark.parametrize(("mean_ms", "expected", "why"), LATENCY_CASES)
 def test_latency_curve(mean_ms: Fraction, expected: Fraction, why: str) -> None:
-    score = latency_score(mean_ms)
+    score = piecewise_linear(mean_ms, LATENCY_1_0)
     assert score == expected, why
     assert isinstance(score, Fraction), why  # exact, never a rounded float
 
 
 @pytest.mark.parametrize(("mean_usd", "expected", "why"), COST_CASES)
 def test_cost_curve(mean_usd: Decimal, expected: Fraction, why: str) -> None:
-    assert cost_score(mean_usd) == expected, why
-    assert cost_score(Fraction(mean_usd)) == expected, why  # the same from an exact Fraction
-    assert isinstance(cost_score(mean_usd), Fraction), why
+    assert piecewise_linear(mean_usd, COST_1_0) == expected, why
+    # the same from an exact Fraction
+    assert piecewise_linear(Fraction(mean_usd), COST_1_0) == expected, why
+    assert isinstance(piecewise_linear(mean_usd, COST_1_0), Fraction), why
 
 
-def test_anchor_tables_are_the_published_ones() -> None:
-    latency = [(a.x, a.score) for a in LATENCY_ANCHORS_MS]
-    cost = [(a.x, a.score) for a in COST_ANCHORS_USD]
+def test_the_scores_are_the_curve_on_the_live_anchors() -> None:
+    for mean_ms, _, why in LATENCY_CASES:
+        assert latency_score(mean_ms) == piecewise_linear(mean_ms, LATENCY_ANCHORS_MS), why
+    for mean_usd, _, why in COST_CASES:
+        assert cost_score(mean_usd) == piecewise_linear(mean_usd, COST_ANCHORS_USD), why
+
+
+def test_the_tables_were_worked_on_the_anchors_published_with_1_0_0() -> None:
+    # The 1.0.0 snapshot is released (immutable): these are the page's tables.
+    latency = [(a.x, a.score) for a in LATENCY_1_0]
+    cost = [(a.x, a.score) for a in COST_1_0]
     assert latency == [(500, 100), (2000, 80), (5000, 50), (10000, 0)]
     assert cost == [
         (Decimal("0.001"), 100),
@@ -285,12 +314,24 @@ def test_every_anchor_scores_its_own_value(anchors: tuple[Anchor, ...]) -> None:
 
 
 def test_curves_compute_exactly_not_in_binary_floats() -> None:
-    # $0.03 as a Decimal is exactly 3/100: 80 − 30·(0.02/0.04) = 65 exactly.
-    assert cost_score(Decimal("0.03")) == 65
-    # The float 0.03 is a little below 3/100, so its exact value scores a little above 65:
-    # the functions take numbers as given; the report reads JSON numbers as written.
-    assert Fraction(0.03) < Fraction(3, 100)
-    assert cost_score(0.03) > 65
+    # A decimal on the cost curve's second slope whose float is not exact (with 1.0.0's
+    # anchors $0.022: 80 − 30·(0.012/0.04) = 71 exactly).
+    left, right = sloped_segments(COST_ANCHORS_USD)[1]
+    share = next(
+        s
+        for s in ("0.3", "0.7", "0.1", "0.9")
+        if float(along(COST_ANCHORS_USD, s, 1)) != along(COST_ANCHORS_USD, s, 1)
+    )
+    cost = (
+        Decimal(str(along(COST_ANCHORS_USD, share, 1).numerator))
+        / along(COST_ANCHORS_USD, share, 1).denominator
+    )
+    expected = Fraction(left.score) + Fraction(share) * Fraction(right.score - left.score)
+    assert cost_score(cost) == expected
+    # Its float is a little off the decimal, and so is its exact score: the functions take
+    # numbers as given; the report reads JSON numbers as written.
+    assert (Fraction(float(cost)) < Fraction(cost)) == (cost_score(float(cost)) > expected)
+    assert cost_score(float(cost)) != expected
 
 
 def test_a_curve_needs_increasing_anchors() -> None:
@@ -303,23 +344,34 @@ def test_a_curve_needs_increasing_anchors() -> None:
 # --- curves ---------------------------------------------------------------------------------
 
 _CURVES = [(LATENCY_ANCHORS_MS, latency_score), (COST_ANCHORS_USD, cost_score)]
-_MAX_SLOPE = [Fraction(20, 1500), Fraction(20000, 9)]  # steepest segment of each curve
+
+
+def _steepest(anchors: tuple[Anchor, ...]) -> Fraction:
+    """The steepest segment's slope, in points per unit of x."""
+    return max(
+        abs(Fraction(b.score - a.score) / Fraction(b.x - a.x))
+        for a, b in itertools.pairwise(anchors)
+    )
+
+
+_MAX_SLOPE = [_steepest(anchors) for anchors, _ in _CURVES]
 
 
 @settings(max_examples=200, deadline=None)
 @given(
     curve=st.integers(0, 1),
-    x=st.fractions(min_value=-1, max_value=30000, max_denominator=10**6),
-    y=st.fractions(min_value=-1, max_value=30000, max_denominator=10**6),
+    x=st.fractions(min_value=-1, max_value=3, max_denominator=10**6),
+    y=st.fractions(min_value=-1, max_value=3, max_denominator=10**6),
 )
 def test_curves_monotone_non_increasing_and_bounded(curve: int, x: Fraction, y: Fraction):
-    _, function = _CURVES[curve]
-    if curve == 1:  # costs live on a scale 100 000 times smaller
-        x, y = x / 100_000, y / 100_000
+    anchors, function = _CURVES[curve]
+    # x and y in units of the last anchor: from below 0 to three times beyond the curve
+    x, y = x * Fraction(anchors[-1].x), y * Fraction(anchors[-1].x)
     low, high = min(x, y), max(x, y)
+    lowest, highest = min(a.score for a in anchors), max(a.score for a in anchors)
     assert function(low) >= function(high)
-    assert 0 <= function(low) <= 100
-    assert 0 <= function(high) <= 100
+    assert lowest <= function(low) <= highest
+    assert lowest <= function(high) <= highest
 
 
 @settings(max_examples=200, deadline=None)

@@ -75,11 +75,12 @@ def composite_cohorts() -> st.SearchStrategy[list[tuple[int, int, Fraction, Frac
     anchors_ms = [a.x for a in LATENCY_ANCHORS_MS]
     anchors_usd = [a.x for a in COST_ANCHORS_USD]
     latency = st.one_of(
-        st.sampled_from(anchors_ms).map(Fraction), st.fractions(0, 12000, max_denominator=100)
+        st.sampled_from(anchors_ms).map(Fraction),
+        st.fractions(0, Fraction(anchors_ms[-1]) * Fraction(6, 5), max_denominator=100),
     )
     cost = st.one_of(
         st.sampled_from(anchors_usd).map(Fraction),
-        st.fractions(0, Fraction(3, 10), max_denominator=10**4),
+        st.fractions(0, Fraction(anchors_usd[-1]) * Fraction(3, 2), max_denominator=10**4),
     )
     return cohorts().flatmap(
         lambda tasks: st.tuples(*(st.tuples(latency, cost) for _ in tasks)).map(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -29,11 +30,13 @@ from interval_reference import (
     t_quantile,
     with_ranks,
 )
+from published_curves import INTERVALS, use_anchors
 from test_intervals_1_2 import PASS5_TASKS, SUCCESS_TASKS
 
 from contracts.source import REPO_ROOT
 from scoring import build_report, moves, quantiles, rate_bounds, rates, report_to_json
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, PASS_K_LEVELS, RADAR_WINDOW_RUNS
+from scoring.curves import along
 
 # Out of the fast lane: the report against the naive 1.2.0 reference at 50 digits (mpmath);
 # the intervals' golden points and check values stay there (test_intervals_1_2.py).
@@ -47,6 +50,8 @@ SOME = settings(max_examples=15, deadline=None, suppress_health_check=[HealthChe
 
 _LATENCY_CHOICES = [float(a.x) for a in LATENCY_ANCHORS_MS]
 _COST_CHOICES = [float(a.x) for a in COST_ANCHORS_USD]
+#: Beyond the last anchor of each curve (with 1.0.0's anchors 12,000 ms and $0.30).
+_BEYOND_MS, _BEYOND_USD = _LATENCY_CHOICES[-1] * 1.2, _COST_CHOICES[-1] * 1.5
 
 
 def random_agent_runs(rng: random.Random, agent: str, first: int) -> list[dict[str, Any]]:
@@ -57,8 +62,8 @@ def random_agent_runs(rng: random.Random, agent: str, first: int) -> list[dict[s
     records = []
     for t in range(rng.randint(8, 30)):
         rate = {"never": 0.0, "always": 1.0}.get(mode, rng.random())
-        level_ms = rng.choice([*_LATENCY_CHOICES, rng.uniform(0, 12000)])
-        level_usd = rng.choice([*_COST_CHOICES, rng.uniform(0, 0.3)])
+        level_ms = rng.choice([*_LATENCY_CHOICES, rng.uniform(0, _BEYOND_MS)])
+        level_usd = rng.choice([*_COST_CHOICES, rng.uniform(0, _BEYOND_USD)])
         for _ in range(rng.randint(1, 7)):
             status = rng.choices(["completed", "failed", "timeout"], [8, 1, 1])[0]
             success: bool | None = rng.random() < rate
@@ -285,7 +290,9 @@ def _check_agent_runs() -> list[dict[str, Any]]:
     return [r for r in map(json.loads, lines) if r["status"] == "completed"]
 
 
-def test_the_reference_gives_the_composite_check_interval() -> None:
+def test_the_reference_gives_the_composite_check_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The decisions' check value, on the anchors it was published with.
+    use_anchors(monkeypatch, INTERVALS)
     runs = _check_agent_runs()
     assert (len(runs), sum(r["success"] is True for r in runs)) == (193, 190)
     assert composite_part(runs)["interval"] == {"low": 77.75, "high": 86.17}
@@ -329,14 +336,19 @@ def test_the_reference_beta_quantile_in_closed_form(p: str, a: str) -> None:
 # --- each check can fail ----------------------------------------------------------------------
 
 
+#: On a slope of each curve (with 1.0.0's anchors 3,000 ms and $0.02).
+_ON_SLOPE_MS = float(along(LATENCY_ANCHORS_MS, Fraction(1, 3), 1))
+_ON_SLOPE_USD = float(along(COST_ANCHORS_USD, "0.25", 1))
+
+
 def _edge_log() -> list[dict[str, Any]]:
     """Two agents where the 1.2.0 rules bite: the published pass^5 agent (its n_eff capped
     at Σn/5) and an agent that always succeeds beyond the last latency and cost anchors, so
     its composite's high bound is exactly 40 (a rounding boundary the margin rounds past)."""
     records: list[dict[str, Any]] = []
     for agent, tasks in (
-        ("pass5", [(n, c, 3000.0, 0.02) for n, c in PASS5_TASKS]),
-        ("beyond", [(3, 3, 12000.0, 0.3)] * 10),
+        ("pass5", [(n, c, _ON_SLOPE_MS, _ON_SLOPE_USD) for n, c in PASS5_TASKS]),
+        ("beyond", [(3, 3, _BEYOND_MS, _BEYOND_USD)] * 10),
     ):
         for t, (n, c, ms, usd) in enumerate(tasks):
             for j in range(n):

@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from published_curves import INTERVALS, use_anchors
 
 from contracts.source import REPO_ROOT
 from scoring import moves, paired, rate_bounds
@@ -78,7 +79,9 @@ def test_success_rate_check_values() -> None:
     assert v12.success_rate_interval(SUCCESS_TASKS) == _interval("0.7496", "0.9720")
 
 
-def test_composite_check_values() -> None:
+def test_composite_check_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The decisions' check values, computed on the anchors they were published with.
+    use_anchors(monkeypatch, INTERVALS)
     runs = sum(t[0] for t in COMPOSITE_CHECK_TASKS)
     assert (len(COMPOSITE_CHECK_TASKS), runs, sum(t[1] for t in COMPOSITE_CHECK_TASKS)) == (
         30,
@@ -257,9 +260,15 @@ def test_zero_success_below_the_vertex_moves_down_as_well_as_up() -> None:
 # --- Paired comparisons -------------------------------------------------------------------
 
 
-def _agent(successes: list[int], runs: int = 6, latency: int = 3000) -> dict:
+def _agent(successes: list[int], runs: int = 6, start: Fraction = Fraction(1, 3)) -> dict:
+    # Task i's runs read the latency curve's second slope ``start`` (a third) plus i/75 of
+    # the way along it, the cost curve's second i/40 of the way: on slopes of both, rising
+    # with the task alike for both agents (with 1.0.0's anchors 3000 + 40·i ms and
+    # $(10 + i)/1000).
     return {
-        f"t{i}": (runs, c, runs * (latency + 40 * i), Fraction(runs * (10 + i), 1000))
+        f"t{i}": moves.placed_task(
+            runs, c, (Fraction(1, 3) + Fraction(i, 75), 1), (Fraction(i, 40), 1)
+        )
         for i, c in enumerate(successes)
     }
 
@@ -342,7 +351,7 @@ def test_comparison_needs_ten_shared_tasks() -> None:
 
 def test_paired_covariance_blocks_are_each_agents_own() -> None:
     a = list(_agent(DIFFICULTY).values())
-    b = list(_agent([c // 2 for c in DIFFICULTY], runs=7, latency=5000).values())
+    b = list(_agent([c // 2 for c in DIFFICULTY], runs=7, start=Fraction(1)).values())
     sigma = paired.paired_covariance(a, b)
     own_a = clustered_covariance([(t[0], t[1:]) for t in a])
     own_b = clustered_covariance([(t[0], t[1:]) for t in b])

@@ -23,7 +23,7 @@ import pytest
 
 from scoring import FORMULAS, build_report, report_to_json
 from scoring import reading as reading_module
-from scoring.constants import PASS_K_LEVELS, SCORE_SCALE
+from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, PASS_K_LEVELS, SCORE_SCALE
 from scoring.surd import Interval
 
 # --- the log: agents of every size ------------------------------------------------------------
@@ -36,6 +36,13 @@ AGENTS = (
     ("never-succeeds", 40, 10, 0.0),
     ("always-succeeds", 40, 10, 1.0),
 )
+
+
+#: Latencies and costs drawn across the composite's curves, from below their first anchors to
+#: well inside their last slopes (with 1.0.0's anchors 300–9,000 ms and $0.001–$0.09), so
+#: that every agent's means read them where they slope.
+LATENCY_RANGE_MS = (float(LATENCY_ANCHORS_MS[0].x) * 0.6, float(LATENCY_ANCHORS_MS[-1].x) * 0.9)
+COST_RANGE_USD = (float(COST_ANCHORS_USD[0].x), float(COST_ANCHORS_USD[-1].x) * 0.45)
 
 
 def _runs() -> Iterator[dict[str, Any]]:
@@ -56,8 +63,8 @@ def _runs() -> Iterator[dict[str, Any]]:
                 "task_id": f"task-{task:02d}",
                 "status": status,
                 "success": success,
-                "latency_ms": round(rng.uniform(300, 9000), 1),
-                "cost_usd": round(rng.uniform(0.001, 0.09), 5),
+                "latency_ms": round(rng.uniform(*LATENCY_RANGE_MS), 1),
+                "cost_usd": round(rng.uniform(*COST_RANGE_USD), 5),
                 "steps": rng.randrange(1, 12),
                 "finished_at": f"2026-03-{1 + number // 80000:02d}T00:00:00.{number:06d}Z",
             }

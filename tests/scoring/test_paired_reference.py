@@ -18,11 +18,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import paired, quantiles
-from scoring.constants import INTERVAL_MIN_TASKS
+from scoring.constants import COST_ANCHORS_USD, INTERVAL_MIN_TASKS, LATENCY_ANCHORS_MS
+from scoring.curves import along
 
 SOME = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 Run = dict[str, Any]
+
+
+#: The curves' anchors (and their last), where a task's runs sometimes sit.
+_AT_MS = [float(a.x) for a in LATENCY_ANCHORS_MS]
+_AT_USD = [float(a.x) for a in COST_ANCHORS_USD]
+_LAST_MS, _LAST_USD = _AT_MS[-1], _AT_USD[-1]
 
 
 def random_pair(rng: random.Random) -> tuple[list[Run], list[Run]]:
@@ -41,8 +48,8 @@ def random_pair(rng: random.Random) -> tuple[list[Run], list[Run]]:
             rate = {"never": 0.0, "always": 1.0}.get(
                 modes[a], 1 / (1 + math.exp(difficulty - skills[a]))
             )
-            level_ms = rng.choice([500.0, 2000.0, 5000.0, 10000.0, rng.uniform(0, 12000)])
-            level_usd = rng.choice([0.001, 0.01, 0.05, 0.1, 0.2, rng.uniform(0, 0.3)])
+            level_ms = rng.choice([*_AT_MS, rng.uniform(0, _LAST_MS * 1.2)])
+            level_usd = rng.choice([*_AT_USD, rng.uniform(0, _LAST_USD * 1.5)])
             for _ in range(rng.randint(1, 6)):
                 exact = rng.random() < 0.3
                 agents[a].append(
@@ -122,15 +129,22 @@ def test_paired_comparisons_equal_the_naive_reference(seed: int) -> None:
 
 def _floored_pair() -> tuple[list[Run], list[Run]]:
     """A never succeeds on 10 tasks of 3 runs whose mean latency and cost vary by task (so
-    Σ_ℓℓ, Σ_uu > 0 and the curves slope there); B succeeds on two runs of three."""
+    Σ_ℓℓ, Σ_uu > 0 and the curves slope there: placed along the second slope of each curve,
+    with 1.0.0's anchors 2500 + 300·t + 100·agent ms and $0.02 + 0.004·t); B succeeds on two
+    runs of three."""
 
     def runs(agent: int) -> list[Run]:
+        latency = (Fraction(500 + 300 * t + 100 * agent, 3000) for t in range(10))
+        at_ms = [float(along(LATENCY_ANCHORS_MS, share, 1)) for share in latency]
+        at_usd = [
+            float(along(COST_ANCHORS_USD, Fraction(1, 4) + Fraction(t, 10), 1)) for t in range(10)
+        ]
         return [
             {
                 "task_id": f"t{t}",
                 "success": agent == 1 and j < 2,
-                "latency_ms": 2500 + 300 * t + 100 * agent,
-                "cost_usd": round(0.02 + 0.004 * t, 6),
+                "latency_ms": at_ms[t],
+                "cost_usd": round(at_usd[t], 6),
             }
             for t in range(10)
             for j in range(3)

@@ -27,7 +27,10 @@ from scoring.constants import (
     RADAR_STEPS_FREE,
     RADAR_WINDOW_RUNS,
     ROBUSTNESS_MIN_OUTCOMES,
+    SCORE_DECIMALS,
 )
+from scoring.curves import cost_score
+from scoring.numeric import decimal_half_up
 from scoring.registry import ScoringError
 
 _T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -400,8 +403,10 @@ def test_cost_axis_null_when_no_window_run_has_a_cost() -> None:
     assert result["axes"]["correctness"] == 0.0
     assert result["axes"]["robustness"] is None  # every task has one outcome
     assert result["profile"] == 0.0  # only correctness is available
-    # the composite still reads the completed run: cost $0.02 → 80 − 750 × 0.01 = 72.5
-    assert doc["composite"]["cost_score"] == 72.5
+    # the composite still reads the completed run (with 1.0.0's anchors $0.02 → 72.5)
+    cost = decimal_half_up(cost_score(Decimal("0.02")), SCORE_DECIMALS)
+    assert doc["composite"]["cost_score"] == float(cost)
+    assert doc["composite"]["mean_cost_usd"] == 0.02
 
 
 def test_tool_efficiency_null_without_steps() -> None:

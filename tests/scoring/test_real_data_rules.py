@@ -13,6 +13,7 @@ from scoring import build_report, report_to_json
 from scoring.cli import PASS_K_MAX
 from scoring.composite import anchor_notes, score_composite
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, PASS_K_LEVELS
+from scoring.curves import along
 
 
 def _agent_runs(
@@ -163,13 +164,21 @@ def test_the_table_shows_the_extra_levels_and_why_one_is_null(
 # --- the anchors that do not separate the agents --------------------------------------------
 
 
+#: Costs on the cost curve's second slope, a quarter and three quarters of the way along:
+#: two agents there are separated by the cost term.
+_NEAR_USD, _FAR_USD = (float(along(COST_ANCHORS_USD, share, 1)) for share in ("0.25", "0.75"))
+
+
 def _beyond(anchors: Any) -> float:
     return float(anchors[-1].x) * 10
 
 
 def test_a_note_when_every_agent_is_beyond_the_last_latency_anchor() -> None:
     slow = _beyond(LATENCY_ANCHORS_MS)
-    runs = [*_agent_runs("a", 3, 4, slow, 0.02), *_agent_runs("b", 3, 4, slow * 2, 0.05)]
+    runs = [
+        *_agent_runs("a", 3, 4, slow, _NEAR_USD),
+        *_agent_runs("b", 3, 4, slow * 2, _FAR_USD),
+    ]
     document = _report(runs)
     first, last = LATENCY_ANCHORS_MS[0].x, LATENCY_ANCHORS_MS[-1].x
     lowest = min(a.score for a in LATENCY_ANCHORS_MS)
@@ -184,7 +193,8 @@ def test_no_note_when_the_agents_are_separated_and_one_when_all_are_at_the_top()
     # cost term's note says they all score its highest.
     cheap = float(COST_ANCHORS_USD[0].x) / 2
     slow = _beyond(LATENCY_ANCHORS_MS)
-    runs = [*_agent_runs("a", 3, 4, 1000.0, cheap), *_agent_runs("b", 3, 4, slow, cheap)]
+    inside = float(along(LATENCY_ANCHORS_MS, "0.5"))
+    runs = [*_agent_runs("a", 3, 4, inside, cheap), *_agent_runs("b", 3, 4, slow, cheap)]
     notes = _report(runs)["notes"]
     assert len(notes) == 1
     assert notes[0].startswith("the cost anchors (")
@@ -193,7 +203,7 @@ def test_no_note_when_the_agents_are_separated_and_one_when_all_are_at_the_top()
 
 def test_the_notes_read_only_agents_with_a_score_on_the_term() -> None:
     slow = _beyond(LATENCY_ANCHORS_MS)
-    results = [score_composite(4, 2, slow, 0.02), score_composite(4, 2, None, 0.03)]
+    results = [score_composite(4, 2, slow, _NEAR_USD), score_composite(4, 2, None, _FAR_USD)]
     assert anchor_notes(results) == (
         f"the latency anchors ({LATENCY_ANCHORS_MS[0].x:,} ms to "
         f"{LATENCY_ANCHORS_MS[-1].x:,} ms) do not separate these agents: the one agent scores "
@@ -206,7 +216,7 @@ def test_the_notes_are_the_tables_footer(scoring_cli, tmp_path) -> None:
     slow = _beyond(LATENCY_ANCHORS_MS)
     log = tmp_path / "runs.jsonl"
     log.write_bytes(
-        b"".join(json.dumps(r).encode() + b"\n" for r in _agent_runs("a", 3, 4, slow, 0.02))
+        b"".join(json.dumps(r).encode() + b"\n" for r in _agent_runs("a", 3, 4, slow, _NEAR_USD))
     )
     code, out, _ = scoring_cli("report", str(log))
     assert code == 0

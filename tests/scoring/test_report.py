@@ -21,8 +21,14 @@ from scoring import (
     report_to_json,
 )
 from scoring.constants import (
+    COST_ANCHORS_USD,
+    LATENCY_ANCHORS_MS,
+    RADAR_COST_ZERO_USD,
     RADAR_WINDOW_RUNS,
 )
+
+#: Where the cost curve and the cost axis bend: the curve's anchors and the axis's zero.
+_COST_BENDS_USD = [*(float(a.x) for a in COST_ANCHORS_USD), float(RADAR_COST_ZERO_USD)]
 
 _FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -127,13 +133,15 @@ _run = st.fixed_dictionaries(
         "success": st.sampled_from([True, False, None]),
         "latency_ms": st.one_of(
             st.none(),
-            st.integers(0, 20000),
+            st.integers(0, int(LATENCY_ANCHORS_MS[-1].x) * 2),
             st.floats(0, 1e7, allow_nan=False, allow_infinity=False),
         ),
         "cost_usd": st.one_of(
             st.none(),
-            st.sampled_from([0, 0.001, 0.01, 0.05, 0.1, 0.2, 0.11]),
-            st.floats(0, 1, allow_nan=False, allow_infinity=False),
+            st.sampled_from(
+                [0, *(float(a.x) for a in COST_ANCHORS_USD), float(RADAR_COST_ZERO_USD)]
+            ),
+            st.floats(0, float(COST_ANCHORS_USD[-1].x) * 5, allow_nan=False, allow_infinity=False),
         ),
         "steps": st.one_of(st.none(), st.integers(0, 20)),
         "minute": st.integers(0, 5),

@@ -114,11 +114,12 @@ def test_prepared_curves_agree_anywhere(anchors: Any, x: Fraction) -> None:
 
 def test_a_curve_passed_as_a_new_list_is_prepared_afresh() -> None:
     anchors = list(LATENCY_ANCHORS_MS)
-    before = piecewise_linear(3500, anchors)
+    left, right = anchors[1], anchors[2]
+    before = piecewise_linear((left.x + right.x) / 2, anchors)
     anchors.reverse()  # no longer increasing: refused, not read from a stale preparation
     with pytest.raises(Exception, match="strictly increasing"):
-        piecewise_linear(3500, anchors)
-    assert before == 65
+        piecewise_linear((left.x + right.x) / 2, anchors)
+    assert before == Fraction(left.score + right.score) / 2
 
 
 # --- radar ----------------------------------------------------------------------------------

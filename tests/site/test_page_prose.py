@@ -38,37 +38,60 @@ from support import (
     used_word_allowlist,
 )
 
+import scoring.constants as C  # noqa: N812 - the module of constants
 from contracts.source import REPO_ROOT
+from contracts.words import cardinal_words
 
 #: Every page of the site, from its Markdown source.
 PAGES = sorted(p.with_suffix(".html").name for p in (REPO_ROOT / "docs").glob("*.md"))
 
-#: False claims a writer could add to a page, each with what a true one would say (see
-#: scoring/constants.py): weights, anchors and gates, in digits and in words.
+#: The constants the claims below are made from, as whole numbers: a weight in per cent,
+#: the last latency anchor in ms and in seconds, the cost axis's zero in cents.
+_SUCCESS_PCT = int(C.COMPOSITE_WEIGHT_SUCCESS * 100)
+_COST_PCT = int(C.COMPOSITE_WEIGHT_COST * 100)
+_ZERO_MS = int(C.LATENCY_ANCHORS_MS[-1].x)
+_ZERO_S = _ZERO_MS // 1000
+_COST_AXIS_ZERO_CENTS = int(C.RADAR_COST_ZERO_USD * 100)
+_in_words = cardinal_words
+
+#: False claims a writer could add to a page, made from the live constants so that each
+#: stays false whatever they are (see scoring/constants.py; with 1.0.0's constants each
+#: comment says what a true one would say): weights, anchors and gates, in digits and in
+#: words.
 FALSE_CLAIMS = (
-    "The success weight is 50%.",  # 40%
-    "The success weight is fifty per cent.",
-    "The cost weight is forty per cent.",  # 30%: the success weight is 40%
+    f"The success weight is {_SUCCESS_PCT + 10}%.",  # 40%
+    f"The success weight is {_in_words(_SUCCESS_PCT + 10)} per cent.",
+    # 30%: the success weight is 40%
+    f"The cost weight is {_in_words(_SUCCESS_PCT if _SUCCESS_PCT != _COST_PCT else 1)} per cent.",
     "Cost carries a third of the headline composite.",
     "Cost carries twice the weight of success.",
-    "The latency score falls to zero at twenty thousand milliseconds.",  # 10,000 ms
-    "The latency curve has five anchors.",  # four
-    "Outcome consistency stays neutral until seven completed runs.",  # five
-    "The radar reads the latest fifty terminal runs.",  # 100
-    "An interval needs at least twenty distinct tasks.",  # ten
-    "Repeatability needs seven outcomes of a task.",  # three
-    "Published scores have three decimals.",  # two
-    "The latency score falls to zero at eight seconds.",  # ten (10,000 ms)
-    "The cost axis scores zero from twenty cents a run.",  # eleven (0.11 USD)
+    # 10,000 ms
+    f"The latency score falls to zero at {_in_words(_ZERO_MS + _ZERO_MS // 10)} milliseconds.",
+    f"The latency curve has {_in_words(len(C.LATENCY_ANCHORS_MS) + 1)} anchors.",  # four
+    # five
+    f"Outcome consistency stays neutral until {_in_words(C.CONSISTENCY_MIN_RUNS + 2)} "
+    "completed runs.",
+    f"The radar reads the latest {_in_words(C.RADAR_WINDOW_RUNS // 2)} terminal runs.",  # 100
+    f"An interval needs at least {_in_words(2 * C.INTERVAL_MIN_TASKS)} distinct tasks.",  # ten
+    # three
+    f"Repeatability needs {_in_words(C.REPEATABILITY_MIN_OUTCOMES + 4)} outcomes of a task.",
+    f"Published scores have {_in_words(C.SCORE_DECIMALS + 1)} decimals.",  # two
+    # ten (10,000 ms)
+    f"The latency score falls to zero at {_in_words(max(_ZERO_S * 4 // 5, 1))} seconds.",
+    # eleven (0.11 USD)
+    f"The cost axis scores zero from {_in_words(2 * _COST_AXIS_ZERO_CENTS - 2)} cents a run.",
 )
 #: Sentences with number words that state no methodology number, and true claims.
 ORDINARY_SENTENCES = (
     "Runs are scored one at a time, each on its own, from the first anchor onwards.",
     "No one needs a single run more than once; the check is one-way.",
-    "The success weight is forty per cent and the cost weight thirty per cent.",
-    "Success and cost together weigh seventy per cent of the composite.",
-    "The latency score falls to zero at ten seconds, or ten thousand milliseconds.",
-    "The cost axis scores zero from eleven cents a run.",
+    f"The success weight is {_in_words(_SUCCESS_PCT)} per cent and the cost weight "
+    f"{_in_words(_COST_PCT)} per cent.",
+    f"Success and cost together weigh {_in_words(_SUCCESS_PCT + _COST_PCT)} per cent of the "
+    "composite.",
+    f"The latency score falls to zero at {_in_words(_ZERO_S)} seconds, or "
+    f"{_in_words(_ZERO_MS)} milliseconds.",
+    f"The cost axis scores zero from {_in_words(_COST_AXIS_ZERO_CENTS)} cents a run.",
 )
 
 

@@ -12,11 +12,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from serving import Served, copy_project, serve
 from support import success_weight
+
+import scoring.constants as C  # noqa: N812 - the module of constants
+from contracts.release import with_assignment
+from scoring.examples import EXAMPLES_BY_NAME
+from scoring.numeric import number_text
 
 # mkdocs serve on a copy of the project, polled until pages change.
 pytestmark = pytest.mark.slow
@@ -56,49 +63,79 @@ def _edit(served: Served, path: Path, old: str, new: str) -> None:
     served.save(path, text.replace(old, new, 1))
 
 
-def _set_weights(served: Served, success: str, cost: str) -> None:
-    """Move weight from cost to success in one save: the weights still sum to 1."""
+def _set_weights(served: Served, success: Decimal, cost: Decimal) -> None:
+    """Set the success and the cost weight in one save, each by its name."""
     path = served.project / "scoring" / "constants.py"
     text = path.read_text(encoding="utf-8")
-    head, sep, rest = text.partition("COMPOSITE_WEIGHT_SUCCESS: Annotated[")
-    rest = re.sub(r'\] = Decimal\("[0-9.]+"\)', f'] = Decimal("{success}")', rest, count=1)
-    head_c, sep_c, tail = rest.partition("COMPOSITE_WEIGHT_COST: Annotated[")
-    tail = re.sub(r'\] = Decimal\("[0-9.]+"\)', f'] = Decimal("{cost}")', tail, count=1)
-    served.save(path, head + sep + head_c + sep_c + tail)
+    text = with_assignment(text, "COMPOSITE_WEIGHT_SUCCESS", f'Decimal("{success}")')
+    served.save(path, with_assignment(text, "COMPOSITE_WEIGHT_COST", f'Decimal("{cost}")'))
+
+
+def _shown(value: Decimal) -> str:
+    """A weight as the page shows it (as written), as a pattern."""
+    return re.escape(number_text(value, as_written=True))
+
+
+#: The live weights, and the same moved by five points from cost to success (still summing
+#: to 1; with 1.0.0's weights 0.45 and 0.25).
+SUCCESS, COST = C.COMPOSITE_WEIGHT_SUCCESS, C.COMPOSITE_WEIGHT_COST
+MOVED = Decimal("0.05")
 
 
 def test_an_edited_constant_shows_without_a_restart(served: Served) -> None:
-    assert success_weight(served.get("methodology.json")) == "0.4"
-    _set_weights(served, "0.45", "0.25")
+    assert success_weight(served.get("methodology.json")) == str(float(SUCCESS))
+    _set_weights(served, SUCCESS + MOVED, COST - MOVED)
     # That it shows, not how fast: the time is benchmarks/bench_serve_reload.py's figure (a
     # timed assertion fails whenever the machine is busy).
-    _shows(served, "composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.45<')
+    weight = r'data-mv="constant:composite\.weight\.success"[^>]*>'
+    _shows(served, "composite.html", weight + _shown(SUCCESS + MOVED) + "<")
     # Values computed from the constant move with it: the worked example's composite,
-    # 100 × (0.45 × 3/4 + 0.30 × 1/4 × 88/100 + 0.25 × 65/100).
-    _shows(served, "composite.html", r'data-mv="example:composite\.typical/score"[^>]*>56\.60<')
+    # 100 × (w_s × p + w_r × consistency × latency/100 + w_c × cost/100) on its scores.
+    parts = EXAMPLES_BY_NAME["composite.typical"].result()
+    moved = composite_score_with(parts, SUCCESS + MOVED, COST - MOVED)
+    score = re.escape(number_text(moved, places=C.SCORE_DECIMALS))
+    _shows(served, "composite.html", rf'data-mv="example:composite\.typical/score"[^>]*>{score}<')
     # The published snapshot moved with it (written after the pages: awaited too).
-    _shows(served, "methodology.json", SNAPSHOT_WEIGHT.format(r"0\.45"))
-    assert success_weight(served.get("methodology.json")) == "0.45"
+    published = str(float(SUCCESS + MOVED))
+    _shows(served, "methodology.json", SNAPSHOT_WEIGHT.format(re.escape(published)))
+    assert success_weight(served.get("methodology.json")) == published
     # The page says what changed since the released version, under its title; the radar
     # page, which shows neither weight, does not.
     composite = served.get("composite.html") or ""
-    assert re.search(
-        f"</h1>\\s*{NOTE}.*constant composite\\.weight\\.success 0\\.4 → 0\\.45", composite
-    )
-    assert "constant composite.weight.cost 0.3 → 0.25" in composite
+    change = f"constant composite.weight.success {float(SUCCESS)} → {published}"
+    assert re.search(f"</h1>\\s*{NOTE}.*{re.escape(change)}", composite)
     assert re.search(NOTE, served.get("radar.html") or "") is None
-    _set_weights(served, "0.40", "0.30")
-    _shows(served, "composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.40<')
+    _set_weights(served, SUCCESS, COST)
+    _shows(served, "composite.html", weight + _shown(SUCCESS) + "<")
     assert re.search(NOTE, served.get("composite.html") or "") is None
+
+
+def composite_score_with(parts: dict, success: Decimal, cost: Decimal) -> Fraction:
+    """The example's composite with the success and cost weights given (the reliability
+    weight the live one)."""
+    reliability = Fraction(C.COMPOSITE_WEIGHT_RELIABILITY)
+    scale = Fraction(C.SCORE_SCALE)
+    return scale * (
+        Fraction(success) * parts["success_rate"]
+        + reliability * parts["consistency"] * parts["latency_score"] / scale
+        + Fraction(cost) * parts["cost_score"] / scale
+    )
 
 
 def test_a_broken_invariant_shows_in_place_and_serve_survives(served: Served) -> None:
     """One weight moved alone breaks their sum: the page shows the breach, not numbers."""
-    _set_weights(served, "0.45", "0.30")
-    _shows(served, "composite.html", r"sum to 0\.45 \+ 0\.30 \+ 0\.30 = 1\.05, not 1")
+    _set_weights(served, SUCCESS + MOVED, COST)
+    weights = [SUCCESS + MOVED, C.COMPOSITE_WEIGHT_RELIABILITY, COST]
+    said = " + ".join(number_text(w, as_written=True) for w in weights)
+    total = number_text(sum(weights), as_written=True)
+    _shows(served, "composite.html", re.escape(f"sum to {said} = {total}, not 1"))
     assert served.process.poll() is None
-    _set_weights(served, "0.40", "0.30")
-    _shows(served, "composite.html", r'data-mv="constant:composite\.weight\.success"[^>]*>0\.40<')
+    _set_weights(served, SUCCESS, COST)
+    _shows(
+        served,
+        "composite.html",
+        r'data-mv="constant:composite\.weight\.success"[^>]*>' + _shown(SUCCESS) + "<",
+    )
 
 
 def test_a_macro_error_shows_on_the_page_and_serve_survives(served: Served) -> None:
