@@ -28,6 +28,10 @@ from contracts.source import REPO_ROOT as ROOT
 
 #: What the site is built from; a copy of these is a project ``mkdocs`` can build and serve.
 PROJECT_FOLDERS = ("docs", "scoring", "contracts")
+#: The documents whose generated blocks the drift check compares (the contract page shows
+#: its output; a block reads pyproject.toml): a copy the site is built from has them, as a
+#: clone does.
+PROJECT_DOCUMENTS = ("README.md", "CONTRIBUTING.md", "pyproject.toml")
 
 #: Seconds between two polls of a page: short, so a timing is not rounded up by much.
 POLL_INTERVAL_S = 0.05
@@ -55,12 +59,13 @@ class ServeError(RuntimeError):
 
 def copy_project(
     dest: Path,
-    parts: Sequence[str] = ("mkdocs.yml", *PROJECT_FOLDERS),
+    parts: Sequence[str] = ("mkdocs.yml", *PROJECT_DOCUMENTS, *PROJECT_FOLDERS),
     pages: Sequence[str] | None = None,
 ) -> Path:
     """A copy in ``dest`` of the project's files and folders ``parts`` (repository-relative;
-    caches left out). The default is what the site is built from: mkdocs.yml and
-    ``PROJECT_FOLDERS``. The one scratch-copy helper of the benchmarks and the tests.
+    caches left out). The default is what the site is built from: mkdocs.yml,
+    ``PROJECT_DOCUMENTS`` and ``PROJECT_FOLDERS``. The one scratch-copy helper of the
+    benchmarks and the tests.
 
     With ``pages`` (names under docs/, such as ``radar.md``), a cut copy: only these pages
     are the site's, the others are stubs (:func:`cut_to_pages`)."""

@@ -123,8 +123,8 @@ SCENARIOS = {
         (
             (
                 "scoring/curves.py",
-                "    return piecewise_linear(mean_cost_usd, COST_ANCHORS_USD)\n",
-                "    return piecewise_linear(mean_cost_usd, COST_ANCHORS_USD)\n" + NEW_FORMULA,
+                "    return piecewise_linear(mean_cost_usd, C.COST_ANCHORS_USD)\n",
+                "    return piecewise_linear(mean_cost_usd, C.COST_ANCHORS_USD)\n" + NEW_FORMULA,
             ),
         ),
         ("formula curve.halved has no golden evaluation", "add golden=[point("),
@@ -133,8 +133,8 @@ SCENARIOS = {
         (
             (
                 "scoring/curves.py",
-                "    return piecewise_linear(mean_cost_usd, COST_ANCHORS_USD)\n",
-                "    return piecewise_linear(mean_cost_usd, COST_ANCHORS_USD)\n" + UNBOUND_FORMULA,
+                "    return piecewise_linear(mean_cost_usd, C.COST_ANCHORS_USD)\n",
+                "    return piecewise_linear(mean_cost_usd, C.COST_ANCHORS_USD)\n" + UNBOUND_FORMULA,
             ),
         ),
         ("formula curve.halved", "the symbol y is bound to nothing: add it to symbols="),

@@ -256,7 +256,7 @@ def test_check_prints_the_impact_summary(moved: dict[str, Any]) -> None:
     assert check.code == 1
     output = check.out + check.err
     data = json.loads(moved["impact"].out)
-    assert "impact on the reference corpus" in output
+    assert "scoreboard of the reference corpus" in output
     tau = data["kendall_tau"][SYNTHETIC]
     assert f"Kendall τ-b {tau:.4f}" in output
     for agent in data["agents"]:
