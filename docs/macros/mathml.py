@@ -20,10 +20,10 @@ or hears wrongly in MathML Core (Chromium, Firefox, Safari):
   negative ones (``\\!``) go, since MathML adds none of the TeX gaps they were cancelling.
 - The TeX rides along as ``<annotation encoding="application/x-tex">`` in ``<semantics>``.
 
-A displayed formula of several clauses (``S \\pm e,\\quad g = \\ldots``) is set one clause to
-a line, left-aligned, in an ``<mtable>``: MathML Core breaks no line, and the interval
-formulas are wider than the article in one. A row still wider than a phone's article is then
-stacked by :mod:`macros.linebreak`. The TeX annotation keeps the whole formula.
+A displayed formula is written on one line (a case a row, as its structure needs): where
+the browser finds it wider than its column, ``docs/javascripts/formulas.js`` breaks it into
+lines at the places :mod:`macros.linebreak` marks (a clause's end first, then before a
+relation or an operator). The TeX annotation keeps the whole formula.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import xml.etree.ElementTree as ET
 
 from latex2mathml.converter import convert
 
-from macros.linebreak import fit
+from macros.linebreak import mark
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 TEX_ENCODING = "application/x-tex"
@@ -79,86 +79,33 @@ def _tag(element: ET.Element) -> str:
     return element.tag.rpartition("}")[2]
 
 
-#: What joins two clauses of a formula: a comma or semicolon, then ``\quad``.
-CLAUSE_BREAK = re.compile(r"[,;]\s*\\quad\s*")
-_OPENING = re.compile(r"\\left\b|\\begin\b|\{")
-_CLOSING = re.compile(r"\\right\b|\\end\b|\}")
-
-
-def clauses(latex: str) -> list[str]:
-    """``latex`` cut after each clause break outside any group, brace or environment (the
-    punctuation stays with the clause before it).
-
-    >>> clauses(r"a = 1,\\quad b = \\left(x,\\quad y\\right);\\quad c")
-    ['a = 1,', 'b = \\\\left(x,\\\\quad y\\\\right);', 'c']
-    """
-    pieces, start, depth, at = [], 0, 0, 0
-    while at < len(latex):
-        opening, closing = _OPENING.match(latex, at), _CLOSING.match(latex, at)
-        brk = CLAUSE_BREAK.match(latex, at)
-        if latex.startswith("\\", at) and not (opening or closing):
-            at += 2  # an escaped character (``\{``) or a command: never a group
-            continue
-        if opening or closing:
-            depth += 1 if opening else -1
-            at = (opening or closing).end()  # type: ignore[union-attr]
-        elif brk and depth == 0:
-            pieces.append(latex[start : at + 1].strip())
-            start = at = brk.end()
-        else:
-            at += 1
-    return [*pieces, latex[start:].strip()]
-
-
 def to_mathml(latex: str, *, block: bool = True) -> str:
-    """MathML for ``latex``, tidied, carrying its TeX; ``ValueError`` if LaTeX survives.
+    """MathML for ``latex``, tidied, carrying its TeX; ``ValueError`` if LaTeX survives. A
+    block formula carries the places where a line may break (:func:`macros.linebreak.mark`).
 
     >>> print(to_mathml(r"\\mathrm{cost}", block=False))  # doctest: +NORMALIZE_WHITESPACE
     <math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><semantics><mrow><mrow>\
 <mi mathvariant="normal">cost</mi></mrow></mrow><annotation encoding="application/x-tex">\
 \\mathrm{cost}</annotation></semantics></math>
     """
-    lines = clauses(latex) if block else [latex]
     mathml = convert(latex, display="block" if block else "inline")
-    if len(lines) > 1:
-        mathml = _one_clause_a_line(lines)
-    if block:
-        mathml = _fitted(mathml)
     if RAW_LATEX.search(mathml):
         raise ValueError(f"LaTeX left in the MathML of {latex!r}")
-    return tidy(mathml, latex)
+    return tidy(mathml, latex, breaks=block)
 
 
-def _fitted(mathml: str) -> str:
-    """``mathml`` with each row wider than a phone's article stacked (macros.linebreak)."""
-    # Mark the upright letters first: re-serialised, ``&#x00064;`` is a plain ``d`` again.
-    root = ET.fromstring(_UPRIGHT_LETTER.sub(r'<mi mathvariant="normal">\1</mi>', mathml))
-    fit(root)
-    return ET.tostring(root, encoding="unicode")
-
-
-def _one_clause_a_line(lines: list[str]) -> str:
-    """A block ``<math>`` whose rows are the clauses, each converted on its own."""
-    math = ET.Element(_q("math"), {"display": "block"})
-    table = ET.SubElement(math, _q("mtable"))
-    for line in lines:
-        row = ET.SubElement(table, _q("mtr"))
-        # MathML Core aligns a cell by its own columnalign (the table's is MathML 3 only),
-        # and sets a table's cells in the compact style unless told to display them.
-        cell = ET.SubElement(row, _q("mtd"), {"columnalign": "left", "displaystyle": "true"})
-        cell.extend(list(ET.fromstring(convert(line, display="block"))))
-    return ET.tostring(math, encoding="unicode")
-
-
-def tidy(mathml: str, latex: str | None = None) -> str:
+def tidy(mathml: str, latex: str | None = None, *, breaks: bool = False) -> str:
     """The post-processing of latex2mathml's output described in the module docstring;
-    with ``latex``, the formula is wrapped in ``<semantics>`` with its TeX annotation."""
+    with ``breaks``, the places a line may break are marked (:mod:`macros.linebreak`); with
+    ``latex``, the formula is wrapped in ``<semantics>`` with its TeX annotation."""
     root = ET.fromstring(_UPRIGHT_LETTER.sub(r'<mi mathvariant="normal">\1</mi>', mathml))
     _merge_words(root)
     _operator_names(root)
     _accents(root)
     _letters(root)
     _spaces(root)
+    if breaks:
+        mark(root)
     if latex is not None:
         _annotate(root, latex)
     return ET.tostring(root, encoding="unicode", short_empty_elements=True)
