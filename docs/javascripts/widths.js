@@ -1,7 +1,9 @@
 /* Tables and code blocks wider than the article. The layout decides, not the markup: after
    the theme has wrapped each table in its scroll box, and again when the window changes size,
-   - a table that does not fit a narrow screen turns into stacked cards, one a row, each cell
-     under the header of its column (no column is hidden);
+   - a table too wide for the article is set compact first (tighter cells, no minimum width
+     of a column), at any width;
+   - one that still does not fit a narrow screen turns into cards, one a row, each cell
+     after the header of its column (no column is hidden, an empty cell is left out);
    - a table or a code block that still does not fit scrolls sideways, under a visible line
      saying so (a shadow alone goes unseen on a phone).
    Nothing is fetched; without scripts the boxes still scroll. */
@@ -28,6 +30,9 @@
         if (headers[at] && !cell.hasAttribute("data-label")) {
           cell.setAttribute("data-label", headers[at]);
         }
+        // A cell with nothing in it would show its label alone.
+        var empty = !cell.textContent.trim() && !cell.querySelector("img, svg, input, math");
+        cell.toggleAttribute("data-empty", empty);
       });
     });
   }
@@ -63,9 +68,16 @@
       var box = scrollBoxOf(table);
       uncue(box);
       table.removeAttribute("data-layout");
-      if (narrow && overflows(box) && table.querySelector("thead th")) {
+      if (overflows(box)) table.setAttribute("data-layout", "compact");
+      if (narrow && table.hasAttribute("data-layout") && table.querySelector("thead th")) {
+        // Cards where the compact table does not fit, or fits only in columns so narrow
+        // that it comes out taller than its cards.
+        var compact = overflows(box) ? Infinity : table.getBoundingClientRect().height;
         labelCells(table);
         table.setAttribute("data-layout", "cards");
+        if (!overflows(box) && table.getBoundingClientRect().height >= compact) {
+          table.setAttribute("data-layout", "compact");
+        }
       }
       if (overflows(box)) cue(box);
     });

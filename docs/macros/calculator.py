@@ -16,8 +16,9 @@ from typing import Any
 
 from contracts.build import exact_value
 from contracts.model import Methodology
+from scoring.constants import SCORE_SCALE
 from macros.interval_calculators import _paired, _planner, _success_interval
-from macros.markup import esc
+from macros.markup import esc, exact_text
 from macros.widgets import (
     SiteLike,
     decimal_field,
@@ -200,7 +201,8 @@ def _radar(site: SiteLike) -> str:
         '<code data-out="command"></code></p>'
         '<div class="calc-chart" aria-hidden="true"></div>'
         '<div class="calc-scroll"><table class="calc-ranking" aria-live="polite"><caption>'
-        "Sample agents ranked by profile</caption><thead></thead><tbody></tbody></table></div>"
+        f"Sample agents ranked by profile; every score on the 0–{esc(exact_text(Fraction(SCORE_SCALE)))} "
+        "scale</caption><thead></thead><tbody></tbody></table></div>"
     )
     data = {"agents": sample_agents(), "runs_file": samples.RUNS_FILE}
     return widget_section("radar", "Weigh the axes yourself", form, data)
