@@ -67,6 +67,11 @@
       if (table.closest("figure.formula, .plot svg")) return;
       var box = scrollBoxOf(table);
       uncue(box);
+      // A table laid out to fit (data-fixed-layout) is never set compact or as cards.
+      if (table.hasAttribute("data-fixed-layout")) {
+        if (overflows(box)) cue(box);
+        return;
+      }
       table.removeAttribute("data-layout");
       if (overflows(box)) table.setAttribute("data-layout", "compact");
       if (narrow && table.hasAttribute("data-layout") && table.querySelector("thead th")) {

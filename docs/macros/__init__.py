@@ -88,7 +88,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "paired_tasks_table",
         "paired_table",
     ),
-    "coverage": ("coverage_table", "coverage_notes"),
+    "coverage": ("coverage_map", "coverage_notes"),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.
