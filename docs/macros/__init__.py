@@ -89,6 +89,7 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "paired_table",
     ),
     "coverage": ("coverage_map", "coverage_notes"),
+    "repository": ("repository_link", "clone"),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.
