@@ -5,7 +5,8 @@
    2. a fraction wider than the column sets its numerator and denominator in lines;
    3. a row breaks where the build marked it may (data-break, docs/macros/linebreak.py:
       a clause's end first, then before a relation or an operator, which starts the
-      continued line, indented), at the cheapest mark that fits, then the latest.
+      continued line, indented): in the fewest lines that fit, and of those at the
+      cheapest marks.
    A formula still wider than its column scrolls in its box under a visible cue. The lines
    are set again from the formula as written when the window's width changes, and for the
    formulas of a <details> when it opens. Without scripts a wide formula scrolls. */
@@ -127,35 +128,65 @@
     });
   }
 
-  // Where each line starts (indexes of `atoms`): greedy, at the cheapest mark that fits,
-  // then the latest, each line no shorter than SHORTEST_LINE_EM but a relation's left side.
+  // Whether `one` (a way to set the atoms from some line on) is better than `other`: fewer
+  // lines wider than the room, then fewer lines, then cheaper breaks; of equals, `one`,
+  // whose line is the longer (the first lines are filled).
+  function better(one, other) {
+    if (other === null) return true;
+    if (one.over !== other.over) return one.over < other.over;
+    if (one.lines !== other.lines) return one.lines < other.lines;
+    return one.cost <= other.cost;
+  }
+
+  // Where each line starts (indexes of `atoms`): the fewest lines that fit the room, of
+  // those the cheapest breaks, each line no shorter than SHORTEST_LINE_EM but a relation's
+  // left side (`cat_v`, then `= {…}`). A continued line is indented; a clause's is not.
   function lineStarts(atoms, budget, em) {
     var boxes = atoms.map(function (a) {
       return a.node.getBoundingClientRect();
     });
-    var starts = [0];
-    var at = 0;
-    while (at < atoms.length) {
-      var start = starts[starts.length - 1];
-      var continued = starts.length > 1 && cost(atoms[start]) >= 0;
-      var room = budget - (continued ? INDENT_EM * em : 0);
-      if (boxes[at].right - boxes[start].left > room + SLACK_PX && at > start) {
-        var best = null;
-        for (var k = start + 1; k <= at; k++) {
-          var c = cost(atoms[k]);
-          if (c === null) continue;
-          // A short line only as the left side of a relation (`cat_v` then `= {…}`).
-          var short = boxes[k - 1].right - boxes[start].left < SHORTEST_LINE_EM * em;
-          if (short && !isOperator(atoms[k].node, RELATIONS)) continue;
-          if (best === null || c <= best.cost) best = { at: k, cost: c };
-        }
-        if (best !== null) {
-          starts.push(best.at);
-          at = best.at;
-          continue;
-        }
+    // The right edge of the last atom before each index that is no space: a line's closing
+    // space (a clause's quad) goes with the break, so it takes no room.
+    var inked = [];
+    inked[0] = -Infinity;
+    atoms.forEach(function (atom, at) {
+      var last = inked[at];
+      inked[at + 1] = isSpace(atom.node) ? last : Math.max(last, boxes[at].right);
+    });
+    var ends = [];
+    atoms.forEach(function (atom, at) {
+      if (at > 0 && cost(atom) !== null) ends.push(at);
+    });
+    ends.push(atoms.length);
+    // best[i]: the best way to set atoms[i…] on lines, the first starting at i.
+    var best = {};
+    best[atoms.length] = { over: 0, lines: 0, cost: 0, next: null };
+    [0].concat(ends.slice(0, -1)).reverse().forEach(function (from) {
+      var indent = from > 0 && cost(atoms[from]) >= 0 ? INDENT_EM * em : 0;
+      var found = null;
+      for (var k = 0; k < ends.length; k++) {
+        var to = ends[k];
+        if (to <= from) continue;
+        var width = inked[to] - boxes[from].left;
+        var wide = indent + width > budget + SLACK_PX;
+        var short = to < atoms.length && width < SHORTEST_LINE_EM * em;
+        if (!wide && short && !isOperator(atoms[to].node, RELATIONS)) continue;
+        var rest = best[to];
+        var way = {
+          over: rest.over + (wide ? 1 : 0),
+          lines: rest.lines + 1,
+          cost: rest.cost + (to < atoms.length ? cost(atoms[to]) : 0),
+          next: to,
+        };
+        if (better(way, found)) found = way;
+        // A longer line is wider still: past the first that is too wide, none fits.
+        if (wide) break;
       }
-      at += 1;
+      best[from] = found;
+    });
+    var starts = [0];
+    for (var way = best[0]; way.next < atoms.length; way = best[way.next]) {
+      starts.push(way.next);
     }
     return starts;
   }
