@@ -16,7 +16,6 @@ from typing import Any
 
 from contracts.build import exact_value
 from contracts.model import Methodology
-from scoring.constants import SCORE_SCALE
 from macros.interval_calculators import _paired, _planner, _success_interval
 from macros.markup import esc, exact_text
 from macros.widgets import (
@@ -27,6 +26,7 @@ from macros.widgets import (
     whole_field,
     widget_section,
 )
+from scoring.constants import SCORE_SCALE
 
 #: The id of the inlined data; methodology.js reads the element with this id.
 DATA_ID = "methodology-data"
@@ -192,6 +192,7 @@ def _radar(site: SiteLike) -> str:
         f'<output id="calc-radar-share-{axis}" for="calc-radar-w-{axis}"></output></div>'
         for axis, position in start.items()
     )
+    scale = esc(exact_text(Fraction(SCORE_SCALE)))
     form = (
         f'<form class="calc-form calc-weights" novalidate><fieldset><legend>Viewer weights '
         f"(relative; axes at zero are left out)</legend>{sliders}</fieldset>"
@@ -201,8 +202,8 @@ def _radar(site: SiteLike) -> str:
         '<code data-out="command"></code></p>'
         '<div class="calc-chart" aria-hidden="true"></div>'
         '<div class="calc-scroll"><table class="calc-ranking" aria-live="polite"><caption>'
-        f"Sample agents ranked by profile; every score on the 0–{esc(exact_text(Fraction(SCORE_SCALE)))} "
-        "scale</caption><thead></thead><tbody></tbody></table></div>"
+        f"Sample agents ranked by profile; every score on the 0–{scale} scale</caption>"
+        "<thead></thead><tbody></tbody></table></div>"
     )
     data = {"agents": sample_agents(), "runs_file": samples.RUNS_FILE}
     return widget_section("radar", "Weigh the axes yourself", form, data)

@@ -238,9 +238,7 @@ def coverage_map(site: Site, path: Path | None = None) -> str:
     beside the pages (:func:`coverage_files`) and linked under the table."""
     data = coverage_data(path)
     figures = _figures(data)
-    heads = "".join(
-        f'<th scope="col"><span>{esc(name)}</span></th>' for _, _, name in figures
-    )
+    heads = "".join(f'<th scope="col"><span>{esc(name)}</span></th>' for _, _, name in figures)
     groups: dict[tuple[bool, int], list[dict[str, Any]]] = {}
     for row in data["cells"]:
         groups.setdefault((row["stress"], row["tasks"]), []).append(row)

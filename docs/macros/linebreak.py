@@ -170,9 +170,9 @@ def _costs(atoms: list[Atom]) -> list[float | None]:
             costs.append(CLAUSE_COST)
         elif glyph in RELATIONS and _tag(atom) == "mo" and not atom.attrib:
             costs.append(depth + RELATION_COST)
-        elif glyph in BINARY and _tag(atom) == "mo" and not atom.attrib:
-            costs.append(depth + OPERATOR_COST)
-        elif word and (atom.text or "")[:1] not in NO_LINE_START:
+        elif (glyph in BINARY and _tag(atom) == "mo" and not atom.attrib) or (
+            word and (atom.text or "")[:1] not in NO_LINE_START
+        ):
             costs.append(depth + OPERATOR_COST)
         elif not _is_space(atom) and (
             _is_comma(previous) or (_is_space(previous) and _is_comma(before))

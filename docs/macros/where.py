@@ -87,7 +87,9 @@ def where(site: Site, name: str) -> str:
     if not symbols:
         return ""
     shown = {latex: _symbol(latex) for latex in symbols}
-    rows = "".join(f"<li>{shown[latex]}: {meaning(site, text)}</li>" for latex, text in symbols.items())
+    rows = "".join(
+        f"<li>{shown[latex]}: {meaning(site, text)}</li>" for latex, text in symbols.items()
+    )
     line = ", ".join(shown.values())
     return (
         f'\n<details class="{BLOCK_CLASS} formula-where" data-mv="{esc(f"formula-where:{name}")}">'

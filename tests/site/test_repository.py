@@ -63,7 +63,7 @@ def test_every_page_links_the_repository_and_fetches_nothing_for_it(site: Path) 
         if widgets:
             problems.append(f"{page.name}: the theme's repository widget (it calls GitHub's API)")
         source = f"{page.name.removesuffix('.html')}.md"
-        edits = [a.attrs.get("href") for a in page.root.find_all("a") if a.attrs.get("rel") == "edit"]
+        edits = [a.attrs["href"] for a in page.root.find_all("a") if a.attrs.get("rel") == "edit"]
         if edits != [f"{url}/{edit['uri']}{source}"]:
             problems.append(f"{page.name}: edit links {edits}")
     assert not problems, "\n".join(problems)
