@@ -21,12 +21,16 @@
   var SLACK_PX = 1;
   var CUE_TEXT = "Wider than the page: scroll sideways to see all of it \u2192";
   var STACKED = "stacked";
+  // The narrowest window (px) the formulas are set again for.
+  var NARROWEST_PX = 200;
   // How often the lines of a formula are chosen at most (see setFormula).
   var RETRIES = 3;
   var RELATIONS = "=<>\u2264\u2265\u2208\u2248\u2260\u2282\u221d";
   var BINARY = "+\u2212-\u00b1\u2213\u00b7\u00d7";
-  // Each formula's body as the build wrote it, to set it again at another width.
+  // Each formula's body as the build wrote it, to set it again at another width, and the
+  // width (px) it is set for.
   var written = new WeakMap();
+  var setFor = new WeakMap();
 
   function node(tag, attrs) {
     var made = document.createElementNS(MATHML, tag);
@@ -343,10 +347,13 @@
 
   function setFormula(math) {
     var figure = math.closest("figure.formula");
+    var budget = math.getBoundingClientRect().width;
+    // Set already for this width (a window that changed only its height, say): left alone.
+    if (written.has(math) && setFor.get(math) === budget) return;
     var body = restore(math);
     uncue(figure);
-    var budget = math.getBoundingClientRect().width;
-    if (budget === 0) return; // not laid out (a closed <details>): set when it opens
+    setFor.set(math, budget);
+    if (budget === 0) return; // not laid out: set when it is
     var em = parseFloat(getComputedStyle(math).fontSize);
     // The room of a part is estimated before the lines are chosen: where the lines come
     // out wider than the column, they are chosen again for a column narrower by as much.
@@ -371,13 +378,15 @@
   var width = null;
   var pending = null;
   function resized() {
-    if (window.innerWidth === width) return;
+    // A window narrower than any screen is a passing state (Chromium lays a page out in a
+    // 1 px window while it takes a screenshot beyond the window): the lines stay as set.
+    if (window.innerWidth === width || window.innerWidth < NARROWEST_PX) return;
     width = window.innerWidth;
     document.documentElement.setAttribute("data-formulas", "pending");
     if (pending) window.cancelAnimationFrame(pending);
     pending = window.requestAnimationFrame(function () {
       pending = null;
-      setAll();
+      if (window.innerWidth >= NARROWEST_PX) setAll();
     });
   }
 

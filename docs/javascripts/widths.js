@@ -15,6 +15,8 @@
   var CARDS_BELOW_PX = 720;
   // Sub-pixel rounding of a box's width.
   var SLACK_PX = 1;
+  // The narrowest window (px) the tables are laid out again for.
+  var NARROWEST_PX = 200;
   var CUE_TEXT = "Wider than the page: scroll sideways to see all of it \u2192";
 
   function overflows(box) {
@@ -117,7 +119,11 @@
   } else {
     window.addEventListener("load", layOut);
   }
-  window.addEventListener("resize", later);
+  // A window narrower than any screen is a passing state (Chromium lays a page out in a
+  // 1 px window while it takes a screenshot beyond the window): the layout stays as it is.
+  window.addEventListener("resize", function () {
+    if (window.innerWidth >= NARROWEST_PX) later();
+  });
   // A calculator draws and redraws its tables as the reader types: lay them out again.
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", watch);

@@ -43,8 +43,9 @@ NO_BREAK_SPACE = "\u00a0"
 #: the comma between two arguments. A break between factors costs half a level of depth, one
 #: in a list of arguments a whole level (the last resort of a line of ``min(a, b, c)``).
 RELATION_COST, OPERATOR_COST, PRODUCT_COST, ARGUMENT_COST = 0.0, 0.0, 0.5, 1.0
-#: The start of a clause (after ``,\\quad`` or ``;\\quad`` outside every bracket): cheaper
-#: than any other break, so a formula of clauses breaks between them first.
+#: The start of a clause (after ``,\\quad`` or ``;\\quad`` in the formula's own row, outside
+#: every bracket): cheaper than any other break, so a formula of clauses breaks between them
+#: first.
 CLAUSE_COST = -1.0
 
 RELATIONS = frozenset("=<>≤≥∈≈≠⊂∝")
@@ -156,6 +157,7 @@ def _costs(atoms: list[Atom]) -> list[float | None]:
         if atom.get("fence") == "true" and atom.get("form") == "prefix":
             depth -= 1  # the opening fence of a row stands outside it
         previous = atoms[at - 1][1] if at else None
+        previous_path = atoms[at - 1][0] if at else ()
         before = atoms[at - 2][1] if at > 1 else None
         word = atom.get("class") == WORD_CLASS
         if (
@@ -163,7 +165,7 @@ def _costs(atoms: list[Atom]) -> list[float | None]:
             and before is not None
             and _tag(before) == "mo"
             and (before.text or "") in CLAUSE_ENDS
-            and len(path) <= 1
+            and len(previous_path) <= 1
             and brackets == 0
             and not bar_open
         ):

@@ -9,7 +9,7 @@ or hears wrongly in MathML Core (Chromium, Firefox, Safari):
   operator. They become ``<mi>`` (upright: a multi-letter ``<mi>`` is) followed by the
   invisible function application U+2061, as in TeX: no gap before ``(``.
 - ``\\overline`` comes out as U+2015, which does not stretch: the bar covers one letter. It
-  becomes a stretchy U+203E over the whole base.
+  becomes a stretchy U+203E over the whole base (its ``<mover>`` of class ``overline``).
 - ``\\tilde`` comes out as an ASCII ``~`` at mid-height; it becomes the accent U+02DC.
 - ``\\hat`` comes out as an ASCII ``^`` set as an accent, which Chromium draws touching its
   base; it becomes the modifier circumflex U+02C6 set as an over-script, clear of the base.
@@ -23,7 +23,9 @@ or hears wrongly in MathML Core (Chromium, Firefox, Safari):
 A displayed formula is written on one line (a case a row, as its structure needs): where
 the browser finds it wider than its column, ``docs/javascripts/formulas.js`` breaks it into
 lines at the places :mod:`macros.linebreak` marks (a clause's end first, then before a
-relation or an operator). The TeX annotation keeps the whole formula.
+relation or an operator). A formula of several clauses (``S \\pm e,\\quad g = \\ldots``)
+is one row of its clauses, each converted on its own, a quad between two. The TeX
+annotation keeps the whole formula.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import xml.etree.ElementTree as ET
 
 from latex2mathml.converter import convert
 
-from macros.linebreak import mark
+from macros.linebreak import QUAD, mark
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 TEX_ENCODING = "application/x-tex"
@@ -44,6 +46,8 @@ ET.register_namespace("", MATHML_NS)
 RAW_LATEX = re.compile(r"\\[A-Za-z]+")
 
 OVERLINE = "\u203e"  # stretches horizontally in the math font
+#: Class of an overline's ``<mover>`` (site.css pads its base).
+OVERLINE_CLASS = "overline"
 FUNCTION_APPLICATION = "\u2061"
 BARS = frozenset({"\u2015", "\u00af", OVERLINE})  # what an overline may arrive as
 TILDES = frozenset({"~", "\u02dc"})
@@ -79,6 +83,37 @@ def _tag(element: ET.Element) -> str:
     return element.tag.rpartition("}")[2]
 
 
+#: What joins two clauses of a formula: a comma or semicolon, then ``\quad``.
+CLAUSE_BREAK = re.compile(r"[,;]\s*\\quad\s*")
+_OPENING = re.compile(r"\\left\b|\\begin\b|\{")
+_CLOSING = re.compile(r"\\right\b|\\end\b|\}")
+
+
+def clauses(latex: str) -> list[str]:
+    """``latex`` cut after each clause break outside any group, brace or environment (the
+    punctuation stays with the clause before it).
+
+    >>> clauses(r"a = 1,\\quad b = \\left(x,\\quad y\\right);\\quad c")
+    ['a = 1,', 'b = \\\\left(x,\\\\quad y\\\\right);', 'c']
+    """
+    pieces, start, depth, at = [], 0, 0, 0
+    while at < len(latex):
+        opening, closing = _OPENING.match(latex, at), _CLOSING.match(latex, at)
+        brk = CLAUSE_BREAK.match(latex, at)
+        if latex.startswith("\\", at) and not (opening or closing):
+            at += 2  # an escaped character (``\{``) or a command: never a group
+            continue
+        if opening or closing:
+            depth += 1 if opening else -1
+            at = (opening or closing).end()  # type: ignore[union-attr]
+        elif brk and depth == 0:
+            pieces.append(latex[start : at + 1].strip())
+            start = at = brk.end()
+        else:
+            at += 1
+    return [*pieces, latex[start:].strip()]
+
+
 def to_mathml(latex: str, *, block: bool = True) -> str:
     """MathML for ``latex``, tidied, carrying its TeX; ``ValueError`` if LaTeX survives. A
     block formula carries the places where a line may break (:func:`macros.linebreak.mark`).
@@ -88,10 +123,28 @@ def to_mathml(latex: str, *, block: bool = True) -> str:
 <mi mathvariant="normal">cost</mi></mrow></mrow><annotation encoding="application/x-tex">\
 \\mathrm{cost}</annotation></semantics></math>
     """
+    pieces = clauses(latex) if block else [latex]
     mathml = convert(latex, display="block" if block else "inline")
+    if len(pieces) > 1:
+        mathml = _clause_rows(pieces)
     if RAW_LATEX.search(mathml):
         raise ValueError(f"LaTeX left in the MathML of {latex!r}")
     return tidy(mathml, latex, breaks=block)
+
+
+def _clause_rows(pieces: list[str]) -> str:
+    """A block ``<math>`` whose row holds each clause converted on its own (as its own row:
+    a ``\\bigl(`` of one clause is sized by that clause alone), a quad between two."""
+    math = ET.Element(_q("math"), {"display": "block"})
+    row = ET.SubElement(math, _q("mrow"))
+    for at, piece in enumerate(pieces):
+        if at:
+            ET.SubElement(row, _q("mspace"), {"width": QUAD})
+        content = list(ET.fromstring(convert(piece, display="block")))
+        if len(content) == 1 and _tag(content[0]) == "mrow":
+            content = list(content[0])  # latex2mathml's own row of the clause
+        ET.SubElement(row, _q("mrow")).extend(content)
+    return ET.tostring(math, encoding="unicode")
 
 
 def tidy(mathml: str, latex: str | None = None, *, breaks: bool = False) -> str:
@@ -176,6 +229,9 @@ def _accents(root: ET.Element) -> None:
             mark.text = OVERLINE
             mark.attrib.clear()
             mark.set("stretchy", "true")
+            # site.css pads the base a little: the bar stretches to the base's box, and an
+            # italic letter's ink reaches past its advance.
+            over.set("class", OVERLINE_CLASS)
         elif (mark.text or "") in TILDES:
             mark.text = "\u02dc"
             mark.attrib.clear()
