@@ -2,8 +2,9 @@
 
 ``repo_url`` of ``mkdocs.yml`` names it: the address in ``SITE_REPO_URL`` (CI sets it to the
 repository it builds from, ``.github/workflows/site.yml``) or the default written there,
-which ``[project.urls]`` of ``pyproject.toml`` repeats. Every page links to it as a plain
-link (``docs/overrides/partials/source.html``: the theme's widget, marked
+which ``[project.urls]`` of ``pyproject.toml`` repeats; ``repo_name`` (``SITE_REPO_NAME``)
+is its owner and name, the end of that address, as the header shows it. Every page links
+to it as a plain link (``docs/overrides/partials/source.html``: the theme's widget, marked
 ``data-md-component="source"``, would ask GitHub's API for stars on every view; that the
 browser tests catch such a request is shown in ``test_browser.py``), each page's edit
 button points into it, and the reproduce page clones it, rendered through a macro from the
@@ -21,12 +22,16 @@ import pytest
 import yaml
 from support import ROOT, methodology_pages, parse, render_pages
 
-#: ``repo_url: !ENV [SITE_REPO_URL, "<default>"]``, as mkdocs.yml writes it.
+#: ``repo_url: !ENV [SITE_REPO_URL, "<default>"]``, as mkdocs.yml writes it, and its name.
 REPO_URL_LINE = re.compile(r'^repo_url: !ENV \[SITE_REPO_URL, "(?P<default>[^"]+)"\]$', re.M)
+REPO_NAME_LINE = re.compile(r'^repo_name: !ENV \[SITE_REPO_NAME, "(?P<default>[^"]+)"\]$', re.M)
 EDIT_URI_LINE = re.compile(r"^edit_uri: (?P<uri>\S+)$", re.M)
 WORKFLOW = ROOT / ".github" / "workflows" / "site.yml"
 #: What CI builds the site with: the repository of the run.
-WORKFLOW_REPO_URL = "${{ github.server_url }}/${{ github.repository }}"
+WORKFLOW_REPO = {
+    "SITE_REPO_URL": "${{ github.server_url }}/${{ github.repository }}",
+    "SITE_REPO_NAME": "${{ github.repository }}",
+}
 
 
 def default_repo_url() -> str:
@@ -35,9 +40,23 @@ def default_repo_url() -> str:
     return found["default"]
 
 
+def default_repo_name() -> str:
+    found = REPO_NAME_LINE.search((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert found, "mkdocs.yml: no `repo_name: !ENV [SITE_REPO_NAME, ...]` line"
+    return found["default"]
+
+
 def built_repo_url() -> str:
     """The address a build in this environment links to."""
     return os.environ.get("SITE_REPO_URL") or default_repo_url()
+
+
+def built_repo_name() -> str:
+    return os.environ.get("SITE_REPO_NAME") or default_repo_name()
+
+
+def test_the_name_is_the_end_of_the_address() -> None:
+    assert default_repo_url().endswith("/" + default_repo_name())
 
 
 def test_pyproject_repeats_the_default_address() -> None:
@@ -47,7 +66,7 @@ def test_pyproject_repeats_the_default_address() -> None:
 
 def test_ci_builds_with_the_repository_it_runs_in() -> None:
     workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
-    assert workflow["env"]["SITE_REPO_URL"] == WORKFLOW_REPO_URL
+    assert {k: workflow["env"][k] for k in WORKFLOW_REPO} == WORKFLOW_REPO
 
 
 def test_every_page_links_the_repository_and_fetches_nothing_for_it(site: Path) -> None:
@@ -56,9 +75,13 @@ def test_every_page_links_the_repository_and_fetches_nothing_for_it(site: Path) 
     assert edit, "mkdocs.yml: no edit_uri"
     problems = []
     for page in methodology_pages(site):
-        links = [a.attrs.get("href") for a in page.root.find_all("a", cls="md-source")]
-        if not links or set(links) != {url}:
-            problems.append(f"{page.name}: repository links {links}, expected {url}")
+        links = page.root.find_all("a", cls="md-source")
+        hrefs = [a.attrs.get("href") for a in links]
+        if not links or set(hrefs) != {url}:
+            problems.append(f"{page.name}: repository links {hrefs}, expected {url}")
+        names = {" ".join(a.text().split()) for a in links}
+        if names != {built_repo_name()}:
+            problems.append(f"{page.name}: the repository is named {names}")
         widgets = [n for n in page.root.walk() if n.attrs.get("data-md-component") == "source"]
         if widgets:
             problems.append(f"{page.name}: the theme's repository widget (it calls GitHub's API)")
