@@ -5,8 +5,8 @@
    2. a fraction wider than the column sets its numerator and denominator in lines;
    3. a row breaks where the build marked it may (data-break, docs/macros/linebreak.py:
       a clause's end first, then before a relation or an operator, which starts the
-      continued line, indented): in the fewest lines that fit, and of those at the
-      cheapest marks.
+      continued line, indented): in the fewest lines that fit, a clause kept whole
+      where a line more allows it.
    A formula still wider than its column scrolls in its box under a visible cue. The lines
    are set again from the formula as written when the window's width changes, and for the
    formulas of a <details> when it opens. Without scripts a wide formula scrolls. */
@@ -132,19 +132,28 @@
     });
   }
 
+  // What a break weighs against a line: nothing between two clauses; inside a clause, a
+  // line, and more the deeper it is in brackets. So a formula of clauses takes a line more
+  // rather than break a clause, and never a line it does not need: two lines that would
+  // fit on one weigh more than that one.
+  var BREAK_LINES = 1;
+  var DEPTH_LINES = 0.2;
+  function weight(mark) {
+    return mark < 0 ? 0 : BREAK_LINES + DEPTH_LINES * mark;
+  }
+
   // Whether `one` (a way to set the atoms from some line on) is better than `other`: fewer
-  // lines wider than the room, then fewer lines, then cheaper breaks; of equals, `one`,
+  // lines wider than the room, then less weight (lines and breaks); of equals, `one`,
   // whose line is the longer (the first lines are filled).
   function better(one, other) {
     if (other === null) return true;
     if (one.over !== other.over) return one.over < other.over;
-    if (one.lines !== other.lines) return one.lines < other.lines;
-    return one.cost <= other.cost;
+    return one.weight <= other.weight + 1e-9;
   }
 
-  // Where each line starts (indexes of `atoms`): the fewest lines that fit the room, of
-  // those the cheapest breaks, each line no shorter than SHORTEST_LINE_EM but a relation's
-  // left side (`cat_v`, then `= {…}`). A continued line is indented; a clause's is not.
+  // Where each line starts (indexes of `atoms`): the lines that fit the room of the least
+  // weight (see weight), each no shorter than SHORTEST_LINE_EM but a relation's left side
+  // (`cat_v`, then `= {…}`). A continued line is indented; a clause's is not.
   function lineStarts(atoms, budget, em) {
     var boxes = atoms.map(function (a) {
       return a.node.getBoundingClientRect();
@@ -164,7 +173,7 @@
     ends.push(atoms.length);
     // best[i]: the best way to set atoms[i…] on lines, the first starting at i.
     var best = {};
-    best[atoms.length] = { over: 0, lines: 0, cost: 0, next: null };
+    best[atoms.length] = { over: 0, weight: 0, next: null };
     [0].concat(ends.slice(0, -1)).reverse().forEach(function (from) {
       var indent = from > 0 && cost(atoms[from]) >= 0 ? INDENT_EM * em : 0;
       var found = null;
@@ -178,8 +187,7 @@
         var rest = best[to];
         var way = {
           over: rest.over + (wide ? 1 : 0),
-          lines: rest.lines + 1,
-          cost: rest.cost + (to < atoms.length ? cost(atoms[to]) : 0),
+          weight: rest.weight + 1 + (to < atoms.length ? weight(cost(atoms[to])) : 0),
           next: to,
         };
         if (better(way, found)) found = way;
