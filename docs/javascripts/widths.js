@@ -124,6 +124,14 @@
   window.addEventListener("resize", function () {
     if (window.innerWidth >= NARROWEST_PX) later();
   });
+  // A <details> that opens lays out its tables for the first time.
+  document.addEventListener(
+    "toggle",
+    function (event) {
+      if (event.target.open) later();
+    },
+    true
+  );
   // A calculator draws and redraws its tables as the reader types: lay them out again.
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", watch);

@@ -14,6 +14,9 @@ and scroll widths), not from the markup.
   box that says so with a visible cue: its lines are a program's, not rewrapped.
 - Every other element (a plot, a block written by a macro, an image) lies inside the article.
 
+What a fold holds (``<details>``: a derivation, the data of an example, a release's full
+differences, a formula's symbols and TeX) fits as well once it is opened.
+
 And the long pages are short enough to finish: the versions page under five screens at
 desktop width, the uncertainty page at most twelve at desktop width and twenty-five on the
 phone (the page's height over the window's).
@@ -33,7 +36,7 @@ from typing import Any
 
 import page_loads
 import pytest
-from chromium_driver import serve
+from chromium_driver import FORMULAS_SET, emulating, load, serve, wait_for
 from support import ROOT, built_site
 
 pytestmark = pytest.mark.slow
@@ -96,7 +99,8 @@ for (const e of article.querySelectorAll('*')) {
                   `the article ${Math.round(box.left)}..${Math.round(box.right)}`);
   }
   if (scrolls(e) && e.scrollWidth > e.clientWidth + slack) {
-    const formula = e.closest('figure.formula');
+    // The formula's own box, not the code block of its TeX (which scrolls as code does).
+    const formula = e.closest('details.formula-tex') ? null : e.closest('figure.formula');
     const hidden = e.scrollWidth - e.clientWidth;
     if (formula && !(narrow && cued(e))) {
       problems.push(`formula ${formula.dataset.mv}: ${e.scrollWidth} px in ${e.clientWidth}`);
@@ -325,6 +329,34 @@ def test_narrow_cards_and_an_empty_field_are_reported(
         problems = page_loads.measured(chromium, f"{url}reproduce.html", PHONE, "widths.problems")
     assert any("cards" in p and "px wide in" in p for p in problems), problems
     assert any("empty field" in p for p in problems), problems
+
+
+#: The pages that fold tables and formulas away (a derivation, the data of an example, the
+#: full differences of a release), and every folded list of symbols and TeX.
+FOLDED_PAGES = ("uncertainty", "versions", "reference")
+OPEN_FOLDS_JS = "document.querySelectorAll('article details').forEach(d => { d.open = true; });"
+#: Two frames: the scripts lay out what a fold shows in the frame after it opens.
+TWO_FRAMES_JS = (
+    "requestAnimationFrame(() => requestAnimationFrame(() => arguments[arguments.length - 1]()))"
+)
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["360x800", "1280x900"])
+@pytest.mark.parametrize("name", FOLDED_PAGES)
+def test_what_a_fold_holds_fits_once_opened(
+    chromium: Any, base_url: str, name: str, size: page_loads.Size
+) -> None:
+    """Every <details> of the page opened (its own load: the page is changed): what they
+    hold fits as the rest of the page does, its formulas broken only where they must be."""
+    with emulating(chromium, size.width, size.height, mobile=size.mobile):
+        load(chromium, f"{base_url}{name}.html")
+        wait_for(chromium, page_loads.THEME_READY)
+        chromium.execute_script(OPEN_FOLDS_JS)
+        chromium.execute_async_script(TWO_FRAMES_JS)
+        wait_for(chromium, FORMULAS_SET)
+        problems = chromium.execute_script(WIDTH_PROBLEMS, SLACK_PX, CARDS_BELOW_PX)
+        problems += formula_line_problems(chromium.execute_script(FORMULA_LINES))
+    assert not problems, f"{name} at {size}, every fold open:\n" + "\n".join(problems)
 
 
 #: The uncertainty page, in screens (its height over the window's), at each size.
