@@ -181,6 +181,21 @@ def test_search_works_offline(chromium: Any, base_url: str) -> None:
     assert not foreign, f"search: requests to another host: {foreign}"
 
 
+def test_a_tap_on_the_coverage_map_shows_the_figure_in_full(chromium: Any, base_url: str) -> None:
+    """A figure of the coverage map, tapped: a row under its row says it in full (its title:
+    the cell, the target, whether it is met); tapped again, the row goes."""
+    _load(chromium, f"{base_url}uncertainty.html")
+    cell = chromium.find_element("css selector", "table.coverage-map tbody td[title]")
+    chromium.execute_script("arguments[0].scrollIntoView({block: 'center'})", cell)
+    title = cell.get_attribute("title")
+    cell.click()
+    shown = chromium.find_elements("css selector", "table.coverage-map tr.cov-shown")
+    assert [row.text for row in shown] == [title]
+    assert "✓" in title or "✗" in title
+    cell.click()
+    assert not chromium.find_elements("css selector", "table.coverage-map tr.cov-shown")
+
+
 #: How long the theme's script is given to ask for the repository's facts (s).
 WIDGET_WAIT_S = 10
 
