@@ -25,8 +25,6 @@
   var NARROWEST_PX = 200;
   // How often the lines of a formula are chosen at most (see setFormula).
   var RETRIES = 3;
-  var RELATIONS = "=<>\u2264\u2265\u2208\u2248\u2260\u2282\u221d";
-  var BINARY = "+\u2212-\u00b1\u2213\u00b7\u00d7";
   // Each formula's body as the build wrote it, to set it again at another width, and the
   // width (px) it is set for.
   var written = new WeakMap();
@@ -183,7 +181,7 @@
         var width = inked[to] - boxes[from].left;
         var wide = indent + width > budget + SLACK_PX;
         var short = to < atoms.length && width < SHORTEST_LINE_EM * em;
-        if (!wide && short && !isOperator(atoms[to].node, RELATIONS)) continue;
+        if (!wide && short && operator(atoms[to].node) !== "relation") continue;
         var rest = best[to];
         var way = {
           over: rest.over + (wide ? 1 : 0),
@@ -221,10 +219,9 @@
     });
   }
 
-  // Whether `e` is an operator of `glyphs` (RELATIONS or BINARY).
-  function isOperator(e, glyphs) {
-    var text = e.localName === "mo" ? e.textContent.trim() : "";
-    return text.length === 1 && glyphs.indexOf(text) >= 0;
+  // "relation" or "operator" where the build marked `e` as one (data-break-op), else null.
+  function operator(e) {
+    return e.getAttribute("data-break-op");
   }
 
   // Rule 3: `container`'s atoms set in lines of a stacked table.
@@ -246,7 +243,7 @@
         fresh.appendChild(indent(INDENT_EM));
         // The operator that starts a continued line is spaced as between two operands.
         var first = atoms[start].node;
-        if (isOperator(first, RELATIONS) || isOperator(first, BINARY)) {
+        if (operator(first) !== null) {
           first.setAttribute("form", "infix");
         }
       }

@@ -32,8 +32,12 @@ import xml.etree.ElementTree as ET
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 
-#: The attribute marking where a line may start, and what a break there costs.
+#: The attribute marking where a line may start, and what a break there costs; and the one
+#: that says the element is a relation or a binary operator (the script lets a relation's
+#: left side stand on a short line, and spaces an operator that starts a line as binary).
 BREAK_ATTRIBUTE = "data-break"
+OPERATOR_ATTRIBUTE = "data-break-op"
+RELATION, OPERATOR = "relation", "operator"
 #: Class of a word of a text cut for line breaks.
 WORD_CLASS = "word"
 NO_BREAK_SPACE = "\u00a0"
@@ -145,6 +149,14 @@ def _is_comma(element: ET.Element | None) -> bool:
     return element is not None and _tag(element) == "mo" and (element.text or "") == ","
 
 
+def _operator(atom: ET.Element) -> str | None:
+    """``relation`` or ``operator`` for an ``<mo>`` a line may start with, else None."""
+    if _tag(atom) != "mo" or atom.attrib:
+        return None
+    glyph = atom.text or ""
+    return RELATION if glyph in RELATIONS else OPERATOR if glyph in BINARY else None
+
+
 def _costs(atoms: list[Atom]) -> list[float | None]:
     """What breaking before each atom costs (None: no break there)."""
     costs: list[float | None] = []
@@ -170,11 +182,9 @@ def _costs(atoms: list[Atom]) -> list[float | None]:
             and not bar_open
         ):
             costs.append(CLAUSE_COST)
-        elif glyph in RELATIONS and _tag(atom) == "mo" and not atom.attrib:
+        elif _operator(atom) == RELATION:
             costs.append(depth + RELATION_COST)
-        elif (glyph in BINARY and _tag(atom) == "mo" and not atom.attrib) or (
-            word and (atom.text or "")[:1] not in NO_LINE_START
-        ):
+        elif _operator(atom) == OPERATOR or (word and (atom.text or "")[:1] not in NO_LINE_START):
             costs.append(depth + OPERATOR_COST)
         elif not _is_space(atom) and (
             _is_comma(previous) or (_is_space(previous) and _is_comma(before))
@@ -215,4 +225,7 @@ def mark(math: ET.Element) -> None:
         atoms = _atoms(container)
         for (_, atom), cost in zip(atoms, _costs(atoms), strict=True):
             if cost is not None:
+                kind = _operator(atom)
                 atom.set(BREAK_ATTRIBUTE, f"{cost:g}")
+                if kind is not None:
+                    atom.set(OPERATOR_ATTRIBUTE, kind)

@@ -292,6 +292,12 @@ def test_a_displayed_formula_is_one_line_with_its_breaks_marked() -> None:
     assert marks.pop("+") == marks.pop("\u00b1") >= 0
     assert marks.pop("b") > 0  # an argument, inside brackets
     assert marks == {}, "nothing else starts a line"
+    kinds = {
+        "".join(e.itertext()): e.get(linebreak.OPERATOR_ATTRIBUTE)
+        for e in root.iter()
+        if e.get(linebreak.OPERATOR_ATTRIBUTE)
+    }
+    assert kinds == {"=": linebreak.RELATION, "+": linebreak.OPERATOR, "\u00b1": linebreak.OPERATOR}
     annotation = root.find(".//m:annotation", NS)
     assert annotation is not None
     assert annotation.text == latex  # the TeX stays whole

@@ -140,10 +140,8 @@ return problems;
 #: The lines of each formula that formulas.js broke: per stacked table (the body's, or one
 #: in a case or a fraction), whether it is the body's, the room of the formula (px), and per
 #: line its width without its indent (px), whether it is indented (a continuation), and
-#: whether it ends with an operator or a relation.
+#: whether it ends with an operator or a relation (docs/macros/linebreak.py marks them).
 FORMULA_LINES = r"""
-const operators = new Set(
-  '=<>\u2264\u2265\u2208\u2248\u2260\u2282\u221d+\u2212-\u00b1\u2213\u00b7\u00d7');
 const leaves = e => Array.from(e.querySelectorAll('*')).filter(n => !n.children.length);
 const found = [];
 for (const math of document.querySelectorAll('article figure.formula > math')) {
@@ -160,7 +158,8 @@ for (const math of document.querySelectorAll('article figure.formula > math')) {
         ? Math.max(...boxes.map(b => b.right)) - Math.min(...boxes.map(b => b.left)) : 0;
       const ink = leaves(cell).filter(n => n.localName !== 'mspace');
       const last = ink[ink.length - 1];
-      const dangling = !!last && last.localName === 'mo' && operators.has(last.textContent.trim());
+      // An operator or a relation the build marked as one a line may start with.
+      const dangling = !!last && last.hasAttribute('data-break-op');
       return {width, indented: !!cell.querySelector(':scope > mspace.indent'), dangling};
     });
     found.push({formula: math.closest('figure').dataset.mv, body, room: r0.width, em, lines});
