@@ -194,10 +194,9 @@
       var head = $(section, ".calc-ranking thead");
       var body = $(section, ".calc-ranking tbody");
       var headRow = el("tr");
+      // Every column after the agent's name holds a score of the scale the caption names.
       ["rank", "agent", "profile"].concat(M.axes).forEach(function (name, i) {
-        // Every column after the agent's name holds a score on the 0–100 scale.
-        var unit = i > 1 ? " (0\u2013" + M.constant("scale.score_max") + " score)" : "";
-        var th = el("th", { scope: "col" }, name.replace(/_/g, " ") + unit);
+        var th = el("th", { scope: "col" }, name.replace(/_/g, " "));
         if (i !== 1) th.className = "num";
         headRow.appendChild(th);
       });

@@ -1,7 +1,9 @@
 /* Tables and code blocks wider than the article. The layout decides, not the markup: after
    the theme has wrapped each table in its scroll box, and again when the window changes size,
-   - a table that does not fit a narrow screen turns into stacked cards, one a row, each cell
-     under the header of its column (no column is hidden);
+   - a table too wide for the article is set compact first (tighter cells, no minimum width
+     of a column), at any width;
+   - one that still does not fit a narrow screen turns into cards, one a row, each cell
+     after the header of its column (no column is hidden, an empty cell is left out);
    - a table or a code block that still does not fit scrolls sideways, under a visible line
      saying so (a shadow alone goes unseen on a phone).
    Nothing is fetched; without scripts the boxes still scroll. */
@@ -13,6 +15,8 @@
   var CARDS_BELOW_PX = 720;
   // Sub-pixel rounding of a box's width.
   var SLACK_PX = 1;
+  // The narrowest window (px) the tables are laid out again for.
+  var NARROWEST_PX = 200;
   var CUE_TEXT = "Wider than the page: scroll sideways to see all of it \u2192";
 
   function overflows(box) {
@@ -28,6 +32,9 @@
         if (headers[at] && !cell.hasAttribute("data-label")) {
           cell.setAttribute("data-label", headers[at]);
         }
+        // A cell with nothing in it would show its label alone.
+        var empty = !cell.textContent.trim() && !cell.querySelector("img, svg, input, math");
+        cell.toggleAttribute("data-empty", empty);
       });
     });
   }
@@ -62,10 +69,22 @@
       if (table.closest("figure.formula, .plot svg")) return;
       var box = scrollBoxOf(table);
       uncue(box);
+      // A table laid out to fit (data-fixed-layout) is never set compact or as cards.
+      if (table.hasAttribute("data-fixed-layout")) {
+        if (overflows(box)) cue(box);
+        return;
+      }
       table.removeAttribute("data-layout");
-      if (narrow && overflows(box) && table.querySelector("thead th")) {
+      if (overflows(box)) table.setAttribute("data-layout", "compact");
+      if (narrow && table.hasAttribute("data-layout") && table.querySelector("thead th")) {
+        // Cards where the compact table does not fit, or fits only in columns so narrow
+        // that it comes out taller than its cards.
+        var compact = overflows(box) ? Infinity : table.getBoundingClientRect().height;
         labelCells(table);
         table.setAttribute("data-layout", "cards");
+        if (!overflows(box) && table.getBoundingClientRect().height >= compact) {
+          table.setAttribute("data-layout", "compact");
+        }
       }
       if (overflows(box)) cue(box);
     });
@@ -100,7 +119,19 @@
   } else {
     window.addEventListener("load", layOut);
   }
-  window.addEventListener("resize", later);
+  // A window narrower than any screen is a passing state (Chromium lays a page out in a
+  // 1 px window while it takes a screenshot beyond the window): the layout stays as it is.
+  window.addEventListener("resize", function () {
+    if (window.innerWidth >= NARROWEST_PX) later();
+  });
+  // A <details> that opens lays out its tables for the first time.
+  document.addEventListener(
+    "toggle",
+    function (event) {
+      if (event.target.open) later();
+    },
+    true
+  );
   // A calculator draws and redraws its tables as the reader types: lay them out again.
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", watch);

@@ -92,13 +92,14 @@ MACROS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "paired_table",
     ),
     "coverage": (
-        "coverage_table",
+        "coverage_map",
         "coverage_notes",
         "clopper_pearson_reach",
         "coverage_target",
         "noise_at_ceiling",
     ),
     "harnesses": ("harness_mapping", "harness_notes", "harness_cli", "tau2_example"),
+    "repository": ("repository_link", "clone"),
 }
 
 #: Every macro name, in the order of :data:`MACROS_BY_MODULE`.

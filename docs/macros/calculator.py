@@ -17,7 +17,7 @@ from typing import Any
 from contracts.build import exact_value
 from contracts.model import Methodology
 from macros.interval_calculators import paired_widget, planner_widget, success_interval_widget
-from macros.markup import esc
+from macros.markup import esc, exact_text
 from macros.widgets import (
     SiteLike,
     decimal_field,
@@ -26,6 +26,7 @@ from macros.widgets import (
     whole_field,
     widget_section,
 )
+from scoring.constants import SCORE_SCALE
 
 #: The id of the inlined data; methodology.js reads the element with this id.
 DATA_ID = "methodology-data"
@@ -191,6 +192,7 @@ def _radar(site: SiteLike) -> str:
         f'<output id="calc-radar-share-{axis}" for="calc-radar-w-{axis}"></output></div>'
         for axis, position in start.items()
     )
+    scale = esc(exact_text(Fraction(SCORE_SCALE)))
     form = (
         f'<form class="calc-form calc-weights" novalidate><fieldset><legend>Viewer weights '
         f"(relative; axes at zero are left out)</legend>{sliders}</fieldset>"
@@ -200,7 +202,8 @@ def _radar(site: SiteLike) -> str:
         '<code data-out="command"></code></p>'
         '<div class="calc-chart" aria-hidden="true"></div>'
         '<div class="calc-scroll"><table class="calc-ranking" aria-live="polite"><caption>'
-        "Sample agents ranked by profile</caption><thead></thead><tbody></tbody></table></div>"
+        f"Sample agents ranked by profile; every score on the 0–{scale} scale</caption>"
+        "<thead></thead><tbody></tbody></table></div>"
     )
     data = {"agents": sample_agents(), "runs_file": samples.RUNS_FILE}
     return widget_section("radar", "Weigh the axes yourself", form, data)

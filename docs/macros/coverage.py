@@ -1,13 +1,16 @@
-"""The coverage of the intervals, measured on simulated agents: the table of every cell
-and score with its Monte Carlo error and target, and the notes that say in words what the
-grid, the targets and the misses are. Everything comes from the committed file of
+"""The coverage of the intervals, measured on simulated agents: the map of every cell and
+figure with its Monte Carlo error (each figure's target on demand, the whole file published
+beside the pages as JSON and CSV), and the notes that say in words what the grid, the
+targets and the misses are. Everything comes from the committed file of
 ``contracts/coverage/`` (written by ``contracts/coverage/simulate.py``, whose ``--check``
 proves it is what the code gives).
 """
 
 from __future__ import annotations
 
+import csv
 import functools
+import io
 import json
 import math
 from collections.abc import Callable
@@ -17,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import scoring.constants as C  # noqa: N812 - the module of constants, named as in contracts
 from contracts.source import REPO_ROOT
-from macros.markup import block, esc, exact_text, percent, plain, table, value
+from macros.layout import DOWNLOADS
+from macros.markup import block, esc, exact_text, percent, plain, value
 
 if TYPE_CHECKING:
     from macros.site import Site
@@ -121,54 +125,174 @@ def _scenario(row: dict[str, Any]) -> str:
     )
 
 
-def coverage_table(site: Site, path: Path | None = None) -> str:
-    """Coverage per cell (rows) and score (columns), each with its Monte Carlo error, its
-    target and ✓/✗; then the paired differences of the pairs of agents with the mean width
-    of the paired interval against the unpaired one. From the committed file."""
-    data = coverage_data(path)
-    scores = data["scores"]
-    heads = ["T", "mean success", "tasks", "cell"] + [esc(SCORE_NAMES.get(s, s)) for s in scores]
-    rows = [
-        _cell_heads(row) + [esc(figure_text(row["scores"][s])) for s in scores]
-        for row in data["cells"]
+#: Where the committed coverage file is published beside the pages (byte for byte), and
+#: the same figures one line a figure, for a spreadsheet.
+COVERAGE_JSON = "coverage.json"
+COVERAGE_CSV = "coverage.csv"
+#: The columns of :data:`COVERAGE_CSV`.
+CSV_FIELDS = (
+    "tasks",
+    "mean_success",
+    "population",
+    "cell",
+    "figure",
+    "truth",
+    "coverage",
+    "mc_error",
+    "target_low",
+    "target_high",
+    "meets",
+    "null_intervals",
+    "mean_width",
+    "mean_width_paired",
+    "mean_width_unpaired",
+)
+
+
+def _figures(data: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """Every figure of a cell, in the file's order: its kind in the file (``scores`` or
+    ``pairs``), its key there, and its name on the page."""
+    return [("scores", s, SCORE_NAMES.get(s, s)) for s in data["scores"]] + [
+        ("pairs", p, name) for p, name in PAIR_NAMES.items()
     ]
+
+
+def coverage_csv(data: dict[str, Any]) -> str:
+    """The coverage file one line a figure (a cell's score or paired difference), with the
+    cell, the truth, the coverage and its Monte Carlo error, the target and whether it is
+    met, the null intervals and the mean width(s); numbers as the file writes them."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    for row in data["cells"]:
+        for kind, key, name in _figures(data):
+            figure = row[kind][key]
+            writer.writerow(
+                [
+                    row["tasks"],
+                    row["mean_success"],
+                    row["population"],
+                    "stress" if row["stress"] else "published",
+                    name,
+                    figure["truth"],
+                    figure["coverage"],
+                    figure["mc_error"],
+                    figure["low"],
+                    "" if figure["high"] is None else figure["high"],
+                    "true" if figure["meets"] else "false",
+                    figure["null_intervals"],
+                    figure.get("mean_width", ""),
+                    figure.get("mean_width_paired", ""),
+                    figure.get("mean_width_unpaired", ""),
+                ]
+            )
+    return out.getvalue()
+
+
+def coverage_files(path: Path | None = None) -> dict[str, bytes]:
+    """The files the site publishes beside the pages: the committed file as it is, and its
+    figures as CSV (:func:`coverage_csv`)."""
+    where = COVERAGE_PATH if path is None else path
+    return {
+        COVERAGE_JSON: where.read_bytes(),
+        COVERAGE_CSV: coverage_csv(coverage_data(path)).encode("utf-8"),
+    }
+
+
+def _state(figure: dict[str, Any]) -> str:
+    """``met``; else ``low`` (under its target) or ``high`` (over its ceiling)."""
+    if figure["meets"]:
+        return "met"
+    return "low" if figure["coverage"] < figure["low"] else "high"
+
+
+#: The mark a figure off its target carries beside its shade (not told by colour alone).
+STATE_MARKS = {"met": "", "low": "\u25be", "high": "\u25b4"}
+STATE_WORDS = {"met": "meets its target", "low": "below its target", "high": "above its ceiling"}
+
+
+def _detail(data: dict[str, Any], row: dict[str, Any], kind: str, key: str, name: str) -> str:
+    """What a figure of the map says in full: the cell, the figure with its Monte Carlo
+    error, its target and ✓/✗, and for a paired difference the mean widths."""
+    figure = row[kind][key]
+    text = f"{name}, {_scenario(row)}: {figure_text(figure)}"
+    if kind == "pairs":
+        places = C.SCORE_DECIMALS if key == "composite" else C.FRACTION_DECIMALS
+        paired = plain(_exact(figure["mean_width_paired"]), places)
+        unpaired = plain(_exact(figure["mean_width_unpaired"]), places)
+        text += f"; mean width {paired} paired, {unpaired} unpaired"
+    return text
+
+
+def _group_name(data: dict[str, Any], tasks: int, stress: bool) -> str:
+    target = data["targets"]["stress_low" if stress else "published_low"]
+    kind = "stress cells" if stress else "published cells"
+    return f"{tasks} tasks · {kind}, held to ≥ {percent(_exact(target))}"
+
+
+def coverage_map(site: Site, path: Path | None = None) -> str:
+    """The coverage of every cell (rows, grouped by number of tasks and kind of cell) and
+    figure (columns: each score, then each paired difference) as one compact table: the
+    coverage in %, its Monte Carlo error under it, the cell shaded and marked where it is
+    off its target. Each figure's full text (target, ✓/✗, the paired widths) is its title,
+    shown on a tap too (``docs/javascripts/coverage.js``); the whole file is published
+    beside the pages (:func:`coverage_files`) and linked under the table."""
+    data = coverage_data(path)
+    figures = _figures(data)
+    heads = "".join(f'<th scope="col"><span>{esc(name)}</span></th>' for _, _, name in figures)
+    groups: dict[tuple[bool, int], list[dict[str, Any]]] = {}
+    for row in data["cells"]:
+        groups.setdefault((row["stress"], row["tasks"]), []).append(row)
+    body = []
+    for (stress, tasks), rows in groups.items():
+        lines = [
+            f'<tr class="cov-group"><th colspan="{len(figures) + 1}" scope="colgroup">'
+            f"{esc(_group_name(data, tasks, stress))}</th></tr>"
+        ]
+        for row in rows:
+            population = population_text(row).replace(" = ", " ")
+            label = f"{plain(_exact(row['mean_success']), 2)} {population}"
+            cells = []
+            for kind, key, name in figures:
+                figure = row[kind][key]
+                state = _state(figure)
+                mark = STATE_MARKS[state]
+                cells.append(
+                    f'<td class="cov-{state}" tabindex="0" '
+                    f'title="{esc(_detail(data, row, kind, key, name))}" '
+                    f'data-figure="{esc(figure_text(figure))}">'
+                    f"{esc(plain(_exact(figure['coverage']) * 100, 1))}"
+                    f'<span class="cov-mc">±{esc(points(figure["mc_error"]))}{mark}</span></td>'
+                )
+            lines.append(f'<tr><th scope="row">{esc(label)}</th>{"".join(cells)}</tr>')
+        body.append(f"<tbody>{''.join(lines)}</tbody>")
     level = esc(percent(_exact(data["level"])))
     caption = (
-        f"Share of {level} intervals containing the truth, {plain(data['replications'])} "
-        "simulated agents per cell, ± one Monte Carlo error in percentage points; in "
-        "brackets the target the cell is held to; ✓ met, ✗ not met"
+        f"Coverage of the {level} intervals, in %, in each cell (its mean success rate and "
+        "population of tasks), "
+        f"each from {esc(plain(data['replications']))} simulated agents, ± its Monte Carlo "
+        f"error in percentage points; {STATE_MARKS['low']} below its target, "
+        f"{STATE_MARKS['high']} above its ceiling. Tap or point at a figure for its target."
     )
-    scores_table = table(
-        "coverage:table", heads, rows, numeric=tuple(range(len(heads))), caption=caption
+    legend = "".join(
+        f'<span class="cov-{state}">{esc(mark or "✓")} {esc(STATE_WORDS[state])}</span>'
+        for state, mark in STATE_MARKS.items()
     )
-    pair_heads = ["T", "mean success", "tasks", "cell"]
-    for name in PAIR_NAMES.values():
-        pair_heads += [esc(name), esc(f"{name}: width paired / unpaired")]
-    pair_rows = []
-    for row in data["cells"]:
-        cells = _cell_heads(row)
-        for name in PAIR_NAMES:
-            pair = row["pairs"][name]
-            places = C.SCORE_DECIMALS if name == "composite" else C.FRACTION_DECIMALS
-            widths = (
-                f"{plain(_exact(pair['mean_width_paired']), places)} / "
-                f"{plain(_exact(pair['mean_width_unpaired']), places)}"
-            )
-            cells += [esc(figure_text(pair)), esc(widths)]
-        pair_rows.append(cells)
-    pair_caption = (
-        f"Pairs of agents on shared tasks: coverage of the {level} interval of the "
-        "difference A − B, ± its Monte Carlo error, the target and ✓/✗; the mean width of "
-        "the paired interval against the unpaired one (√(Var_A + Var_B)), on the same tasks"
+    links = (
+        f'<a href="{esc(site.rel(f"{DOWNLOADS}/{COVERAGE_CSV}"))}"><code>{COVERAGE_CSV}</code>'
+        "</a> (one line a figure: the cell, the truth, the coverage, its Monte Carlo error, "
+        "the target, the mean widths) and "
+        f'<a href="{esc(site.rel(f"{DOWNLOADS}/{COVERAGE_JSON}"))}"><code>{COVERAGE_JSON}'
+        "</code></a> (the committed file)"
     )
-    pairs_table = table(
-        "coverage:pairs",
-        pair_heads,
-        pair_rows,
-        numeric=tuple(range(len(pair_heads))),
-        caption=pair_caption,
+    inner = (
+        f'<table class="coverage-map" data-fixed-layout><caption>{caption}</caption>'
+        f'<thead><tr><th scope="col">cell</th>{heads}</tr></thead>{"".join(body)}</table>'
+        f'<p class="cov-legend">{legend}</p>'
+        '<p class="cov-detail" aria-live="polite" hidden></p>'
+        f'<p class="cov-files">Every figure in full: {links}.</p>'
     )
-    return scores_table + pairs_table
+    return block("coverage:map", inner, extra_class="coverage")
 
 
 def coverage_misses(data: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
@@ -396,7 +520,7 @@ def coverage_notes(site: Site, path: Path | None = None) -> str:
 
 #: The macros this module renders (see ``macros.MACROS_BY_MODULE``).
 MACROS: dict[str, Callable[..., str]] = {
-    "coverage_table": coverage_table,
+    "coverage_map": coverage_map,
     "coverage_notes": coverage_notes,
     "clopper_pearson_reach": clopper_pearson_reach,
     "coverage_target": coverage_target,

@@ -29,17 +29,18 @@ def evaluate(site: Site, name: str, *args: Any, fmt: str = "exact") -> str:
 
 
 def formula(site: Site, name: str) -> str:
-    """A formula as MathML, with its title and where it is defined."""
+    """A formula as MathML, with its title, where it is defined, its TeX and its symbols."""
     entry = site.snapshot.formula(name)
     caption = (
         f"{esc(entry.title)} · <code>{esc(entry.function)}</code> · "
         f"{site.source_link(entry.defined_in)}"
     )
+    # The caption, the TeX and the symbols (each folded) share the line under the formula.
     return (
         f'\n<figure class="{FORMULA_CLASS}" data-mv="formula:{esc(name)}" '
         f'id="{anchor_id("formula", name)}">{to_mathml(entry.latex)}'
-        f"<figcaption>{caption}</figcaption>{tex_source(entry.latex)}</figure>\n"
-        + where(site, name)
+        f"<figcaption>{caption}</figcaption>{tex_source(entry.latex)}"
+        f"{where(site, name).strip()}</figure>\n"
     )
 
 

@@ -44,6 +44,21 @@ def _tex_class(path: str) -> str:
     return ' class="formula-tex"' if path.startswith("formulas[") else ""
 
 
+#: Class of a value's path in a table of differences (site.css lets it wrap at its
+#: <wbr> marks, where other names in a table stay whole).
+PATH_CLASS = "path"
+
+
+def _path(path: str) -> str:
+    """A value's path (``formulas[uncertainty.wilson].symbols.z``) in code that may wrap
+    after a dot or a closing bracket and before an opening one, so that a table of long
+    paths fits the article."""
+    marked = re.sub(r"([.\]])|(?=\[)", lambda m: (m.group(1) or "") + "\0", path)
+    text = esc(marked).replace("\0", "<wbr>")
+    tex = " formula-tex" if path.startswith("formulas[") else ""
+    return f'<code class="{PATH_CLASS}{tex}">{text}</code>'
+
+
 def _value(data: Any, path: str = "") -> str:
     """A value of a difference; a formula's (its LaTeX, its symbols) is TeX shown on purpose.
     A long one shows its start, and the whole of it in a fold (no script needed)."""
@@ -150,7 +165,7 @@ def differences_table(key: str, differences: list[Any], *, before: str, after: s
     rows = [
         [
             # A formula's path names its symbols as TeX (symbols.\mathrm{Wilson}): shown so.
-            f"<code{_tex_class(d.path)}>{esc(d.path)}</code>",
+            _path(d.path),
             "—" if d.kind == "added" else _value(d.committed, d.path),
             "—" if d.kind == "removed" else _value(d.live, d.path),
             esc(d.location or ""),

@@ -1,60 +1,67 @@
-"""Displayed formulas that fit a phone: line breaks chosen at build time.
+"""Where a displayed formula may break into lines: marked at build time, chosen in the browser.
 
-MathML Core (Chromium's) breaks no line, so a formula wider than the article would scroll.
-:func:`fit` estimates the width of a converted formula from its structure (the glyphs'
-advance widths in ems, as STIX Two Math sets them, rounded up), and where it is wider than
-:data:`BUDGET_EM` it stacks it explicitly, each rule applied only where the one before
-is not enough:
+MathML Core (Chromium's) breaks no line. A displayed formula is written on one line, on the
+lines its structure needs and no more (a case a row); only where the browser finds it wider
+than its column does ``docs/javascripts/formulas.js`` break it, measuring the formula as it
+is laid out, so a wide screen keeps on one line what a phone sets in three. The rules, each
+applied only where the one before is not enough:
 
-1. ``cases`` whose rows are too wide set each condition on its own line under its value;
-2. a fraction wider than the line sets its numerator (and denominator) on two lines;
-3. a row breaks before a relation or a binary operator, preferring the shallowest one (a
-   break inside parentheses only where none outside fits) and the latest one on the line;
-   each continued line is indented.
+1. ``cases`` wider than the column set each condition on its own line under its value;
+2. a fraction wider than the column sets its numerator (and denominator) in lines;
+3. a row breaks before a relation or a binary operator (the operator starts the continued
+   line, which is indented, as in a paper), at the end of a clause (``a,\\quad b``: a new
+   clause starts a line of its own, not indented), between the words of a text, or between
+   two factors set apart by a thin space: the cheapest place that fits, then the latest.
 
-The result is an ``<mtable>`` of left-aligned rows; the TeX annotation is not touched.
+This module marks the places of rule 3 and what each costs, ``data-break`` on the element
+a line may start with: a clause's start costs :data:`CLAUSE_COST`, below anything else; a
+break otherwise costs the depth of rows and brackets around it, plus half a level between
+two factors. The script reads the marks and decides. An element without a mark never
+starts a line, so an operator never ends one and a line never starts with a comma.
+
+Each place where lines are broken is a *container*: the formula's row, a cell of a table
+(a case), the numerator or denominator of a fraction. Its atoms are the leaves of its rows
+(a fraction, a script, a root or a table is one atom: never broken across lines); a text of
+several words is cut into one ``<mtext class="word">`` a word, so that a line may break
+between them (laid out, the words read as the text did).
 """
 
 from __future__ import annotations
 
-import copy
 import xml.etree.ElementTree as ET
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 
-#: What a displayed formula may be wide, in ems of its font: a 360 px phone leaves about
-#: 296 px for it (the article's and the figure's padding), and the phone sets math at 16 px
-#: (docs/stylesheets/site.css). Kept under 296/16 = 18.5 to absorb the estimate's error.
-BUDGET_EM = 16.5
-#: Indent of a continued line, in ems (a quad, as TeX's ``\qquad`` halved).
-INDENT_EM = 1.0
-#: A line is not cut shorter than this (a line holding only ``f(x)`` helps no one).
-SHORTEST_LINE_EM = 4.0
-#: Width of a cell's padding in an ``<mtable>`` (site.css: ``mtd { padding: 0 0.6em }``).
-CELL_PADDING_EM = 1.2
-#: Script size against its base (MathML Core's ``scriptlevel`` step, rounded up).
-SCRIPT_SCALE = 0.75
-
-#: Advance widths, in ems, by kind of glyph (STIX Two Math, rounded up).
-ITALIC_EM = 0.55
-UPRIGHT_EM = 0.5
-DIGIT_EM = 0.5
-WIDE_LETTERS = frozenset("mwMWΣ")
-WIDE_EM = 0.85
-FENCE_EM = 0.4
-#: An operator's glyph and the spaces MathML Core puts around it.
-RELATIONS = frozenset("=<>≤≥∈≈≠⊂∝")
-BINARY = frozenset("+−-±∓·×")
-RELATION_EM = 0.78 + 2 * 0.28
-BINARY_EM = 0.78 + 2 * 0.22
-PUNCTUATION_EM = 0.45
-
-
-#: Class of a table of lines this module made (site.css sets its cells without padding), and
-#: of a word of a text cut for line breaks.
-STACKED_CLASS = "stacked"
+#: The attribute marking where a line may start, and what a break there costs; and the one
+#: that says the element is a relation or a binary operator (the script lets a relation's
+#: left side stand on a short line, and spaces an operator that starts a line as binary).
+BREAK_ATTRIBUTE = "data-break"
+OPERATOR_ATTRIBUTE = "data-break-op"
+RELATION, OPERATOR = "relation", "operator"
+#: Class of a word of a text cut for line breaks.
 WORD_CLASS = "word"
 NO_BREAK_SPACE = "\u00a0"
+
+#: What a break costs, by what follows it, added to its depth (rows and brackets around it):
+#: before a relation, before a binary operator or a word of text, between two factors, after
+#: the comma between two arguments. A break between factors costs half a level of depth, one
+#: in a list of arguments a whole level (the last resort of a line of ``min(a, b, c)``).
+RELATION_COST, OPERATOR_COST, PRODUCT_COST, ARGUMENT_COST = 0.0, 0.0, 0.5, 1.0
+#: The start of a clause (after ``,\\quad`` or ``;\\quad`` in the formula's own row, outside
+#: every bracket): cheaper than any other break, so a formula of clauses breaks between them
+#: first.
+CLAUSE_COST = -1.0
+
+RELATIONS = frozenset("=<>≤≥∈≈≠⊂∝")
+BINARY = frozenset("+−-±∓·×")
+OPENING = frozenset("([{⌈⌊")
+CLOSING = frozenset(")]}⌉⌋")
+#: What ends a clause when a quad follows it.
+CLAUSE_ENDS = frozenset(",;")
+#: A word that starts with one of these never starts a line (``, else``).
+NO_LINE_START = frozenset(",;.:)]")
+#: The width of ``\\quad`` as latex2mathml writes it.
+QUAD = "1em"
 
 
 def _q(tag: str) -> str:
@@ -65,120 +72,7 @@ def _tag(element: ET.Element) -> str:
     return element.tag.rpartition("}")[2]
 
 
-def _text_width(text: str, kind: str, italic: bool) -> float:
-    width = 0.0
-    for char in text:
-        if char in WIDE_LETTERS:
-            width += WIDE_EM
-        elif char.isdigit():
-            width += DIGIT_EM
-        elif kind == "mo" and char in RELATIONS:
-            width += RELATION_EM
-        elif kind == "mo" and char in BINARY:
-            width += BINARY_EM
-        elif kind == "mo" and char in ",;:":
-            width += PUNCTUATION_EM
-        elif kind == "mo":
-            width += FENCE_EM
-        else:
-            width += ITALIC_EM if italic else UPRIGHT_EM
-    return width
-
-
-def width(element: ET.Element) -> float:
-    """The estimated width of ``element`` in ems of its font."""
-    tag = _tag(element)
-    if tag in ("mi", "mn", "mo", "mtext", "ms"):
-        text = element.text or ""
-        italic = tag == "mi" and len(text) == 1 and "mathvariant" not in element.attrib
-        return _text_width(text, tag, italic)
-    if tag == "mspace":
-        ems = element.get("width", "0em").removesuffix("em")
-        return float(ems) if ems.replace(".", "", 1).isdigit() else 0.0  # a named space
-    if tag == "annotation":
-        return 0.0
-    parts = list(element)
-    if tag in ("msub", "msup", "msubsup"):
-        scripts = [width(p) * SCRIPT_SCALE for p in parts[1:]]
-        return width(parts[0]) + max(scripts, default=0.0)
-    if tag in ("mover", "munder", "munderover"):
-        return max([width(parts[0]), *(width(p) * SCRIPT_SCALE for p in parts[1:])])
-    if tag == "mfrac":
-        return max((width(p) for p in parts), default=0.0) + FENCE_EM
-    if tag in ("msqrt", "mroot"):
-        return sum(width(p) for p in parts) + 2 * FENCE_EM
-    if tag == "mtable":
-        padding = 0.0 if element.get("class") == STACKED_CLASS else CELL_PADDING_EM
-        columns: dict[int, float] = {}
-        for row in parts:
-            for at, cell in enumerate(row):
-                columns[at] = max(columns.get(at, 0.0), width(cell) + padding)
-        return sum(columns.values())
-    return sum(width(p) for p in parts)
-
-
-# --- Rule 1: cases, each condition under its value -----------------------------------------
-
-
-def _is_cases(element: ET.Element) -> bool:
-    parts = list(element)
-    return (
-        _tag(element) == "mrow"
-        and len(parts) == 2
-        and _tag(parts[0]) == "mo"
-        and (parts[0].text or "") == "{"
-        and _tag(parts[1]) == "mtable"
-    )
-
-
-def _stack_cases(cases: ET.Element, budget: float) -> None:
-    """Each row of ``cases`` becomes two: the value, then its condition, indented."""
-    table = cases[1]
-    inner = budget - width(cases[0]) - CELL_PADDING_EM
-    rows = list(table)
-    for row in rows:
-        table.remove(row)
-    for row in rows:
-        cells = list(row)
-        value_row = ET.SubElement(table, _q("mtr"))
-        value_cell = copy.deepcopy(cells[0])
-        _fit_children(value_cell, inner)
-        value_row.append(value_cell)
-        for condition in cells[1:]:
-            condition_row = ET.SubElement(table, _q("mtr"))
-            cell = copy.deepcopy(condition)
-            indent = ET.Element(_q("mspace"), {"width": f"{INDENT_EM}em"})
-            cell.insert(0, indent)
-            _fit_children(cell, inner)
-            condition_row.append(cell)
-
-
-# --- Rule 2: a long fraction on two lines ----------------------------------------------------
-
-
-def _fraction(element: ET.Element) -> ET.Element | None:
-    if _tag(element) == "mfrac":
-        return element
-    if _tag(element) == "mstyle" and len(element) == 1 and _tag(element[0]) == "mfrac":
-        return element[0]
-    return None
-
-
-def _fit_children(element: ET.Element, budget: float) -> None:
-    """``element``'s children, set in lines of at most ``budget`` ems where they are wider."""
-    children = list(element)
-    if sum(width(c) for c in children) <= budget:
-        return
-    stacked = stack(children, budget)
-    for child in children:
-        element.remove(child)
-    element.append(stacked)
-
-
-# --- Rule 3: breaks before relations and operators ------------------------------------------
-
-
-#: A leaf of a row and the rows that hold it, outermost first.
+#: A leaf of a container and the rows that hold it, outermost first.
 Atom = tuple[tuple[ET.Element, ...], ET.Element]
 
 
@@ -186,23 +80,9 @@ def _breakable(element: ET.Element) -> bool:
     return _tag(element) == "mrow" and len(element) > 1
 
 
-def _atoms(children: list[ET.Element], path: tuple[ET.Element, ...] = ()) -> list[Atom]:
-    """The leaves of ``children`` with the rows that hold them, opening every row (fenced
-    or not) but no fraction, script, root or table: those are never broken."""
-    found: list[Atom] = []
-    for child in children:
-        if _breakable(child):
-            found += _atoms(list(child), (*path, child))
-        elif _tag(child) == "mtext" and len(_split(child.text or "")) > 1:
-            found += [(path, word) for word in _words(child)]
-        else:
-            found.append((path, child))
-    return found
-
-
 def _split(text: str) -> list[str]:
     """The words of a text, at its spaces (latex2mathml writes them as no-break spaces)."""
-    return text.replace(NO_BREAK_SPACE, " ").strip().split(" ")
+    return [w for w in text.replace(NO_BREAK_SPACE, " ").strip().split(" ") if w]
 
 
 def _words(text: ET.Element) -> list[ET.Element]:
@@ -213,22 +93,36 @@ def _words(text: ET.Element) -> list[ET.Element]:
     spaces = " " + NO_BREAK_SPACE
     lead = NO_BREAK_SPACE * (len(whole) - len(whole.lstrip(spaces)))
     trail = NO_BREAK_SPACE * (len(whole) - len(whole.rstrip(spaces)))
-    words = [w for w in _split(whole) if w]
+    words = _split(whole)
     pieces = []
     for at, word in enumerate(words):
         piece = ET.Element(text.tag, dict(text.attrib, **{"class": WORD_CLASS}))
         last = at == len(words) - 1
         piece.text = (lead if at == 0 else "") + word + (trail if last else NO_BREAK_SPACE)
+        piece.tail = text.tail if last else None
         pieces.append(piece)
     return pieces
 
 
-OPENING = frozenset("([{⌈⌊")
-CLOSING = frozenset(")]}⌉⌋")
-#: What a break costs, by what follows it, added to its depth (rows and brackets around it):
-#: before a relation, before a binary operator or a word of text, between two factors.
-#: A break between factors costs half a level of depth; of equal costs, the latest wins.
-RELATION_COST, OPERATOR_COST, PRODUCT_COST = 0.0, 0.0, 0.5
+def _cut_words(row: ET.Element) -> None:
+    """Each text of several words among ``row``'s children, cut into its words in place."""
+    for at, child in reversed(list(enumerate(row))):
+        if _tag(child) == "mtext" and len(_split(child.text or "")) > 1:
+            row[at : at + 1] = _words(child)
+
+
+def _atoms(row: ET.Element, path: tuple[ET.Element, ...] = ()) -> list[Atom]:
+    """The leaves of ``row`` with the rows that hold them, opening every row (fenced or not)
+    but no fraction, script, root or table: those are never broken. Its texts of several
+    words, and those of the rows it opens, are cut into words first."""
+    _cut_words(row)
+    found: list[Atom] = []
+    for child in row:
+        if _breakable(child):
+            found += _atoms(child, (*path, child))
+        else:
+            found.append((path, child))
+    return found
 
 
 def _glyph(element: ET.Element) -> str:
@@ -236,6 +130,31 @@ def _glyph(element: ET.Element) -> str:
     if _tag(element) in ("msup", "msub", "msubsup") and len(element):
         element = element[0]
     return (element.text or "") if _tag(element) in ("mo", "mi") else ""
+
+
+def _is_quad(element: ET.Element | None) -> bool:
+    return element is not None and _tag(element) == "mspace" and element.get("width") == QUAD
+
+
+def _is_space(element: ET.Element | None) -> bool:
+    """An ``<mspace>``, or a text of spaces only (``\\ `` is a no-break space)."""
+    if element is None:
+        return False
+    return _tag(element) == "mspace" or (
+        _tag(element) == "mtext" and not (element.text or "").replace(NO_BREAK_SPACE, "").strip()
+    )
+
+
+def _is_comma(element: ET.Element | None) -> bool:
+    return element is not None and _tag(element) == "mo" and (element.text or "") == ","
+
+
+def _operator(atom: ET.Element) -> str | None:
+    """``relation`` or ``operator`` for an ``<mo>`` a line may start with, else None."""
+    if _tag(atom) != "mo" or atom.attrib:
+        return None
+    glyph = atom.text or ""
+    return RELATION if glyph in RELATIONS else OPERATOR if glyph in BINARY else None
 
 
 def _costs(atoms: list[Atom]) -> list[float | None]:
@@ -250,11 +169,34 @@ def _costs(atoms: list[Atom]) -> list[float | None]:
         if atom.get("fence") == "true" and atom.get("form") == "prefix":
             depth -= 1  # the opening fence of a row stands outside it
         previous = atoms[at - 1][1] if at else None
-        if glyph in RELATIONS and _tag(atom) == "mo" and not atom.attrib:
+        previous_path = atoms[at - 1][0] if at else ()
+        before = atoms[at - 2][1] if at > 1 else None
+        word = atom.get("class") == WORD_CLASS
+        if (
+            _is_quad(previous)
+            and before is not None
+            and _tag(before) == "mo"
+            and (before.text or "") in CLAUSE_ENDS
+            and len(previous_path) <= 1
+            and brackets == 0
+            and not bar_open
+        ):
+            costs.append(CLAUSE_COST)
+        elif _operator(atom) == RELATION:
             costs.append(depth + RELATION_COST)
-        elif (glyph in BINARY and not atom.attrib) or atom.get("class") == WORD_CLASS:
+        elif _operator(atom) == OPERATOR or (word and (atom.text or "")[:1] not in NO_LINE_START):
             costs.append(depth + OPERATOR_COST)
-        elif previous is not None and _tag(previous) == "mspace" and glyph not in CLOSING:
+        elif not _is_space(atom) and (
+            _is_comma(previous) or (_is_space(previous) and _is_comma(before))
+        ):
+            costs.append(depth + ARGUMENT_COST)
+        elif (
+            previous is not None
+            and _tag(previous) == "mspace"
+            and not word
+            and glyph not in CLOSING
+            and _tag(atom) != "mspace"
+        ):
             costs.append(depth + PRODUCT_COST)
         else:
             costs.append(None)
@@ -265,88 +207,25 @@ def _costs(atoms: list[Atom]) -> list[float | None]:
     return costs
 
 
-def _lines(atoms: list[Atom], budget: float) -> list[int]:
-    """Where each line starts: greedy, at the cheapest, then the latest, break that fits."""
-    costs = _costs(atoms)
-    starts, at, used = [0], 0, 0.0
-    while at < len(atoms):
-        room = budget - (INDENT_EM if len(starts) > 1 else 0.0)
-        used += width(atoms[at][1])
-        if used > room and at > starts[-1]:
-            options = [
-                (cost, -k)
-                for k in range(starts[-1] + 1, at + 1)
-                if (cost := costs[k]) is not None
-                and sum(width(a) for _, a in atoms[starts[-1] : k]) >= SHORTEST_LINE_EM
-            ]
-            if options:
-                start = -min(options)[1]
-                starts.append(start)
-                at, used = start, 0.0
-                continue
-        at += 1
-    return starts
+def _containers(math: ET.Element) -> list[ET.Element]:
+    """Where lines may be broken: the formula's body, each cell, each part of a fraction."""
+    found = [math]
+    for element in math.iter():
+        if _tag(element) == "mtd":
+            found.append(element)
+        elif _tag(element) == "mfrac":
+            found.extend(part for part in element if _tag(part) == "mrow")
+    return found
 
 
-def _rebuild(atoms: list[Atom]) -> list[ET.Element]:
-    """The atoms of one line, in copies of the rows that held them."""
-    top: list[ET.Element] = []
-    stack_: list[tuple[ET.Element, ET.Element]] = []  # (original row, its copy on this line)
-    for path, atom in atoms:
-        keep = 0
-        while keep < len(stack_) and keep < len(path) and stack_[keep][0] is path[keep]:
-            keep += 1
-        del stack_[keep:]
-        for row in path[keep:]:
-            new = ET.Element(row.tag, dict(row.attrib))
-            (stack_[-1][1].append(new) if stack_ else top.append(new))
-            stack_.append((row, new))
-        (stack_[-1][1].append(copy.deepcopy(atom)) if stack_ else top.append(copy.deepcopy(atom)))
-    return top
-
-
-def stack(children: list[ET.Element], budget: float = BUDGET_EM) -> ET.Element:
-    """``children`` (one row) as an ``<mtable>`` of lines at most ``budget`` ems wide (one
-    ``<mrow>`` where they fit on one line once cases and fractions are stacked)."""
-    children = [copy.deepcopy(c) for c in children]
-    for element in _descendants(children):
-        if _is_cases(element) and width(element) > budget - INDENT_EM:
-            _stack_cases(element, budget - INDENT_EM)
-    atoms = _atoms(children)
-    for _, atom in atoms:
-        fraction = _fraction(atom)
-        if fraction is not None and width(atom) > budget - INDENT_EM:
-            for part in fraction:
-                _fit_children(part, budget - INDENT_EM - FENCE_EM)
-    starts = _lines(atoms, budget)
-    if len(starts) == 1:
-        row = ET.Element(_q("mrow"))
-        row.extend(children)
-        return row
-    table = ET.Element(_q("mtable"), {"class": STACKED_CLASS})
-    for number, (start, end) in enumerate(zip(starts, [*starts[1:], len(atoms)], strict=True)):
-        cell = ET.SubElement(
-            ET.SubElement(table, _q("mtr")),
-            _q("mtd"),
-            {"columnalign": "left", "displaystyle": "true"},
-        )
-        if number:
-            cell.append(ET.Element(_q("mspace"), {"width": f"{INDENT_EM}em"}))
-        cell.extend(_rebuild(atoms[start:end]))
-    return table
-
-
-def _descendants(children: list[ET.Element]) -> list[ET.Element]:
-    return [e for child in children for e in child.iter()]
-
-
-def fit(math: ET.Element, budget: float = BUDGET_EM) -> None:
-    """Stack the rows of a block ``<math>`` (one row, or a table of clause rows) that are
-    wider than ``budget``, in place."""
-    parts = list(math)
-    if len(parts) == 1 and _tag(parts[0]) == "mtable":
-        for row in parts[0]:
-            for cell in row:
-                _fit_children(cell, budget)
-        return
-    _fit_children(math, budget)
+def mark(math: ET.Element) -> None:
+    """Mark, in place, every place a line of the block ``<math>`` (not yet annotated) may
+    start; see the module docstring."""
+    for container in _containers(math):
+        atoms = _atoms(container)
+        for (_, atom), cost in zip(atoms, _costs(atoms), strict=True):
+            if cost is not None:
+                kind = _operator(atom)
+                atom.set(BREAK_ATTRIBUTE, f"{cost:g}")
+                if kind is not None:
+                    atom.set(OPERATOR_ATTRIBUTE, kind)

@@ -9,7 +9,7 @@ or hears wrongly in MathML Core (Chromium, Firefox, Safari):
   operator. They become ``<mi>`` (upright: a multi-letter ``<mi>`` is) followed by the
   invisible function application U+2061, as in TeX: no gap before ``(``.
 - ``\\overline`` comes out as U+2015, which does not stretch: the bar covers one letter. It
-  becomes a stretchy U+203E over the whole base.
+  becomes a stretchy U+203E over the whole base (its ``<mover>`` of class ``overline``).
 - ``\\tilde`` comes out as an ASCII ``~`` at mid-height; it becomes the accent U+02DC.
 - ``\\hat`` comes out as an ASCII ``^`` set as an accent, which Chromium draws touching its
   base; it becomes the modifier circumflex U+02C6 set as an over-script, clear of the base.
@@ -20,10 +20,12 @@ or hears wrongly in MathML Core (Chromium, Firefox, Safari):
   negative ones (``\\!``) go, since MathML adds none of the TeX gaps they were cancelling.
 - The TeX rides along as ``<annotation encoding="application/x-tex">`` in ``<semantics>``.
 
-A displayed formula of several clauses (``S \\pm e,\\quad g = \\ldots``) is set one clause to
-a line, left-aligned, in an ``<mtable>``: MathML Core breaks no line, and the interval
-formulas are wider than the article in one. A row still wider than a phone's article is then
-stacked by :mod:`macros.linebreak`. The TeX annotation keeps the whole formula.
+A displayed formula is written on one line (a case a row, as its structure needs): where
+the browser finds it wider than its column, ``docs/javascripts/formulas.js`` breaks it into
+lines at the places :mod:`macros.linebreak` marks (a clause's end first, then before a
+relation or an operator). A formula of several clauses (``S \\pm e,\\quad g = \\ldots``)
+is one row of its clauses, each converted on its own, a quad between two. The TeX
+annotation keeps the whole formula.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import xml.etree.ElementTree as ET
 
 from latex2mathml.converter import convert
 
-from macros.linebreak import fit
+from macros.linebreak import QUAD, mark
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 TEX_ENCODING = "application/x-tex"
@@ -44,6 +46,8 @@ ET.register_namespace("", MATHML_NS)
 RAW_LATEX = re.compile(r"\\[A-Za-z]+")
 
 OVERLINE = "\u203e"  # stretches horizontally in the math font
+#: Class of an overline's ``<mover>`` (site.css pads its base).
+OVERLINE_CLASS = "overline"
 FUNCTION_APPLICATION = "\u2061"
 BARS = frozenset({"\u2015", "\u00af", OVERLINE})  # what an overline may arrive as
 TILDES = frozenset({"~", "\u02dc"})
@@ -111,54 +115,50 @@ def clauses(latex: str) -> list[str]:
 
 
 def to_mathml(latex: str, *, block: bool = True) -> str:
-    """MathML for ``latex``, tidied, carrying its TeX; ``ValueError`` if LaTeX survives.
+    """MathML for ``latex``, tidied, carrying its TeX; ``ValueError`` if LaTeX survives. A
+    block formula carries the places where a line may break (:func:`macros.linebreak.mark`).
 
     >>> print(to_mathml(r"\\mathrm{cost}", block=False))  # doctest: +NORMALIZE_WHITESPACE
     <math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><semantics><mrow><mrow>\
 <mi mathvariant="normal">cost</mi></mrow></mrow><annotation encoding="application/x-tex">\
 \\mathrm{cost}</annotation></semantics></math>
     """
-    lines = clauses(latex) if block else [latex]
+    pieces = clauses(latex) if block else [latex]
     mathml = convert(latex, display="block" if block else "inline")
-    if len(lines) > 1:
-        mathml = _one_clause_a_line(lines)
-    if block:
-        mathml = _fitted(mathml)
+    if len(pieces) > 1:
+        mathml = _clause_rows(pieces)
     if RAW_LATEX.search(mathml):
         raise ValueError(f"LaTeX left in the MathML of {latex!r}")
-    return tidy(mathml, latex)
+    return tidy(mathml, latex, breaks=block)
 
 
-def _fitted(mathml: str) -> str:
-    """``mathml`` with each row wider than a phone's article stacked (macros.linebreak)."""
-    # Mark the upright letters first: re-serialised, ``&#x00064;`` is a plain ``d`` again.
-    root = ET.fromstring(_UPRIGHT_LETTER.sub(r'<mi mathvariant="normal">\1</mi>', mathml))
-    fit(root)
-    return ET.tostring(root, encoding="unicode")
-
-
-def _one_clause_a_line(lines: list[str]) -> str:
-    """A block ``<math>`` whose rows are the clauses, each converted on its own."""
+def _clause_rows(pieces: list[str]) -> str:
+    """A block ``<math>`` whose row holds each clause converted on its own (as its own row:
+    a ``\\bigl(`` of one clause is sized by that clause alone), a quad between two."""
     math = ET.Element(_q("math"), {"display": "block"})
-    table = ET.SubElement(math, _q("mtable"))
-    for line in lines:
-        row = ET.SubElement(table, _q("mtr"))
-        # MathML Core aligns a cell by its own columnalign (the table's is MathML 3 only),
-        # and sets a table's cells in the compact style unless told to display them.
-        cell = ET.SubElement(row, _q("mtd"), {"columnalign": "left", "displaystyle": "true"})
-        cell.extend(list(ET.fromstring(convert(line, display="block"))))
+    row = ET.SubElement(math, _q("mrow"))
+    for at, piece in enumerate(pieces):
+        if at:
+            ET.SubElement(row, _q("mspace"), {"width": QUAD})
+        content = list(ET.fromstring(convert(piece, display="block")))
+        if len(content) == 1 and _tag(content[0]) == "mrow":
+            content = list(content[0])  # latex2mathml's own row of the clause
+        ET.SubElement(row, _q("mrow")).extend(content)
     return ET.tostring(math, encoding="unicode")
 
 
-def tidy(mathml: str, latex: str | None = None) -> str:
+def tidy(mathml: str, latex: str | None = None, *, breaks: bool = False) -> str:
     """The post-processing of latex2mathml's output described in the module docstring;
-    with ``latex``, the formula is wrapped in ``<semantics>`` with its TeX annotation."""
+    with ``breaks``, the places a line may break are marked (:mod:`macros.linebreak`); with
+    ``latex``, the formula is wrapped in ``<semantics>`` with its TeX annotation."""
     root = ET.fromstring(_UPRIGHT_LETTER.sub(r'<mi mathvariant="normal">\1</mi>', mathml))
     _merge_words(root)
     _operator_names(root)
     _accents(root)
     _letters(root)
     _spaces(root)
+    if breaks:
+        mark(root)
     if latex is not None:
         _annotate(root, latex)
     return ET.tostring(root, encoding="unicode", short_empty_elements=True)
@@ -229,6 +229,9 @@ def _accents(root: ET.Element) -> None:
             mark.text = OVERLINE
             mark.attrib.clear()
             mark.set("stretchy", "true")
+            # site.css pads the base a little: the bar stretches to the base's box, and an
+            # italic letter's ink reaches past its advance.
+            over.set("class", OVERLINE_CLASS)
         elif (mark.text or "") in TILDES:
             mark.text = "\u02dc"
             mark.attrib.clear()

@@ -1,5 +1,6 @@
 """Files published beside the pages: the live methodology snapshot and its JSON Schema, the
-JSON Schemas of the CLI output, sample inputs, the released snapshots with the lock (byte for
+JSON Schemas of the CLI output, sample inputs, the measured coverage of the intervals (as
+committed, and as CSV), the released snapshots with the lock (byte for
 byte as committed, so that ``python -m contracts verify`` can check a download) and
 highlighted copies of the ``scoring`` and
 ``contracts`` sources (each line anchored, so that the pages can link to where a constant or
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from macros import archive, samples
+from macros.coverage import COVERAGE_CSV, COVERAGE_JSON, coverage_files
 from macros.layout import (
     DOWNLOADS,
     SCHEMA_FILE,
@@ -61,6 +63,8 @@ def downloads(site: Site) -> str:
         ("examples/report_api.py", "the report from Python"),
         ("examples/outcome_api.py", "an outcome score from Python"),
         ("examples/tau_bench.py", "pass^k on the τ-bench data"),
+        (f"{DOWNLOADS}/{COVERAGE_JSON}", "the measured coverage of the intervals"),
+        (f"{DOWNLOADS}/{COVERAGE_CSV}", "the same coverage figures, one line a figure"),
     ]
     entries += [
         (f"{VERSIONS_DIR}/{r.version}.json", f"committed snapshot of version {r.version}")
@@ -112,6 +116,8 @@ def publish(site_dir: Path, *, site_zip: bool = False) -> None:
     downloads.mkdir(exist_ok=True)
     for name, text in sample_files().items():
         (downloads / name).write_text(text, encoding="utf-8")
+    for name, data in coverage_files().items():
+        (downloads / name).write_bytes(data)
     versions = site_dir / VERSIONS_DIR
     versions.mkdir(exist_ok=True)
     # Byte for byte as committed: a reader checks them with python -m contracts verify.

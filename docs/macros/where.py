@@ -4,7 +4,8 @@ the snapshot records them), so that no symbol of a formula is left undefined on 
 that shows it. A constant reads as its description and value, another formula as its title
 (linked to its entry on the reference page), an input by its name in the code.
 
-A formula the registry describes in words (its ``symbols`` empty) gets no list.
+The list is folded under one line that names the symbols (a reader opens it for what they
+stand for). A formula the registry describes in words (its ``symbols`` empty) gets none.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 import re
 from typing import TYPE_CHECKING
 
-from macros.markup import block, esc
+from macros.markup import BLOCK_CLASS, esc
 from macros.mathml import to_mathml
 from macros.site import anchor_id
 
@@ -80,15 +81,18 @@ def meaning(site: Site, text: str) -> str:
 
 
 def where(site: Site, name: str) -> str:
-    """The list of a formula's symbols and their meanings ("" when it has none)."""
+    """The list of a formula's symbols and their meanings ("" when it has none), folded
+    under a line that names the symbols: a reader opens it for their meanings."""
     symbols = site.snapshot.formula(name).symbols or {}
     if not symbols:
         return ""
+    shown = {latex: _symbol(latex) for latex in symbols}
     rows = "".join(
-        f"<li>{_symbol(latex)}: {meaning(site, text)}</li>" for latex, text in symbols.items()
+        f"<li>{shown[latex]}: {meaning(site, text)}</li>" for latex, text in symbols.items()
     )
-    return block(
-        f"formula-where:{name}",
-        f'<p class="where-title">where</p><ul>{rows}</ul>',
-        extra_class="formula-where",
+    line = ", ".join(shown.values())
+    return (
+        f'\n<details class="{BLOCK_CLASS} formula-where" data-mv="{esc(f"formula-where:{name}")}">'
+        f'<summary><span class="where-title">where</span> {line}</summary><ul>{rows}</ul>'
+        "</details>\n"
     )

@@ -134,7 +134,8 @@ SCENARIOS = {
             (
                 "scoring/curves.py",
                 "    return piecewise_linear(mean_cost_usd, C.COST_ANCHORS_USD)\n",
-                "    return piecewise_linear(mean_cost_usd, C.COST_ANCHORS_USD)\n" + UNBOUND_FORMULA,
+                "    return piecewise_linear(mean_cost_usd, C.COST_ANCHORS_USD)\n"
+                + UNBOUND_FORMULA,
             ),
         ),
         ("formula curve.halved", "the symbol y is bound to nothing: add it to symbols="),

@@ -157,14 +157,27 @@ def emulating(driver: Any, width: int, height: int, *, mobile: bool) -> Iterator
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+#: True once the page's displayed formulas are set on their lines for the window's width
+#: (docs/javascripts/formulas.js marks the root when it is done), or the page has none.
+FORMULAS_SET = (
+    "return !document.querySelector('figure.formula')"
+    " || document.documentElement.dataset.formulas === 'set'"
+)
+
+
 def load(driver: Any, url: str, timeout_s: float = 10) -> None:
-    """Open ``url`` and wait until the page and its web fonts have loaded."""
+    """Open ``url`` and wait until the page and its web fonts have loaded and its formulas
+    are set on their lines (:data:`FORMULAS_SET`)."""
     driver.get(url)
     try:
         wait_for(driver, "return document.readyState === 'complete'", timeout_s)
     except AssertionError:
         raise AssertionError(f"{url} did not finish loading") from None
     driver.execute_async_script("document.fonts.ready.then(() => arguments[0]())")
+    try:
+        wait_for(driver, FORMULAS_SET, timeout_s)
+    except AssertionError:
+        raise AssertionError(f"{url}: its formulas were never set on their lines") from None
 
 
 #: How often a wait asks its condition, in ms: by a timer of the page, with no round trip to

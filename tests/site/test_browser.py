@@ -14,6 +14,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,7 @@ from chromium_driver import (
     load,
     requested_urls,
     save_screenshot,
+    serve,
     wait_for,
 )
 from page_loads import THEME_READY
@@ -176,6 +179,53 @@ def test_search_works_offline(chromium: Any, base_url: str) -> None:
     assert results, "search found nothing for 'consistency'"
     foreign = _foreign(requested_urls(chromium), base_url)
     assert not foreign, f"search: requests to another host: {foreign}"
+
+
+def test_a_tap_on_the_coverage_map_shows_the_figure_in_full(chromium: Any, base_url: str) -> None:
+    """A figure of the coverage map, tapped: a row under its row says it in full (its title:
+    the cell, the target, whether it is met); tapped again, the row goes."""
+    _load(chromium, f"{base_url}uncertainty.html")
+    cell = chromium.find_element("css selector", "table.coverage-map tbody td[title]")
+    chromium.execute_script("arguments[0].scrollIntoView({block: 'center'})", cell)
+    title = cell.get_attribute("title")
+    cell.click()
+    shown = chromium.find_elements("css selector", "table.coverage-map tr.cov-shown")
+    assert [row.text for row in shown] == [title]
+    assert "✓" in title or "✗" in title
+    cell.click()
+    assert not chromium.find_elements("css selector", "table.coverage-map tr.cov-shown")
+
+
+#: How long the theme's script is given to ask for the repository's facts (s).
+WIDGET_WAIT_S = 10
+
+
+def test_the_themes_repository_widget_would_be_reported(
+    chromium: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A copy of a page whose repository link is the theme's widget again (marked
+    ``data-md-component="source"``, as the theme's own partial marks it): the theme's script
+    asks GitHub's API for the repository's stars, and the check of the pages' requests to
+    another host reports it. The site's link (docs/overrides/partials/source.html) is
+    plain."""
+    dest = tmp_path_factory.mktemp("repository-widget") / "site"
+    shutil.copytree(built_site(tmp_path_factory), dest)
+    page = dest / "index.html"
+    html = page.read_text(encoding="utf-8")
+    assert 'class="md-source"' in html
+    assert 'data-md-component="source"' not in html
+    page.write_text(
+        html.replace('class="md-source"', 'class="md-source" data-md-component="source"'),
+        encoding="utf-8",
+    )
+    with serve(dest) as url:
+        _load(chromium, f"{url}index.html")
+        foreign: list[str] = []
+        deadline = time.monotonic() + WIDGET_WAIT_S
+        while not foreign and time.monotonic() < deadline:
+            foreign += _foreign(requested_urls(chromium), url)
+            time.sleep(0.1)
+    assert any("api.github.com" in u for u in foreign), foreign
 
 
 def test_a_file_copy_works(chromium: Any, tmp_path_factory: pytest.TempPathFactory) -> None:

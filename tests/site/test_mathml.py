@@ -17,6 +17,7 @@ import scoring  # noqa: F401  (registers every formula)
 from scoring.registry import FORMULAS
 
 mathml = import_macros("macros.mathml")
+linebreak = import_macros("macros.linebreak")
 NS = {"m": mathml.MATHML_NS}
 FONT = ROOT / "docs" / "fonts" / "STIXTwoMath-subset.woff2"
 LICENCE = ROOT / "docs" / "fonts" / "OFL.txt"
@@ -267,13 +268,49 @@ def test_the_font_is_small_and_licensed() -> None:
     assert "The STIX Fonts Project Authors" in licence
 
 
-def test_a_displayed_formula_of_several_clauses_is_set_one_clause_a_line() -> None:
-    latex = r"S \pm e,\quad g = \left(a, b\right);\quad \hat p = 0:\ \left[0,\ 1\right]"
-    rows = tree(latex).findall(".//m:mtable/m:mtr", NS)
-    assert len(rows) == 3
-    assert [row[0].get("columnalign") for row in rows] == ["left"] * 3
-    annotation = tree(latex).find(".//m:annotation", NS)
+def _marks(latex: str) -> dict[str, float]:
+    """The elements of the block formula a line may start with (their text, spaces
+    stripped) and what a break before each costs."""
+    return {
+        "".join(e.itertext()).strip("\u00a0"): float(mark)
+        for e in tree(latex).iter()
+        if (mark := e.get(linebreak.BREAK_ATTRIBUTE)) is not None
+    }
+
+
+def test_a_displayed_formula_is_one_line_with_its_breaks_marked() -> None:
+    """One rendering: no line is chosen at build time (the browser chooses where the formula
+    is wider than its column, docs/javascripts/formulas.js); a clause starts at the cheapest
+    mark, a relation and an operator at their depth, an argument after them, and nothing
+    else may start a line."""
+    latex = r"S \pm e,\quad g = \left(a, b\right);\quad \hat p = 0 + x"
+    root = tree(latex)
+    assert root.find(".//m:mtable", NS) is None
+    marks = _marks(latex)
+    assert marks.pop("g") == marks.pop("p\u02c6") == linebreak.CLAUSE_COST  # each clause
+    assert marks.pop("=") >= 0
+    assert marks.pop("+") == marks.pop("\u00b1") >= 0
+    assert marks.pop("b") > 0  # an argument, inside brackets
+    assert marks == {}, "nothing else starts a line"
+    kinds = {
+        "".join(e.itertext()): e.get(linebreak.OPERATOR_ATTRIBUTE)
+        for e in root.iter()
+        if e.get(linebreak.OPERATOR_ATTRIBUTE)
+    }
+    assert kinds == {"=": linebreak.RELATION, "+": linebreak.OPERATOR, "\u00b1": linebreak.OPERATOR}
+    annotation = root.find(".//m:annotation", NS)
     assert annotation is not None
     assert annotation.text == latex  # the TeX stays whole
     inline = ET.fromstring(mathml.to_mathml(latex, block=False))
-    assert inline.find(".//m:mtable", NS) is None
+    assert not [e for e in inline.iter() if e.get(linebreak.BREAK_ATTRIBUTE) is not None]
+
+
+def test_a_comma_inside_brackets_is_no_clause() -> None:
+    marks = _marks(r"f = \min\!\left(a,\quad b\right)")
+    assert marks["b"] > marks["="] > linebreak.CLAUSE_COST
+
+
+def test_a_text_breaks_between_its_words_never_before_a_comma() -> None:
+    marks = _marks(r"c = x\ \text{, else } \mathrm{checklist}\text{ or a known outcome}")
+    assert "," not in marks
+    assert marks["else"] == marks["or"] == marks["known"] == marks["="]

@@ -12,6 +12,10 @@ screenshot where their parts lie apart, each probe in one. The rules, from TeX's
 - every glyph of a formula is drawn from the site's math font (DevTools
   ``CSS.getPlatformFontsForNode``), not from a system font.
 
+A formula folded in a closed ``<details>`` (a derivation of the uncertainty page, the list
+of a formula's symbols) is not painted there: it is measured where it shows, every formula
+on the reference page, each symbol in the line that names them.
+
 Built without the font (its ``@font-face`` removed), the same measurement reports the
 braces: ``test_without_the_font_the_braces_are_reported`` shows the test can fail; so do the
 spoiled pages of the other ``..._is_reported`` tests.
@@ -90,9 +94,17 @@ const id = e => { if (!e.dataset.pi) e.dataset.pi = String(next++); return Numbe
 const isFence = e => e.localName === 'mo' && fences.has(e.textContent.trim())
   && e.getAttribute('stretchy') !== 'false';
 const formulas = [];
+// A formula folded in a closed <details> (a derivation, the list of a formula's symbols)
+// is not painted: it is measured where it shows (every formula shows on the reference page).
+const folded = m => {
+  const closed = m.closest('details:not([open])');
+  return !!closed && !m.closest('summary');
+};
 document.querySelectorAll('article math').forEach((math, index) => {
+  if (folded(math)) return;
   const figure = math.closest('figure');
-  const name = (figure && figure.dataset.mv) || `math #${index}`;
+  const symbol = math.closest('.formula-where') ? ' (a symbol of its list)' : '';
+  const name = ((figure && figure.dataset.mv) || `math #${index}`) + symbol;
   // The same markup at the same width is laid out the same wherever it is (read before
   // the probe numbers are added to it).
   const key = `${Math.round(math.getBoundingClientRect().width)}|${math.outerHTML}`;
@@ -587,6 +599,10 @@ def test_a_shot_of_many_probes_measures_as_one_of_each(driver: Any, base_url: st
     assert one_formula, "no shot held two probes of one formula"
 
 
+#: How far below its box a spoiled subscript casts its ink (px).
+SHADOW_PX = 14
+
+
 def test_ink_outside_every_zone_has_the_shot_retaken_one_probe_a_shot(
     driver: Any, base_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -594,17 +610,24 @@ def test_ink_outside_every_zone_has_the_shot_retaken_one_probe_a_shot(
     shot of many probes that holds one is retaken one probe a shot, and reads of each what
     a shot of its formula alone reads."""
     load(driver, f"{base_url}composite.html")
-    stray = "math msub > :last-child { text-shadow: 0 14px 0 currentColor; }"
+    stray = f"math msub > :last-child {{ text-shadow: 0 {SHADOW_PX}px 0 currentColor; }}"
     formulas = driver.execute_script(PROBES_JS, PROBE_CSS + stray)
     probes = [(f["math"], probe) for f in formulas for probe in f["probes"]]
     boxes, window_height = driver.execute_script(
         BOXES_JS, [[m, probe["a"] + probe["b"]] for m, probe in probes]
     )
     zones = [_zone(tuple(parts)) for _, parts in boxes]
+
+    def shadow_shown(shot: list[int]) -> bool:
+        """Whether the shot reaches below one of its subscripts' shadows (it is cut at the
+        lowest of its zones)."""
+        bottom = max(zones[j][3] for j in shot)
+        return any(
+            probes[j][1]["kind"] == "script" and zones[j][3] + SHADOW_PX < bottom for j in shot
+        )
+
     shot = next(
-        shot
-        for shot in _shots(zones, window_height)
-        if len(shot) > 1 and any(probes[j][1]["kind"] == "script" for j in shot)
+        shot for shot in _shots(zones, window_height) if len(shot) > 1 and shadow_shown(shot)
     )
     shown = [(*probes[j], zones[j]) for j in shot]
     taken: list[Any] = []

@@ -5,10 +5,10 @@ table equals the page's formula computed here independently (``statistics.Normal
 and exact fractions, the page's example 354 among its cells); the leaderboard of the
 reference corpus equals ``scoring report --format json`` on each corpus file (rank (UB),
 composite, interval); the width plot's data are the live functions' values; the coverage
-table is the committed coverage file; each score's page links to it; and the page says what
-the intervals do not cover. Each check is a function returning its problems, shown to
-report a spoiled copy of the page; a scratch copy with another power builds a table that
-follows it.
+map is the committed coverage file, which the site publishes as it is and as CSV; each
+score's page links to it; and the page says what the intervals do not cover. Each check is
+a function returning its problems, shown to report a spoiled copy of the page; a scratch
+copy with another power builds a table that follows it.
 """
 
 from __future__ import annotations
@@ -298,36 +298,71 @@ def _figure(figure: dict[str, Any]) -> str:
     return f"{_percent(figure['coverage'])} ± {error} ({_target(figure)}) {mark}"
 
 
-def _head(cell: dict[str, Any]) -> list[str]:
-    population = "bimodal" if cell["population"] == "bimodal" else f"ρ = {cell['population']:.2f}"
+def _label(cell: dict[str, Any]) -> str:
+    """A row's head: the mean success rate and the population, ``0.20 ρ 0.30``."""
+    population = "bimodal" if cell["population"] == "bimodal" else f"ρ {cell['population']:.2f}"
+    return f"{cell['mean_success']:.2f} {population}"
+
+
+def _group(cell: dict[str, Any]) -> str:
     kind = "stress" if cell["stress"] else "published"
-    return [str(cell["tasks"]), f"{cell['mean_success']:.2f}", population, kind]
+    return f"{cell['tasks']} tasks · {kind} cells"
+
+
+def _shown(figure: dict[str, Any]) -> str:
+    """What a figure's cell of the map shows: ``97.1±0.3``, marked ▾ below its target, ▴
+    above its ceiling."""
+    mark = "" if figure["meets"] else ("▾" if figure["coverage"] < figure["low"] else "▴")
+    return f"{_percent(figure['coverage'])[:-1]}±{_percent(figure['mc_error'])[:-1]}{mark}"
+
+
+def _widths(pair: dict[str, Any], places: int) -> str:
+    paired, unpaired = (
+        Decimal(repr(pair[k])).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+        for k in ("mean_width_paired", "mean_width_unpaired")
+    )
+    return f"mean width {paired} paired, {unpaired} unpaired"
+
+
+def _map_rows(page: Page) -> list[tuple[str, str, list[Node]]]:
+    """Each row of the coverage map: its group's head, its own head and its figures."""
+    rows, group = [], ""
+    for body in marked(page, "coverage:map").find_all("tbody"):
+        for tr in body.find_all("tr"):
+            head = " ".join(tr.find_all("th")[0].text().split())
+            if "cov-group" in tr.classes:
+                group = head
+            else:
+                rows.append((group, head, tr.find_all("td")))
+    return rows
 
 
 def coverage_problems(page: Page, data: dict[str, Any]) -> list[str]:
-    """Cells of the coverage tables that differ from the committed file, and figures that
-    miss their target which the notes do not state."""
+    """Figures of the coverage map that differ from the committed file (what a cell shows,
+    its full text with the target and, for a pair, the widths), and figures that miss their
+    target which the notes do not state."""
     problems = []
-    rows = table_rows(marked(page, "coverage:table"))
+    rows = _map_rows(page)
     if len(rows) != len(data["cells"]):
-        problems.append(f"{len(rows)} coverage rows, the file has {len(data['cells'])}")
-    for cell, row in zip(data["cells"], rows, strict=False):
-        want = _head(cell) + [_figure(cell["scores"][s]) for s in data["scores"]]
-        if row != want:
-            problems.append(f"coverage row {row} != file {want}")
-    pair_rows = table_rows(marked(page, "coverage:pairs"))
-    for cell, row in zip(data["cells"], pair_rows, strict=False):
-        want = _head(cell)
-        for name, places in (("composite", 2), ("success_rate", 4)):
+        problems.append(f"{len(rows)} rows in the coverage map, the file has {len(data['cells'])}")
+    pair_places = {"composite": C.SCORE_DECIMALS, "success_rate": C.FRACTION_DECIMALS}
+    for cell, (group, label, cells) in zip(data["cells"], rows, strict=False):
+        if not group.startswith(_group(cell)) or label != _label(cell):
+            problems.append(f"map row {group!r} {label!r} is not the file's {_group(cell)}")
+        figures = [(cell["scores"][s], _figure(cell["scores"][s])) for s in data["scores"]]
+        for name, places in pair_places.items():
             pair = cell["pairs"][name]
-            want.append(_figure(pair))
-            paired_width, unpaired_width = (
-                (Decimal(repr(pair[k]))).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
-                for k in ("mean_width_paired", "mean_width_unpaired")
-            )
-            want.append(f"{paired_width} / {unpaired_width}")
-        if row != want:
-            problems.append(f"pairs row {row} != file {want}")
+            figures.append((pair, f"{_figure(pair)}; {_widths(pair, places)}"))
+        if len(cells) != len(figures):
+            problems.append(f"{label}: {len(cells)} figures, the file has {len(figures)}")
+        for at, ((figure, full), td) in enumerate(zip(figures, cells, strict=False)):
+            shown = "".join(td.text().split())
+            title = td.attrs.get("title", "")
+            if shown != _shown(figure) or not title.endswith(full):
+                problems.append(
+                    f"{group}, {label}, figure {at + 1}: {shown!r}, {title!r}: not the file's "
+                    f"{_shown(figure)!r}, {full!r}"
+                )
     notes = " ".join(marked(page, "coverage:notes").text().split())
     names = {"success_rate": "success rate"}
     for cell in data["cells"]:
@@ -361,6 +396,42 @@ def test_a_poor_figure_missing_from_the_page_is_reported(site: Path) -> None:
     problems = coverage_problems(page_of(site), data)
     assert any("file" in p for p in problems), problems
     assert any("composite 50.0%" in p and "not in the notes" in p for p in problems), problems
+
+
+#: The columns of the published CSV, one line a figure.
+CSV_COLUMNS = (
+    "tasks,mean_success,population,cell,figure,truth,coverage,mc_error,target_low,"
+    "target_high,meets,null_intervals,mean_width,mean_width_paired,mean_width_unpaired"
+)
+
+
+def test_the_coverage_is_published_as_committed_and_as_csv(site: Path) -> None:
+    """``downloads/coverage.json`` is the committed file, byte for byte; ``coverage.csv``
+    holds each of its figures on a line, every number as the file writes it; the map links
+    to both."""
+    import csv
+
+    downloads = site / "downloads"
+    assert (downloads / "coverage.json").read_bytes() == COVERAGE.read_bytes()
+    data = json.loads(COVERAGE.read_text(encoding="utf-8"))
+    lines = (downloads / "coverage.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == CSV_COLUMNS
+    rows = list(csv.DictReader(lines))
+    names = {"success_rate": "success rate"}
+    want = []
+    for cell in data["cells"]:
+        figures = [(names.get(s, s), cell["scores"][s]) for s in data["scores"]]
+        figures += [
+            (f"d {names.get(p, p)}", cell["pairs"][p]) for p in ("composite", "success_rate")
+        ]
+        for name, figure in figures:
+            want.append(
+                (str(cell["tasks"]), name, repr(figure["coverage"]), repr(figure["mc_error"]))
+            )
+    got = [(r["tasks"], r["figure"], r["coverage"], r["mc_error"]) for r in rows]
+    assert got == want
+    links = {a.attrs.get("href") for a in marked(page_of(site), "coverage:map").find_all("a")}
+    assert {"downloads/coverage.csv", "downloads/coverage.json"} <= links
 
 
 def test_the_coverage_glossary_word_is_shown(site: Path) -> None:
