@@ -33,7 +33,7 @@ from typing import BinaryIO
 
 from scoring import composite, radar, repeatability, scorer
 from scoring.constants import METHODOLOGY_VERSION, PASS_K_LEVELS, Axis
-from scoring.numeric import Number
+from scoring.numeric import Number, exact
 from scoring.reading import collector_paused, read_stats
 from scoring.scorer import AgentReport
 from scoring.stats import AgentStats
@@ -73,8 +73,11 @@ def report_of(
     levels = repeatability.levels_of(extra_levels)
     # Scoring builds no reference cycles: the collector would only rescan every agent's
     # exact values, again and again as they accumulate.
+    # The profile's weights made exact once for the report, not once an agent.
+    chosen = radar.default_weights() if weights is None else weights
+    exact_weights = {axis: exact(weight) for axis, weight in chosen.items()}
     with collector_paused():
-        agents = [scorer.score(agent, weights, levels) for agent in stats]
+        agents = [scorer.score(agent, exact_weights, levels) for agent in stats]
         notes = composite.anchor_notes([agent.composite for agent in agents])
         applied = radar.normalised(radar.default_weights() if weights is None else weights)
         return Report(
