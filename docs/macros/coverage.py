@@ -323,14 +323,24 @@ def exact_coverage(theta: Fraction, runs: int) -> Fraction:
     >>> float(exact_coverage(Fraction(1, 2), 10)) > 0.95
     True
     """
-    from scoring.rates import clopper_pearson_interval
-
     total = Fraction(0)
-    for x in range(runs + 1):
-        interval = clopper_pearson_interval(Fraction(x, runs), float(runs))
-        if Fraction(interval.low) <= theta <= Fraction(interval.high):
+    for x, (low, high) in enumerate(_count_intervals(runs)):
+        if low <= theta <= high:
             total += math.comb(runs, x) * theta**x * (1 - theta) ** (runs - x)
     return total
+
+
+@functools.cache
+def _count_intervals(runs: int) -> tuple[tuple[Fraction, Fraction], ...]:
+    """The printed Clopper–Pearson interval of each success count ``x`` of ``runs`` (they
+    do not depend on the truth, so a scan over the truth reads them once a build)."""
+    from scoring.rates import clopper_pearson_interval
+
+    found = []
+    for x in range(runs + 1):
+        interval = clopper_pearson_interval(Fraction(x, runs), float(runs))
+        found.append((Fraction(interval.low), Fraction(interval.high)))
+    return tuple(found)
 
 
 def runs_read(data: dict[str, Any], row: dict[str, Any], score: str) -> tuple[int, str]:

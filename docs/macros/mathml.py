@@ -30,12 +30,15 @@ annotation keeps the whole formula.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from latex2mathml.converter import convert
 
+from macros import disk_cache
 from macros.linebreak import QUAD, mark
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
@@ -123,6 +126,34 @@ def to_mathml(latex: str, *, block: bool = True) -> str:
 <mi mathvariant="normal">cost</mi></mrow></mrow><annotation encoding="application/x-tex">\
 \\mathrm{cost}</annotation></semantics></math>
     """
+    # Kept between builds (a pure function of the TeX, the converter and the typesetting
+    # code of this site): a rebuild under serve converts only the formulas an edit changed.
+    key = (*_typesetter(), str(block), latex)
+    return disk_cache.cached("mathml", key, lambda: _mathml(latex, block).encode()).decode()
+
+
+@functools.cache
+def _typesetter() -> tuple[str, ...]:
+    """What the MathML of a formula depends on besides its TeX: the converter's version and
+    the source of this module and of the line-break marks."""
+    import latex2mathml
+
+    from macros import linebreak
+
+    return (
+        getattr(latex2mathml, "__version__", "") or _version("latex2mathml"),
+        Path(__file__).read_text(encoding="utf-8"),
+        Path(linebreak.__file__).read_text(encoding="utf-8"),
+    )
+
+
+def _version(distribution: str) -> str:
+    from importlib.metadata import version
+
+    return version(distribution)
+
+
+def _mathml(latex: str, block: bool) -> str:
     pieces = clauses(latex) if block else [latex]
     mathml = convert(latex, display="block" if block else "inline")
     if len(pieces) > 1:

@@ -13,14 +13,12 @@ build starts under Zensical). The macros of this module link to the files and li
 
 from __future__ import annotations
 
-import hashlib
-import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from macros import archive, samples
+from macros import archive, disk_cache, samples
 from macros.coverage import COVERAGE_CSV, COVERAGE_JSON, coverage_files
 from macros.layout import (
     DOWNLOADS,
@@ -149,46 +147,26 @@ def _lock_name() -> str:
     return LOCK_FILENAME
 
 
-#: Highlighted sources kept between builds, by a digest of what they are made from: a
-#: rebuild under ``mkdocs serve`` highlights again only the files that changed (every file
-#: through Pygments took about a third of a build). Beside Zensical's cache, not tracked.
-SOURCE_CACHE = Path(".cache") / "highlighted-sources"
-
-
 def publish_sources(target: Path) -> None:
     """Write a highlighted page, lines anchored, for every Python file of the packages."""
+    import pygments
+
     from contracts.source import REPO_ROOT
 
-    cache = REPO_ROOT / SOURCE_CACHE
+    # Kept between builds, by the text, Pygments' version and this module's own source (how
+    # the page is written): a rebuild under serve highlights only what changed (every file
+    # through Pygments took about a third of a build).
+    writer = (pygments.__version__, Path(__file__).read_text(encoding="utf-8"))
     for package in SOURCE_PACKAGES:
         for path in sorted((REPO_ROOT / package).glob("*.py")):
             relative = path.relative_to(REPO_ROOT).as_posix()
             text = path.read_text(encoding="utf-8")
             out = target / f"{relative}.html"
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_bytes(_highlighted(relative, text, cache))
-
-
-def _highlighted(relative: str, text: str, cache: Path) -> bytes:
-    """The highlighted page of the source ``text`` of ``relative``, from the cache when the
-    same text was highlighted before by the same Pygments."""
-    import pygments
-
-    key = hashlib.sha256(f"{pygments.__version__}\0{relative}\0{text}".encode()).hexdigest()
-    kept = cache / f"{key}.html"
-    try:
-        return kept.read_bytes()
-    except OSError:
-        pass
-    page = _highlight(relative, text)
-    try:  # a cache that cannot be written only costs time
-        cache.mkdir(parents=True, exist_ok=True)
-        partial = kept.with_suffix(f".{os.getpid()}.part")
-        partial.write_bytes(page)
-        partial.replace(kept)
-    except OSError:
-        pass
-    return page
+            key = (*writer, relative, text)
+            out.write_bytes(
+                disk_cache.cached("sources", key, lambda r=relative, t=text: _highlight(r, t))
+            )
 
 
 def _highlight(relative: str, text: str) -> bytes:
