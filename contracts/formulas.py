@@ -38,6 +38,7 @@ from contracts.agreement import agree as agree
 from contracts.agreement import show as show
 from contracts.latex import (
     Element,
+    Evaluator,
     IndexRange,
     LatexError,
     Number,
@@ -48,7 +49,6 @@ from contracts.latex import (
     canonical_symbol,
     parse,
 )
-from contracts.latex import Evaluator as _Evaluator
 from contracts.registration import EACH as EACH
 from contracts.registration import registration_problems as registration_problems
 from scoring.registry import (
@@ -307,7 +307,7 @@ def latex_value(formula: Formula, inputs: Mapping[str, Any]) -> Number | Span:
     none, :class:`LatexError` where it cannot be evaluated)."""
     bindings = _Bindings(formula, inputs)
     scope = Scope(bindings.resolve, bindings.has, bindings.is_index)
-    evaluator = _Evaluator(parse(formula.latex), scope, formula.name)
+    evaluator = Evaluator(parse(formula.latex), scope, formula.name)
     if isinstance(formula.symbols.get(EACH), Rows):  # one value per row of a: a list
         return evaluator.each(EACH)  # type: ignore[return-value]
     return evaluator.value()

@@ -39,14 +39,14 @@ from scoring.numeric import Number, exact
 from scoring.rate_bounds import (
     RateBounds,
     clopper_pearson_bounds,
+    counts_checked,
+    level_share,
     n_star_of,
     outwards_with_margin,
     pass_hat_k_moments,
+    pooled,
     upper_share,
 )
-from scoring.rate_bounds import counts_checked as _counts_checked
-from scoring.rate_bounds import level_share as _share
-from scoring.rate_bounds import pooled as _pooled
 from scoring.registry import (
     ScoringError,
     arg,
@@ -231,7 +231,7 @@ def rate_bounds(
     (10.0, 7.5067, 0.1484, 0.8516)
     """
     n_eff = capped_effective_size(m, variance, tasks, runs, k)
-    share = _share(level)
+    share = level_share(level)
     if k >= 2:
         if share != _LEVEL:
             raise ScoringError(f"level must be INTERVAL_LEVEL for k ≥ 2 (Wilson), not {level!r}")
@@ -298,9 +298,9 @@ def success_rate_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     True
     """
     if len(tasks) < INTERVAL_MIN_TASKS:
-        _counts_checked(tasks)  # impossible counts are refused even below the minimum
+        counts_checked(tasks)  # impossible counts are refused even below the minimum
         return None
-    p, variance, n = _pooled(tasks)
+    p, variance, n = pooled(tasks)
     return rate_interval(p, variance, len(tasks), n)
 
 
@@ -374,9 +374,9 @@ def correctness_interval(tasks: Sequence[tuple[int, int]]) -> Interval | None:
     """
     counts = [(known, passes) for passes, known in tasks]
     if len(tasks) < INTERVAL_MIN_TASKS:
-        _counts_checked(counts)
+        counts_checked(counts)
         return None
-    p, variance, n = _pooled(counts)
+    p, variance, n = pooled(counts)
     return rate_interval(p, variance, len(tasks), n, places=SCORE_DECIMALS, scale=SCORE_SCALE)
 
 

@@ -28,12 +28,12 @@ ERROR_TITLE = "Macro Rendering Error"
 SUGGESTIONS = 3
 SUGGESTION_CUTOFF = 0.6
 
-from contracts.source import REPO_ROOT as _REPO_ROOT  # noqa: E402 - the one root
+from contracts.source import REPO_ROOT  # noqa: E402 - the one root
 
 
 def _shown(filename: str) -> str:
     path = Path(filename).resolve()
-    return path.relative_to(_REPO_ROOT).as_posix() if path.is_relative_to(_REPO_ROOT) else str(path)
+    return path.relative_to(REPO_ROOT).as_posix() if path.is_relative_to(REPO_ROOT) else str(path)
 
 
 def failure_location(error: BaseException) -> str | None:
@@ -42,7 +42,7 @@ def failure_location(error: BaseException) -> str | None:
     repository.
 
     >>> try:
-    ...     compile("x = (", str(_REPO_ROOT / "scoring" / "constants.py"), "exec")
+    ...     compile("x = (", str(REPO_ROOT / "scoring" / "constants.py"), "exec")
     ... except SyntaxError as error:
     ...     failure_location(error)
     'scoring/constants.py:1'
@@ -50,7 +50,7 @@ def failure_location(error: BaseException) -> str | None:
     if isinstance(error, SyntaxError) and error.filename:
         return f"{_shown(error.filename)}:{error.lineno or 0}"
     frames = traceback.extract_tb(error.__traceback__)
-    inside = [f for f in frames if Path(f.filename).resolve().is_relative_to(_REPO_ROOT)]
+    inside = [f for f in frames if Path(f.filename).resolve().is_relative_to(REPO_ROOT)]
     return f"{_shown(inside[-1].filename)}:{inside[-1].lineno}" if inside else None
 
 
