@@ -82,28 +82,28 @@ def _scoreboard_lines(
         return []
     impact = compare_snapshots(committed, live)
     if impact is None:
-        boards = live.scoreboard or []
-        agents = sum(len(board.agents) for board in boards)
-        return [
-            f"  {SCOREBOARD_KEY}: recorded for the first time ({plural(agents, 'agent')} in "
-            f"{plural(len(boards), 'corpus file')}); {UPDATE_COMMAND} records it"
-        ]
+        return [f"  {SCOREBOARD_KEY}: {_first_record(live)}; {UPDATE_COMMAND} records it"]
     count = plural(len(mine), "value")
     return [f"  {SCOREBOARD_KEY}: {count} of the reference corpus differ;"] + [
         f"  {line}" for line in summary_lines(impact)
     ]
 
 
+def _first_record(live: Methodology) -> str:
+    """A scoreboard no released version recorded: how many agents and corpus files."""
+    boards = live.scoreboard or []
+    agents = sum(len(board.agents) for board in boards)
+    return (
+        f"recorded for the first time ({plural(agents, 'agent')} in "
+        f"{plural(len(boards), 'corpus file')})"
+    )
+
+
 def _scoreboard_brief(impact: Impact | None, live: Methodology) -> list[str]:
     """The scoreboard's group in a few lines: each corpus file whose scores move, and
     where every agent is listed."""
     if impact is None:
-        boards = live.scoreboard or []
-        agents = sum(len(board.agents) for board in boards)
-        return [
-            f"recorded for the first time ({plural(agents, 'agent')} in "
-            f"{plural(len(boards), 'corpus file')})"
-        ]
+        return [_first_record(live)]
     moved = [
         corpus
         for corpus in impact.corpus
