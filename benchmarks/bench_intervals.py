@@ -1,5 +1,5 @@
-"""One agent's intervals (methodology 1.2.0: scoring.rates, scoring.moves): the median time
-per call of each, on the published check agents.
+"""One agent's intervals (methodology 1.2.0: scoring.intervals.rates, scoring.intervals.moves): the
+median time per call of each, on the published check agents.
 
 Every agent of a report with enough tasks pays these, so they are the report's hot path.
 
@@ -30,7 +30,7 @@ COMPOSITE_CHECK_TASKS = _checks.COMPOSITE_CHECK_TASKS
 PASS5_TASKS = _checks.PASS5_TASKS
 SUCCESS_TASKS = _checks.SUCCESS_TASKS
 
-from scoring import moves, rates  # noqa: E402
+from scoring.intervals import moves, rates  # noqa: E402
 
 
 def median_us(call: Callable[[], object], calls: int, repeats: int) -> float:

@@ -5,7 +5,7 @@ The candidate is the algorithm of the browser's copy (``docs/javascripts/quantil
 the regularized incomplete beta by its continued fraction (modified Lentz), inverted by
 Halley's method inside a bisection bracket, from the starting point of Abramowitz and
 Stegun 26.5.22, the prefactor with Stirling's series where a shape is large. It lives here
-only, to be measured: scoring uses the chosen one (``scoring.quantiles``), so there is one
+only, to be measured: scoring uses the chosen one (``scoring.intervals.quantiles``), so there is one
 implementation in Python.
 
     python benchmarks/bench_quantiles.py [--calls N] [--cases N] [--seed S]
@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from functools import lru_cache
 
-from scoring.quantiles import beta_quantile, t_quantile_by_inversion
+from scoring.intervals.quantiles import beta_quantile, t_quantile_by_inversion
 
 # The candidate's tolerances: the continued fraction's relative step, and Halley's.
 _CF_EPS = 1e-16

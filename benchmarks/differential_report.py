@@ -77,7 +77,7 @@ SIZE_CLASSES = (
     (0.01, 150_000, MAX_RUNS),
 )
 #: A plain file at least this large is read in two parts by the starting code
-#: (``PARALLEL_MIN_BYTES`` of ``scoring/report.py``): a full run holds one good log and one
+#: (``PARALLEL_MIN_BYTES`` of ``scoring/report/__init__.py``): a full run holds one good log and one
 #: hostile log beyond it. Runs that make it (a line is about 200 bytes, rarely under 100;
 #: the summary counts the plain logs that were beyond it).
 TWO_PART_BYTES = 1 << 24

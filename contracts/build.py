@@ -27,8 +27,8 @@ from contracts.scoreboard import build_scoreboard
 from contracts.source import REPO_ROOT, locate, repo_relative
 from scoring import FORMULAS, Anchor
 from scoring.examples import EXAMPLES
+from scoring.intervals.variance import Interval
 from scoring.numeric import number_text
-from scoring.uncertainty import Interval
 
 __all__ = ["REPO_ROOT", "build_snapshot", "exact_value", "locate", "to_json_value"]
 

@@ -230,7 +230,7 @@ def _run(command: Command, args: argparse.Namespace) -> int:
             from contracts.check import run_check
         elif command is Command.IMPACT:
             from contracts.impact import run_impact
-            from scoring.serialize import OutputFormat
+            from scoring.report.write import OutputFormat
         elif command is Command.RELEASE:
             from contracts.release import run_release
             from contracts.store import Part

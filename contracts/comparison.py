@@ -199,9 +199,9 @@ def corpus_cohorts(path: str, sha256: str, root: Path = REPO_ROOT) -> Cohorts | 
     report's own reader, if its bytes are still those of SHA-256 ``sha256``; ``None`` when
     the file is missing, changed since, or not a valid run log (the scoreboard's own
     reading names that)."""
-    from scoring.comparing import cohort_tasks
+    from scoring.comparisons.compare import cohort_tasks
     from scoring.errors import InputError
-    from scoring.reading import read_stats
+    from scoring.report.read import read_stats
 
     try:
         data = (root / path).read_bytes()

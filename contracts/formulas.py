@@ -422,8 +422,8 @@ def _check_formula(formula: Formula) -> list[FormulaProblem]:
 
 #: How a golden point or worked example on a flat is fixed.
 _PLACE = (
-    "place it on a sloped segment, relative to the anchors (scoring.curves.along), so that "
-    "it pins the curve's term"
+    "place it on a sloped segment, relative to the anchors (scoring.formulas.curves.along), so "
+    "that it pins the curve's term"
 )
 
 

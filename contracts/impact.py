@@ -40,10 +40,10 @@ from contracts.store import (
     snapshot_path,
     version_key,
 )
+from scoring.comparisons.paired import Verdict
 from scoring.errors import visible
 from scoring.numeric import round_half_up
-from scoring.paired import Verdict
-from scoring.serialize import OutputFormat
+from scoring.report.write import OutputFormat
 
 IMPACT_COMMAND = "python -m contracts impact"
 
@@ -152,7 +152,7 @@ def pair_text(agent_id: str, swap: Swap) -> str:
     """One swapped pair in words: ``a − b = +1.50 [-0.80, 3.80] on 24 shared tasks: within
     the noise`` (or ``a ahead``), the difference of their composites; or why there is no
     comparison."""
-    from scoring.comparing import interval_text, signed_text
+    from scoring.comparisons.compare import interval_text, signed_text
 
     names = f"{agent_id} − {swap.partner}"
     c = swap.comparison
@@ -282,7 +282,7 @@ def summary_lines(impact: Impact) -> list[str]:
 
 def impact_table(impact: Impact) -> str:
     """The ``impact`` table for a terminal: per corpus file, biggest movers first."""
-    from scoring.serialize import render_table
+    from scoring.report.write import render_table
 
     places = _score_places()
     verdict = "no change" if impact.unchanged else "changes"

@@ -2,8 +2,8 @@
 
 From methodology 1.2.0 (docs/uncertainty.md, "Is one agent really ahead of another?") whether
 one agent is really ahead of another is the paired comparison of their composites on the tasks
-both have (:func:`scoring.paired.compare_composites`): the interval of ``d = S_A − S_B`` with
-the covariance of both agents' means over the shared tasks. It replaces 1.1.0's rule that two
+both have (:func:`scoring.comparisons.paired.compare_composites`): the interval of ``d = S_A − S_B``
+with the covariance of both agents' means over the shared tasks. It replaces 1.1.0's rule that two
 overlapping composite intervals mean a swap is within the noise: two intervals can overlap while
 the difference is clear, because the runs of two agents on the same tasks are correlated.
 ``python -m contracts impact`` (table and JSON), the drift check's summary and the versions page
@@ -31,11 +31,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from scoring.paired import Comparison, Verdict, compare_composites
-from scoring.uncertainty import CohortTask
+from scoring.comparisons.paired import Comparison, Verdict, compare_composites
+from scoring.intervals.variance import CohortTask
 
 #: A corpus file's composite cohorts: agent id → task id → (runs, successes, latency sum,
-#: cost sum), as :func:`scoring.comparing.cohort_tasks` gives them.
+#: cost sum), as :func:`scoring.comparisons.compare.cohort_tasks` gives them.
 Cohorts = Mapping[str, Mapping[str, CohortTask]]
 
 #: Why a swap has no comparison when the corpus file is not at hand.

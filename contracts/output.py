@@ -32,7 +32,7 @@ from scoring.constants import (
 )
 from scoring.models import Efficiency
 from scoring.registry import tex_number
-from scoring.serialize import WeightsSource, pass_key
+from scoring.report.write import WeightsSource, pass_key
 
 _CLOSED = ConfigDict(extra="forbid")
 _TOP = float(SCORE_SCALE)

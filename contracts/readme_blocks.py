@@ -208,7 +208,7 @@ def _verify(_: Methodology) -> str:
 
 
 def _duplicate_odds(_: Methodology) -> str:
-    from scoring.run_ids import COLLISION_ODDS
+    from scoring.report.run_ids import COLLISION_ODDS
 
     text = (
         f"A `run_id` is remembered by its fingerprint, not as text: {COLLISION_ODDS}. Such a "

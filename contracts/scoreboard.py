@@ -18,7 +18,7 @@ from contracts.source import display_path
 from contracts.store import CONTRACTS_DIR, ContractsError
 from scoring.errors import InputError
 from scoring.report import build_report
-from scoring.serialize import report_to_json
+from scoring.report.write import report_to_json
 
 CORPUS_DIR: Path = CONTRACTS_DIR / "corpus"
 CORPUS_PATTERN = "*.jsonl"

@@ -6,12 +6,12 @@ The public API::
 
 - :func:`build_report` reads run records (JSON Lines bytes) once and returns a
   :class:`Report`: per agent the headline composite, the fitness radar and repeatability.
-  Its way: :func:`scoring.reading.read_stats` gives one :class:`AgentStats` per agent
+  Its way: :func:`scoring.report.read.read_stats` gives one :class:`AgentStats` per agent
   (everything the methodology reads about it), :func:`score` scores one with the
   registered formulas, :func:`report_of` ranks them (see :mod:`scoring.report`).
 - :func:`score_outcome_lines` scores outcome records with outcome score v1.
 - :func:`report_to_json` and :func:`outcome_to_json` give the CLI's JSON shapes.
-- :mod:`scoring.uncertainty` (methodology 1.1.0): the 95% intervals, clustered by task,
+- :mod:`scoring.intervals.variance` (methodology 1.1.0): the 95% intervals, clustered by task,
   the ranks and :func:`runs_needed`.
 - Every formula is a pure function, registered with its LaTeX in :data:`FORMULAS`;
   every constant is listed by :func:`scoring.constants.constants`.
@@ -22,20 +22,25 @@ Bad input raises :class:`InputError`; a formula called outside its domain raises
 prints, except the CLI.
 """
 
-from scoring.composite import (
+from scoring.comparisons.paired import (
+    Comparison,
+    Verdict,
+    compare_composites,
+    compare_success_rates,
+)
+from scoring.comparisons.planning import runs_needed
+from scoring.comparisons.ranks import competition_ranks, rank_upper_bounds
+from scoring.constants import METHODOLOGY_VERSION, Anchor, Axis, ConstantInfo, Meta
+from scoring.errors import InputError, MethodologyError, Problem
+from scoring.formulas.composite import (
     CompositeResult,
     composite_score,
     outcome_consistency,
     score_composite,
     success_rate,
 )
-from scoring.constants import METHODOLOGY_VERSION, Anchor, Axis, ConstantInfo, Meta
-from scoring.curves import cost_score, latency_score, piecewise_linear
-from scoring.errors import InputError, MethodologyError, Problem
-from scoring.invariants import check_methodology
-from scoring.models import OutcomeRecord, RunRecord, RunStatus, VerificationEntry
-from scoring.moves import composite_interval
-from scoring.outcome import (
+from scoring.formulas.curves import cost_score, latency_score, piecewise_linear
+from scoring.formulas.outcome import (
     OutcomeScore,
     catastrophic_gate,
     combine,
@@ -45,10 +50,7 @@ from scoring.outcome import (
     score_outcome,
     score_outcome_lines,
 )
-from scoring.paired import Comparison, Verdict, compare_composites, compare_success_rates
-from scoring.planning import runs_needed
-from scoring.quantiles import beta_quantile, t_quantile
-from scoring.radar import (
+from scoring.formulas.radar import (
     RadarResult,
     correctness_axis,
     cost_axis,
@@ -58,8 +60,15 @@ from scoring.radar import (
     robustness_axis,
     tool_efficiency_axis,
 )
-from scoring.ranks import competition_ranks, rank_upper_bounds
-from scoring.rates import (
+from scoring.formulas.repeatability import (
+    RepeatabilityResult,
+    aggregate_pass_hat_k,
+    pass_hat_k,
+    score_repeatability,
+)
+from scoring.intervals.moves import composite_interval
+from scoring.intervals.quantiles import beta_quantile, t_quantile
+from scoring.intervals.rates import (
     clopper_pearson_interval,
     correctness_interval,
     pass_hat_k_interval,
@@ -67,18 +76,14 @@ from scoring.rates import (
     success_rate_interval,
     wilson_interval,
 )
+from scoring.intervals.variance import Interval, clustered_covariance, clustered_variance
+from scoring.invariants import check_methodology
+from scoring.models import OutcomeRecord, RunRecord, RunStatus, VerificationEntry
 from scoring.registry import FORMULAS, Formula, ScoringError
-from scoring.repeatability import (
-    RepeatabilityResult,
-    aggregate_pass_hat_k,
-    pass_hat_k,
-    score_repeatability,
-)
 from scoring.report import AgentReport, Report, build_report, report_of
-from scoring.scorer import score
-from scoring.serialize import outcome_to_json, report_to_json
-from scoring.stats import AgentStats
-from scoring.uncertainty import Interval, clustered_covariance, clustered_variance
+from scoring.report.score import score
+from scoring.report.stats import AgentStats
+from scoring.report.write import outcome_to_json, report_to_json
 
 __all__ = [
     "FORMULAS",

@@ -22,7 +22,7 @@ from enum import StrEnum
 from typing import BinaryIO, NoReturn, TextIO, TypeVar
 
 from scoring import harnesses
-from scoring.comparing import compare_in, comparison_to_json, comparison_to_table
+from scoring.comparisons.compare import compare_in, comparison_to_json, comparison_to_table
 from scoring.constants import Axis
 from scoring.engines import (
     SPARK_LOCAL_MASTER,
@@ -52,16 +52,16 @@ from scoring.exits import Exit as Exit
 from scoring.exits import ExitStatus as ExitStatus
 from scoring.exits import ReadError, UsageError, WriteError, exit_row, shown_path
 from scoring.exits import exit_for as exit_for
+from scoring.formulas.outcome import OutcomeScore, iter_outcome_scores
 from scoring.harnesses import Harness
 from scoring.invariants import check_methodology
-from scoring.jsonlines import file_bytes
-from scoring.outcome import OutcomeScore, iter_outcome_scores
 from scoring.progress import Progress
 from scoring.progress import wanted as progress_wanted
-from scoring.reading import read_stats
 from scoring.report import Report, build_report, report_of
-from scoring.run_ids import start_of
-from scoring.serialize import (
+from scoring.report.jsonlines import file_bytes
+from scoring.report.read import read_stats
+from scoring.report.run_ids import start_of
+from scoring.report.write import (
     NO_RECORDS,
     OUTCOME_HEADERS,
     OutputFormat,

@@ -14,15 +14,17 @@ from fractions import Fraction
 from typing import Any
 
 import scoring.constants as C  # noqa: N812 - the examples are placed on the live anchors
-from scoring import moves, paired, planning, radar, rates, uncertainty
-from scoring.composite import score_composite
+from scoring.comparisons import paired, planning
 from scoring.constants import PASS_K_LEVELS, Axis
-from scoring.curves import along, written
+from scoring.formulas import radar
+from scoring.formulas.composite import score_composite
+from scoring.formulas.curves import along, written
+from scoring.formulas.outcome import score_outcome
+from scoring.formulas.repeatability import pass_hat_k, score_repeatability
+from scoring.intervals import moves, rates, variance
 from scoring.models import OutcomeRecord
-from scoring.outcome import score_outcome
 from scoring.registry import ScoringError
-from scoring.repeatability import pass_hat_k, score_repeatability
-from scoring.serialize import outcome_to_json
+from scoring.report.write import outcome_to_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,11 +136,11 @@ def _composite_interval(inputs: Mapping[str, Any]) -> dict[str, Any]:
     latency = sum((task[2] for task in tasks), Fraction(0)) / n
     cost = sum((task[3] for task in tasks), Fraction(0)) / n
     p = Fraction(successes, n)
-    variance = uncertainty.clustered_variance([(runs, c) for runs, c, _, _ in tasks])
-    gradient = uncertainty.composite_gradient(p, latency, cost, n)
-    sigma = uncertainty.clustered_covariance([(task[0], task[1:]) for task in tasks])
+    success_variance = variance.clustered_variance([(runs, c) for runs, c, _, _ in tasks])
+    gradient = variance.composite_gradient(p, latency, cost, n)
+    sigma = variance.clustered_covariance([(task[0], task[1:]) for task in tasks])
     composite = score_composite(n, successes, latency, cost)
-    bounds = rates.rate_bounds(p, variance, len(tasks), n)
+    bounds = rates.rate_bounds(p, success_variance, len(tasks), n)
     rate = rates.success_rate_interval([(runs, c) for runs, c, _, _ in tasks])
     found = moves.composite_moves(tasks)
     if found is None:
@@ -150,7 +152,7 @@ def _composite_interval(inputs: Mapping[str, Any]) -> dict[str, Any]:
         "success_rate": p,
         "mean_latency_ms": latency,
         "mean_cost_usd": cost,
-        "variance_success_rate": variance,
+        "variance_success_rate": success_variance,
         "n_eff": bounds.n_eff,
         "q": bounds.q,
         "n_star": bounds.n_star,
@@ -233,7 +235,7 @@ def _runs_needed(inputs: Mapping[str, Any]) -> dict[str, Any]:
 
 def _on_slopes(latency: tuple[str, int], cost: tuple[str, int]) -> dict[str, str]:
     """The mean latency and cost of a composite example, each ``(fraction, sloped segment)``
-    of the way along its curve (:func:`scoring.curves.along`): placed relative to the
+    of the way along its curve (:func:`scoring.formulas.curves.along`): placed relative to the
     anchors, so that the example reads both curves where they slope."""
     return {
         "mean_latency_ms": written(along(C.LATENCY_ANCHORS_MS, *latency)),
@@ -244,7 +246,7 @@ def _on_slopes(latency: tuple[str, int], cost: tuple[str, int]) -> dict[str, str
 def _placed(tasks: list[tuple[int, int, tuple[str, int], tuple[str, int]]]) -> list[list[Any]]:
     """A cohort's tasks as an example writes them, ``[runs, successes, Σ latency_ms,
     Σ cost_usd]``, from each task's runs, successes and the point of each curve its runs
-    read (``(fraction, sloped segment)``, :func:`scoring.moves.placed_task`)."""
+    read (``(fraction, sloped segment)``, :func:`scoring.intervals.moves.placed_task`)."""
     found = []
     for runs, successes, latency, cost in tasks:
         _, _, latency_sum, cost_sum = moves.placed_task(runs, successes, latency, cost)

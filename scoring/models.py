@@ -257,7 +257,7 @@ class RunRow(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
     latency_ms: _NonNegativeFloat | None
     cost_usd: _NonNegativeFloat | None
     steps: Annotated[int, msgspec.Meta(ge=0)] | None
-    # Checked against scoring.reading.CALENDAR_PATTERN by chunk_rows, for a whole chunk at once.
+    # Checked against scoring.report.read.CALENDAR_PATTERN by chunk_rows, for a whole chunk at once.
     finished_at: str | None
 
 

@@ -38,7 +38,7 @@ points are still computed and recorded, so its code cannot change unnoticed. Kee
 they are listed on the contract page.
 
 Golden points: ``point(label, **inputs)`` (the snapshot names it ``<formula>@<label>``);
-:func:`scoring.curves.curve_points` gives a curve's anchors, halfway points and one point
+:func:`scoring.formulas.curves.curve_points` gives a curve's anchors, halfway points and one point
 beyond each end.
 A formula with no golden point is refused by ``python -m contracts update``.
 """
@@ -168,7 +168,8 @@ class Formula:
 
     @property
     def qualname(self) -> str:
-        """Importable location of the function, e.g. ``scoring.curves.piecewise_linear``."""
+        """Importable location of the function, e.g.
+        ``scoring.formulas.curves.piecewise_linear``."""
         return f"{self.function.__module__}.{self.function.__qualname__}"
 
 

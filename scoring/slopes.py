@@ -7,7 +7,7 @@ curve slopes: where it is flat the result is the same whatever the anchors say, 
 no longer notices a change of them, and a page's worked example shows moves of 0. So each
 such formula and example says here which curve it reads, at which value of its inputs
 (:data:`READINGS`); the drift check (:func:`contracts.formulas.formula_problems`) fails on
-any reading where the curve is flat (:func:`scoring.curves.is_flat_at`), naming the point.
+any reading where the curve is flat (:func:`scoring.formulas.curves.is_flat_at`), naming the point.
 The curves' own definitions (:data:`CURVES_THEMSELVES`) are exempt: their flat ends are
 cases of their LaTeX, and their golden points follow the anchors.
 
@@ -24,9 +24,9 @@ from fractions import Fraction
 from typing import Any
 
 import scoring.constants as C  # noqa: N812 - the curves are the live anchors
-from scoring import radar
 from scoring.constants import INTERVAL_MIN_TASKS, RADAR_LATENCY_MIN_RUNS, Anchor
-from scoring.curves import is_flat_at
+from scoring.formulas import radar
+from scoring.formulas.curves import is_flat_at
 from scoring.numeric import exact
 
 #: The curves a reading can name: each gives its anchors as the live code has them.
@@ -147,7 +147,7 @@ def flat_readings(inputs: Mapping[str, Any], owner: str) -> list[Reading]:
 def flat_text(reading: Reading) -> str:
     """Where a flat reading sits, in words: ``mean latency 400 on the latency curve, where
     it is flat (its sloped segments run from 500 to 10000)``."""
-    from scoring.curves import sloped_segments
+    from scoring.formulas.curves import sloped_segments
     from scoring.numeric import number_text
 
     segments = sloped_segments(CURVES[reading.curve]())

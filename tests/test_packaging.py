@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 from processes import run_captured
 
-from scoring.serialize import COMPOSITE_TITLE
+from scoring.report.write import COMPOSITE_TITLE
 
 # Packaging is not in a writer's loop, and several of these tests start fresh interpreters.
 pytestmark = pytest.mark.slow

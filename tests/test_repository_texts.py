@@ -261,20 +261,22 @@ def test_ordinary_text_is_not_history(line: str) -> None:
 
 def test_a_private_import_and_a_private_read_are_found() -> None:
     source = (
-        "from scoring.moves import _means, cohort_means\n"
-        "import scoring.rates as rates\n"
+        "from scoring.intervals.moves import _means, cohort_means\n"
+        "import scoring.intervals.rates as rates\n"
         "x = rates._pooled(1)\n"
         "from json import _private_of_the_stdlib\n"
-        "from scoring.rate_bounds import pooled as _pooled\n"
+        "from scoring.intervals.rate_bounds import pooled as _pooled\n"
     )
     found = private_crossings("m.py", source, {"scoring"})
     assert [(c.line, c.what) for c in found] == [
-        (1, "scoring.moves._means"),
-        (5, "scoring.rate_bounds.pooled as _pooled"),
+        (1, "scoring.intervals.moves._means"),
+        (5, "scoring.intervals.rate_bounds.pooled as _pooled"),
         (3, "rates._pooled"),
     ]
 
 
 def test_public_names_and_a_modules_own_private_names_pass() -> None:
-    source = "from scoring.moves import cohort_means\n_own = 1\nprint(_own, cohort_means)\n"
+    source = (
+        "from scoring.intervals.moves import cohort_means\n_own = 1\nprint(_own, cohort_means)\n"
+    )
     assert private_crossings("m.py", source, {"scoring"}) == []

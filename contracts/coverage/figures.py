@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from contracts.coverage.model import PAIRS, SCORES, Cell, Replication
-from scoring import rates
+from scoring.intervals import rates
 
 
 def _inside(bounds: tuple[str, str], truth: Fraction | float) -> bool:

@@ -43,11 +43,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import scoring.constants as constants
-from scoring import moves, paired, rates
-from scoring.composite import composite_score, outcome_consistency
-from scoring.curves import cost_score, latency_score
-from scoring.surd import Interval
-from scoring.uncertainty import CohortTask
+from scoring.comparisons import paired
+from scoring.formulas.composite import composite_score, outcome_consistency
+from scoring.formulas.curves import cost_score, latency_score
+from scoring.intervals import moves, rates
+from scoring.intervals.surd import Interval
+from scoring.intervals.variance import CohortTask
 
 #: Replication ``r`` of a cell draws from ``random.Random(f"{SEED}:{label}:{r}")``.
 SEED = "coverage-1.2.0"

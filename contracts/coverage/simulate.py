@@ -2,10 +2,12 @@
 
 A seeded simulation: agents whose true success rate, composite, radar correctness and
 pass^k are known are run on tasks drawn from a known population, scored by the very
-functions the report uses (:func:`scoring.rates.success_rate_interval`,
-:func:`~scoring.rates.correctness_interval`, :func:`~scoring.rates.pass_hat_k_interval`,
-the composite interval :func:`scoring.moves.composite_interval`, and for pairs of agents
-:func:`scoring.paired.compare_composites` and :func:`~scoring.paired.compare_success_rates`),
+functions the report uses (:func:`scoring.intervals.rates.success_rate_interval`,
+:func:`~scoring.intervals.rates.correctness_interval`,
+:func:`~scoring.intervals.rates.pass_hat_k_interval`, the composite interval
+:func:`scoring.intervals.moves.composite_interval`, and for pairs of agents
+:func:`scoring.comparisons.paired.compare_composites` and
+:func:`~scoring.comparisons.paired.compare_success_rates`),
 and each interval is checked against the truth. The share of intervals that contain it is
 the coverage. The grid and the target are the uncertainty page's (docs/uncertainty.md,
 "Coverage, measured").
@@ -29,7 +31,8 @@ records in ``inputs.json``:
 - the :func:`fingerprint`: a hash of the simulation's code (its three modules' syntax trees
   without docstrings: the grid, the seed, the model, the targets) and of the value of every
   constant of :mod:`scoring.constants` it reads (:data:`SCORING_CONSTANTS`). A comment in
-  ``scoring/`` or here changes neither;
+  ``scoring/`` or here changes neither, nor does moving a module of ``scoring`` (import
+  statements are left out);
 - the prefix: the exact published bounds of every interval of the first
   :data:`PREFIX_REPLICATIONS` replications of each cell (the same seeds as the full run:
   replication ``r`` of a cell draws from ``random.Random(f"{SEED}:{label}:{r}")``) and the
@@ -225,10 +228,17 @@ def run(
 
 
 def _code_of(source: str) -> str:
-    """The syntax tree of a module without its docstrings: what the code does, not how it
-    is commented (comments never reach the tree)."""
+    """The syntax tree of a module without its docstrings and its import statements: what
+    the code does, not how it is commented (comments never reach the tree) nor which module
+    of ``scoring`` a name is imported from (what the imported code gives is proved by the
+    prefix, value by value)."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and block:
+                kept = [s for s in block if not isinstance(s, ast.Import | ast.ImportFrom)]
+                setattr(node, name, kept or [ast.Pass()])
         body = getattr(node, "body", None)
         if (
             isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)

@@ -4,7 +4,7 @@
  * methodology-uncertainty.js, before methodology.js):
  *
  * the headline composite's interval from asymmetric moves read off each part's own
- * interval (scoring/moves.py), and the composite's gradient both it and the paired
+ * interval (scoring/intervals/moves.py), and the composite's gradient both it and the paired
  * comparison (methodology-paired.js) read.
  *
  * Exact where Python is (the means, Σ, the gradient, the score before the floor); floats
@@ -41,7 +41,7 @@
       return new Rational(BigInt(value), 1n);
     }
 
-    // --- the composite's gradient (scoring.uncertainty, from 1.1.0) --------------------------
+    // --- the composite's gradient (scoring.intervals.variance, from 1.1.0) --------------------------
 
     /** The slope of a curve's segment at x; at an anchor the steeper side (on a tie the left). */
     function curveSlope(x, anchors) {
@@ -88,9 +88,9 @@
       return [byRate, byLatency, byCost];
     }
 
-    // --- the headline composite's interval (scoring/moves.py) ------------------------------
+    // --- the headline composite's interval (scoring/intervals/moves.py) ------------------------------
 
-    /** S at an exact success rate before the zero-success floor (scoring.clustered.weighted_at). */
+    /** S at an exact success rate before the zero-success floor (scoring.intervals.clustered.weighted_at). */
     function weightedAt(p, runs, latency, cost) {
       var consistency = consistencyOf(p, runs);
       return W_SUCCESS.mul(p)
@@ -193,7 +193,7 @@
      * The 1.2.0 interval of the headline composite from [runs, successes, latency sum (ms),
      * cost sum (USD)] per task (a list); null below the task minimum. {interval {low,
      * high}, score_unfloored ("p/q"), success_low, success_high, q, moves [[D⁻, D⁺] of
-     * success, latency, cost], correlations, low, high}, as scoring.moves.CompositeMoves.
+     * success, latency, cost], correlations, low, high}, as scoring.intervals.moves.CompositeMoves.
      */
     function compositeInterval(list) {
       if (!Array.isArray(list)) throw new InputError("tasks", "must be a list of tasks");

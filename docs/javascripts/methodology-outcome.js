@@ -1,7 +1,7 @@
 /*
  * The run outcome score of window.Methodology (methodology.js): a record's checks and
  * judged readings to its score and reason, as `python -m scoring outcome --format json`
- * prints them (scoring/outcome.py). Loaded after methodology-numbers.js, before
+ * prints them (scoring/formulas/outcome.py). Loaded after methodology-numbers.js, before
  * methodology.js.
  */
 (function () {

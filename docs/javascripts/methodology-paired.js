@@ -1,5 +1,5 @@
 /*
- * Whether one agent is really ahead of another (methodology 1.2.0, scoring/paired.py), a
+ * Whether one agent is really ahead of another (methodology 1.2.0, scoring/comparisons/paired.py), a
  * family of window.Methodology (methodology.js hands it the uncertainty and the intervals
  * families; loaded after methodology-intervals.js, before methodology.js): the difference
  * of two agents' composites, and of their success rates, on the tasks both have, with the
@@ -29,7 +29,7 @@
     var FRACTION_PLACES = constant("rounding.fraction_decimals");
     var MIN_TASKS = constant("interval.min_tasks");
 
-    // The verdicts, as scoring.paired.Verdict spells them (the words of docs/uncertainty.md).
+    // The verdicts, as scoring.comparisons.paired.Verdict spells them (the words of docs/uncertainty.md).
     var A_AHEAD = "A ahead";
     var B_AHEAD = "B ahead";
     var WITHIN_NOISE = "within the noise";
@@ -106,7 +106,7 @@
       };
     }
 
-    /** No comparison below the task minimum: the reason, as scoring.surd.interval_reason. */
+    /** No comparison below the task minimum: the reason, as scoring.intervals.surd.interval_reason. */
     function missing(count) {
       if (count >= MIN_TASKS) return null;
       return {
@@ -149,7 +149,7 @@
 
     /** An agent's gradient on its shared tasks: 1.1.0's g, as the page writes
      * g_AB = (g_A, −g_B), with no rule of its own under the zero-success floor
-     * (scoring.paired._gradient). */
+     * (scoring.comparisons.paired._gradient). */
     function sharedGradient(m) {
       return compositeGradient(m.p, m.latency, m.cost, Number(m.n));
     }
@@ -167,7 +167,7 @@
      * The paired comparison of two agents' composites on their shared tasks: `a`, `b` map a
      * task to [runs, successes, latency sum (ms), cost sum (USD)] (sums exact: strings or
      * numbers as written). {shared_tasks, difference ("p/q", A − B), interval {low, high},
-     * verdict, reason, standard_error, unpaired_standard_error}, as scoring.paired.Comparison.
+     * verdict, reason, standard_error, unpaired_standard_error}, as scoring.comparisons.paired.Comparison.
      */
     function compareComposites(a, b) {
       var s = shared(a, b);

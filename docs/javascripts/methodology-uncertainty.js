@@ -1,8 +1,8 @@
 /*
  * The intervals of window.Methodology (methodology.js): the rates of methodology 1.2.0
- * (scoring/rates.py: the t factor, the capped effective size, Clopper–Pearson at a
+ * (scoring/intervals/rates.py: the t factor, the capped effective size, Clopper–Pearson at a
  * non-integer n*, the Wilson bounds of k ≥ 2, the outward rounding with a margin), the
- * clustered covariance of 1.1.0 (scoring/uncertainty.py), the success-rate interval of
+ * clustered covariance of 1.1.0 (scoring/intervals/variance.py), the success-rate interval of
  * independent runs and the runs needed to tell two agents apart. Loaded after
  * quantiles.js (window.Quantiles) and methodology-numbers.js, before methodology.js.
  */
@@ -26,7 +26,7 @@
     var FRACTION_PLACES = constant("rounding.fraction_decimals");
 
     // --- uncertainty (from methodology 1.1.0) ----------------------------------------------
-    // scoring/uncertainty.py: exact up to the one square root of a bound, which is never
+    // scoring/intervals/variance.py: exact up to the one square root of a bound, which is never
     // taken as a float: a bound is a + b·√q, floored or ceiled exactly at the published
     // decimals with integer square roots. z and z_power are the binary values of the floats
     // the snapshot publishes (Python takes Fraction(float)).
@@ -40,7 +40,7 @@
       return new Rational(value, 1n);
     }
 
-    /** ⌊a + b·√q⌋ exactly (q ≥ 0): scoring.uncertainty._floor_surd, step for step. */
+    /** ⌊a + b·√q⌋ exactly (q ≥ 0): scoring.intervals.variance._floor_surd, step for step. */
     function floorSurd(a, b, q) {
       if (b.isZero() || q.isZero()) return a.floor();
       var r = b.mul(b).mul(q);
@@ -81,7 +81,7 @@
       };
     }
 
-    // --- the rates of methodology 1.2.0 (scoring/rates.py) -----------------------------------
+    // --- the rates of methodology 1.2.0 (scoring/intervals/rates.py) -----------------------------------
     // Floats where Python's are floats (the quantiles, n*, the Clopper–Pearson bounds), each
     // operation in Python's order so that it rounds the same way; exact where Python is exact
     // (n_eff, the Wilson bounds of k ≥ 2, the outward rounding of a float's binary value).
@@ -90,7 +90,7 @@
     var MARGIN = exact("interval.bound_margin");
     var Z_FLOAT = constant("interval.z");
     // Python's Decimal context: Decimal(bound) − margin is rounded to this many digits
-    // before it is floored at the published decimals (scoring.rates.outwards_with_margin).
+    // before it is floored at the published decimals (scoring.intervals.rates.outwards_with_margin).
     var DECIMAL_DIGITS = ctx.data.arithmetic.decimal_digits;
     // α/2 and 1 − α/2 (α = 1 − level), as Python's float of the exact fraction.
     var LOW_TAIL = Rational.ONE.sub(LEVEL).div(2n).toDouble();
@@ -244,7 +244,7 @@
       );
     }
 
-    // --- clustered (co)variance (scoring/uncertainty.py, from 1.1.0) ------------------------
+    // --- clustered (co)variance (scoring/intervals/variance.py, from 1.1.0) ------------------------
 
     /**
      * Σ = T/(T − 1) · Σ_t r_t r_tᵀ / n², r_t = S_t − n_t·v̄: the clustered covariance of
@@ -402,7 +402,7 @@
           "delta",
           "needs " + runs + " runs, more than a JavaScript number holds exactly " +
             "(Number.MAX_SAFE_INTEGER = " + Number.MAX_SAFE_INTEGER + "); the command " +
-            "line computes it: scoring.uncertainty.runs_needed"
+            "line computes it: scoring.intervals.variance.runs_needed"
         );
       }
       return Number(runs);

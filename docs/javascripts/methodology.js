@@ -294,8 +294,8 @@
       outcomeScore: outcomeScore,
       runsNeeded: runsNeeded,
       successInterval: successInterval,
-      // The rates of methodology 1.2.0 (scoring/rates.py) and the paired comparison
-      // (scoring/paired.py).
+      // The rates of methodology 1.2.0 (scoring/intervals/rates.py) and the paired comparison
+      // (scoring/comparisons/paired.py).
       tFactor: uncertaintyFamily.tFactor,
       rateInterval: uncertaintyFamily.rateInterval,
       rateBounds: function (m, variance, tasks, runs, k) {

@@ -2,7 +2,7 @@
  * The Beta and Student t quantiles of the 1.2.0 intervals, in the browser (methodology
  * 1.2.0, docs/uncertainty.md, rule 4 of the rates): window.Quantiles.
  *
- * Python takes them from scipy.special (scoring/quantiles.py, chosen by measurement in
+ * Python takes them from scipy.special (scoring/intervals/quantiles.py, chosen by measurement in
  * benchmarks/bench_quantiles.py); the browser has no such library, so this file computes
  * them: the regularized incomplete beta I_x(a, b) by its continued fraction (modified
  * Lentz, as Numerical Recipes' betacf), inverted by Halley's method inside a bisection

@@ -51,11 +51,11 @@ def methodology_data(snapshot: Methodology) -> dict[str, Any]:
     """What the page inlines: the versions and every constant, as ``methodology.json`` has them.
 
     ``arithmetic`` holds two precisions of Python's ``decimal`` that the outcome score's
-    square root goes through (``scoring.outcome.combine``): they are not constants of the
+    square root goes through (``scoring.formulas.outcome.combine``): they are not constants of the
     methodology, but the script must round where Python rounds to return the same float.
     """
-    from scoring.composite import NO_COMPLETED_RUN, unrecorded_reason
-    from scoring.outcome import (
+    from scoring.formulas.composite import NO_COMPLETED_RUN, unrecorded_reason
+    from scoring.formulas.outcome import (
         ABSENT_READING,  # how a reason writes a reading not taken
         SQRT_CONTEXT,  # the precision combine() takes its root at
     )

@@ -107,7 +107,7 @@ def tau_bench_levels(site: Site) -> str:
     ``scoring.harnesses``), then the report scores that run log."""
     from scoring.harnesses import Harness, Options, convert, run_log
     from scoring.report import build_report
-    from scoring.serialize import pass_key, report_to_json
+    from scoring.report.write import pass_key, report_to_json
 
     namespace, data = _tau(site)
     published: dict[int, str] = namespace["PUBLISHED"]

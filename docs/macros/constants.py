@@ -42,7 +42,7 @@ def code_value(site: Site, dotted: str, fmt: str = "plain") -> str:
 
 def said(site: Site, dotted: str, *args: object) -> str:
     """What a function of the code says for ``args``, e.g. a reason the report gives
-    (``scoring.repeatability.missing_reason``, 5): quoted as the report prints it."""
+    (``scoring.formulas.repeatability.missing_reason``, 5): quoted as the report prints it."""
     module, _, attribute = dotted.rpartition(".")
     text = str(getattr(importlib.import_module(module), attribute)(*args))
     key = f"said:{dotted}({', '.join(map(repr, args))})"

@@ -315,7 +315,7 @@ _CLOPPER_PEARSON_SCORES = ("success_rate", "correctness", "pass^1")
 
 def exact_coverage(theta: Fraction, runs: int) -> Fraction:
     """The coverage of the Clopper–Pearson interval the report prints
-    (:func:`scoring.rates.clopper_pearson_interval`, rounded outwards) on ``runs``
+    (:func:`scoring.intervals.rates.clopper_pearson_interval`, rounded outwards) on ``runs``
     independent runs with the size known exactly: ``Σ_x C(n, x)·θ^x·(1 − θ)^(n − x)`` over
     the success counts ``x`` whose interval at ``n* = n`` holds ``θ``. No variance is
     estimated and no t correction applied: the method at its most favourable.
@@ -334,7 +334,7 @@ def exact_coverage(theta: Fraction, runs: int) -> Fraction:
 def _count_intervals(runs: int) -> tuple[tuple[Fraction, Fraction], ...]:
     """The printed Clopper–Pearson interval of each success count ``x`` of ``runs`` (they
     do not depend on the truth, so a scan over the truth reads them once a build)."""
-    from scoring.rates import clopper_pearson_interval
+    from scoring.intervals.rates import clopper_pearson_interval
 
     found = []
     for x in range(runs + 1):

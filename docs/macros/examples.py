@@ -92,7 +92,7 @@ def demo(site: Site, name: str) -> str:
 
 def pass_k_compare(site: Site, example: str = "repeatability.typical", task: int = 1) -> str:
     """pass^k beside pass@k for one task of a worked example."""
-    from scoring.repeatability import pass_hat_k
+    from scoring.formulas.repeatability import pass_hat_k
 
     n, c = site.snapshot.example(example).inputs["tasks_n_c"][task]
     rows = []
@@ -185,9 +185,9 @@ def _window_tie_demo(site: Site) -> str:
 
 
 def _efficiency_demo(site: Site) -> str:
+    from scoring.formulas.outcome import score_outcome
     from scoring.models import OutcomeRecord
-    from scoring.outcome import score_outcome
-    from scoring.serialize import outcome_to_json
+    from scoring.report.write import outcome_to_json
 
     record = dict(site.snapshot.example("outcome.full").inputs["record"])
     variants = [

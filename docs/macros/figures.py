@@ -95,7 +95,7 @@ def _example_marker(x: Fraction, score: object) -> plots.Marker:
 
 
 def _curve_plot(site: Site, name: str, money: bool) -> str:
-    from scoring.curves import cost_score, latency_score
+    from scoring.formulas.curves import cost_score, latency_score
 
     anchors: Sequence[C.Anchor] = site.infos[name].value
     function = cost_score if money else latency_score
@@ -129,7 +129,7 @@ def _curve_plot(site: Site, name: str, money: bool) -> str:
 
 
 def _consistency_plot(site: Site) -> str:
-    from scoring.composite import outcome_consistency
+    from scoring.formulas.composite import outcome_consistency
 
     gate = C.CONSISTENCY_MIN_RUNS
     typical = site.snapshot.example("composite.typical").result
@@ -159,7 +159,7 @@ def _consistency_plot(site: Site) -> str:
 
 
 def _radar_axis_plot(site: Site, axis: str) -> str:
-    from scoring import radar
+    from scoring.formulas import radar
 
     example = site.snapshot.example("radar.typical")
     inputs_, result = example.inputs, example.result
@@ -215,14 +215,14 @@ def _radar_axis_plot(site: Site, axis: str) -> str:
             y=y,
             curves=[plots.Curve(f"{axis} axis", points)],
             markers=[marker] if marker else [],
-            caption="Sampled from <code>scoring.radar</code>"
+            caption="Sampled from <code>scoring.formulas.radar</code>"
             + ("; the dot is the worked example below." if marker else "; one task on its own."),
         )
     )
 
 
 def _tradeoff_plot(site: Site) -> str:
-    from scoring.outcome import combine, recoverable_with_floor
+    from scoring.formulas.outcome import combine, recoverable_with_floor
 
     a = site.snapshot.example("outcome.tradeoff_safety").result
     b = site.snapshot.example("outcome.tradeoff_correctness").result
@@ -263,7 +263,7 @@ def _tradeoff_plot(site: Site) -> str:
         markers=markers,
         caption="Curves from top to bottom: rec_v = "
         + ", ".join(exact_text(level) for level in levels)
-        + " (the last is the floor). Sampled from <code>scoring.outcome.combine</code>.",
+        + " (the last is the floor). Sampled from <code>scoring.formulas.outcome.combine</code>.",
     )
 
 

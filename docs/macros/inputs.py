@@ -146,7 +146,7 @@ class BadCase:
 def bad_input_messages(kind: str, cases: list[BadCase]) -> list[tuple[BadCase, list[str]]]:
     """Feed each case to the real reader (``report`` or ``outcome``); collect its messages."""
     from scoring.errors import InputError
-    from scoring.outcome import score_outcome_lines
+    from scoring.formulas.outcome import score_outcome_lines
     from scoring.report import build_report
 
     reader = build_report if kind == "report" else score_outcome_lines
@@ -391,12 +391,12 @@ BAD_OUTCOMES = [
 
 
 def binary_kinds(site: Site) -> str:
-    """The binary inputs the reader names (``scoring.byte_input.SIGNATURES``), in words."""
-    from scoring.byte_input import SIGNATURES
+    """The binary inputs the reader names (``scoring.report.byte_input.SIGNATURES``), in words."""
+    from scoring.report.byte_input import SIGNATURES
 
     kinds = list(dict.fromkeys(s.kind for s in SIGNATURES))
     text = ", ".join(kinds[:-1]) + " or " + kinds[-1]
-    return value("input:binary-kinds", text, title="scoring.byte_input.SIGNATURES")
+    return value("input:binary-kinds", text, title="scoring.report.byte_input.SIGNATURES")
 
 
 def exit_table(site: Site) -> str:

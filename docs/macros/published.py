@@ -158,7 +158,7 @@ def publish_sources(target: Path) -> None:
     # through Pygments took about a third of a build).
     writer = (pygments.__version__, Path(__file__).read_text(encoding="utf-8"))
     for package in SOURCE_PACKAGES:
-        for path in sorted((REPO_ROOT / package).glob("*.py")):
+        for path in sorted((REPO_ROOT / package).rglob("*.py")):
             relative = path.relative_to(REPO_ROOT).as_posix()
             text = path.read_text(encoding="utf-8")
             out = target / f"{relative}.html"

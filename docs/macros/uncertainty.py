@@ -5,7 +5,7 @@ on simulated agents is :mod:`macros.coverage`'s).
 
 The tables read the live snapshot (the worked example ``uncertainty.runs_needed`` and the
 scoreboard), so the drift check catches every number they show; the plot samples
-``scoring.rates`` now.
+``scoring.intervals.rates`` now.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def runs_needed_table(site: Site) -> str:
     caption = (
         f"Runs per agent to detect p<sub>A</sub> − p<sub>B</sub> = δ, two-sided at "
         f"{esc(percent(level))} with {esc(percent(power))} power, K = {per_task} runs per "
-        "task; computed now by <code>scoring.planning.runs_needed</code>"
+        "task; computed now by <code>scoring.comparisons.planning.runs_needed</code>"
     )
     numeric = tuple(range(len(heads)))
     return table(
@@ -187,7 +187,7 @@ def width_plot(site: Site) -> str:
     """Width of the success-rate interval against the number of tasks: the worked
     example's cohort repeated (runs correlated within a task) beside as many independent
     runs with the same success rate (each run its own task)."""
-    from scoring.rates import success_interval, success_rate_interval
+    from scoring.intervals.rates import success_interval, success_rate_interval
 
     example = site.snapshot.example(COHORT_EXAMPLE)
     tasks = [(int(runs), int(c)) for runs, c, _, _ in example.inputs["tasks"]]

@@ -1,6 +1,6 @@
 """Engines: the statistics of a run log computed where the runs are, in SQL.
 
-``scoring report --engine duckdb|spark`` scores the :class:`~scoring.stats.AgentStats`
+``scoring report --engine duckdb|spark`` scores the :class:`~scoring.report.stats.AgentStats`
 that an engine computes with the one SQL source (:mod:`scoring.engines.sql`), with the
 same :func:`scoring.report.report_of` as the Python reader's. The contract: for every
 input, the same stdout, stderr and exit status as ``--engine python``. It holds by
@@ -28,10 +28,10 @@ import os
 from enum import StrEnum
 from pathlib import Path
 
-from scoring.byte_input import GZIP_MAGIC
 from scoring.engines.tables import PARQUET_SUFFIX
-from scoring.quantiles import load_special_functions
-from scoring.stats import AgentStats
+from scoring.intervals.quantiles import load_special_functions
+from scoring.report.byte_input import GZIP_MAGIC
+from scoring.report.stats import AgentStats
 
 #: The environment variable naming the Spark master (``--spark-master`` wins over it).
 SPARK_MASTER_VARIABLE = "SCORING_SPARK_MASTER"

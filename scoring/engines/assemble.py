@@ -1,4 +1,4 @@
-"""The rows of ``statistics.sql`` as :class:`~scoring.stats.AgentStats`, exactly.
+"""The rows of ``statistics.sql`` as :class:`~scoring.report.stats.AgentStats`, exactly.
 
 Each row is one (agent, task) with the agent's own columns repeated (a row without a task
 for an agent that has none). Every number arrives exact: counts as integers, sums as
@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from scoring.engines.sql import UNITS_PER_ONE
 from scoring.numeric import as_written
-from scoring.stats import (
+from scoring.report.stats import (
     EMPTY_WINDOW,
     AgentStats,
     CohortTask,

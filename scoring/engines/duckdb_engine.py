@@ -33,8 +33,8 @@ from scoring.engines.tables import (
     json_lines,
     runs_select,
 )
-from scoring.reading import read_stats
-from scoring.stats import AgentStats
+from scoring.report.read import read_stats
+from scoring.report.stats import AgentStats
 
 _INTEGERS = frozenset(
     {

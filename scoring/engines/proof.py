@@ -14,8 +14,8 @@ refused in the Python reader's own words. Two proofs:
   one, and would take an object written over two lines as one run) and the commas (its
   reader lets a trailing one through) must be what DuckDB's runs write.
 - :func:`prove`, the Python reader's own validation of each chunk of lines
-  (:func:`scoring.reading.chunk_rows`: every field's type and rule, in C, repeated keys
-  included; :func:`~scoring.reading.status_rules_hold`: the rules that depend on the
+  (:func:`scoring.report.read.chunk_rows`: every field's type and rule, in C, repeated keys
+  included; :func:`~scoring.report.read.status_rules_hold`: the rules that depend on the
   status; a chunk those refuse, line by line by the model, as the reader does), without
   its accounting; the duplicate ``run_id`` check is left to the engine's ``checks.sql``.
   It also refuses, to be safe rather than to be right, what is valid but which an
@@ -36,10 +36,16 @@ from pathlib import Path
 
 import numpy as np
 
-from scoring.byte_input import GZIP_MAGIC, SNIFF_MAX_BYTES, RecordKind, binary_kind, record_lines
 from scoring.errors import InputError, ProblemLog
-from scoring.reading import CHUNK_LINES, chunk_rows, rows_one_by_one, status_rules_hold
-from scoring.run_ids import UniqueIds
+from scoring.report.byte_input import (
+    GZIP_MAGIC,
+    SNIFF_MAX_BYTES,
+    RecordKind,
+    binary_kind,
+    record_lines,
+)
+from scoring.report.read import CHUNK_LINES, chunk_rows, rows_one_by_one, status_rules_hold
+from scoring.report.run_ids import UniqueIds
 
 # What an engine's JSON reader may read otherwise than Python's (see the module docstring).
 _SURROGATE_ESCAPES = (b"\\ud", b"\\uD")

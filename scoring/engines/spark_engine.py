@@ -30,8 +30,8 @@ from scoring.engines.tables import (
     json_lines,
     runs_select,
 )
-from scoring.reading import read_stats
-from scoring.stats import AgentStats
+from scoring.report.read import read_stats
+from scoring.report.stats import AgentStats
 
 # pyspark is the `spark` extra: imported where a Spark session is used, so that the package
 # (and its doctests) import without it.

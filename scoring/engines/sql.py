@@ -2,9 +2,9 @@
 
 Two queries, written once in DuckDB's dialect beside this module: ``checks.sql`` (the input
 rules of :class:`scoring.models.RunRecord` over a typed relation ``runs``, as counts) and
-``statistics.sql`` (everything :class:`scoring.stats.AgentStats` holds, per agent and
+``statistics.sql`` (everything :class:`scoring.report.stats.AgentStats` holds, per agent and
 task). The methodology's numbers are written into them from :mod:`scoring.constants` and
-:mod:`scoring.reading` when they are rendered (:func:`source`), never typed in the SQL.
+:mod:`scoring.report.read` when they are rendered (:func:`source`), never typed in the SQL.
 
 Spark's is sqlglot's translation of that source
 (:func:`scoring.engines.dialects.query`), corrected by
@@ -21,7 +21,7 @@ from enum import StrEnum
 from importlib.resources import files
 
 from scoring.constants import RADAR_WINDOW_RUNS
-from scoring.reading import CALENDAR_PATTERN
+from scoring.report.read import CALENDAR_PATTERN
 
 #: The largest finite double: a value above it (Infinity) or unordered (NaN) breaks the
 #: input rule "a finite number".

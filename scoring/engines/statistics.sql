@@ -1,4 +1,4 @@
--- The statistics of scoring.stats.AgentStats, per agent and task, from a relation `runs`:
+-- The statistics of scoring.report.stats.AgentStats, per agent and task, from a relation `runs`:
 -- input_order BIGINT (unique; later is newer among equal instants), run_id, agent_id,
 -- task_id, status VARCHAR, success BOOLEAN, latency_ms DOUBLE, cost_usd DOUBLE,
 -- steps BIGINT, finished_at VARCHAR (RFC 3339). Every value is exact: sums of the values

@@ -17,13 +17,13 @@ CURVE = Difference(
     "golden[curve.piecewise_linear@latency,x=3500].result",
     {"exact": "65", "approx": 65.0},
     {"exact": "195/2", "approx": 97.5},
-    "scoring/curves.py:5",
+    "scoring/formulas/curves.py:5",
 )
 LATENCY = Difference(
     "golden[composite.latency_score@3500].result",
     {"exact": "65", "approx": 65.0},
     {"exact": "70", "approx": 70.0},
-    "scoring/curves.py:50",
+    "scoring/formulas/curves.py:50",
 )
 GONE = Difference("golden[composite.latency_score@2000]", {"x": 1}, None, None, Kind.REMOVED)
 EXAMPLE = Difference(
@@ -91,7 +91,7 @@ def test_without_a_changed_constant_the_formula_that_changed_is_the_cause(
     assert (cause.kind, cause.what, cause.location) == (
         "formula",
         "curve.piecewise_linear",
-        "scoring/curves.py:5",
+        "scoring/formulas/curves.py:5",
     )
     assert cause.lines()[0].startswith(
         "formula curve.piecewise_linear gives other results at 1 golden point with the same "

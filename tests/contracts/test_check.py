@@ -274,7 +274,7 @@ def test_diff_treats_an_exact_value_as_one_field(live: Methodology) -> None:
     assert difference.path == f"golden[{target.name}].result"
     assert difference.committed == target.result
     line = locate(live.formula("composite.latency_score").defined_in)
-    assert difference.location == f"scoring/curves.py:{line}"
+    assert difference.location == f"scoring/formulas/curves.py:{line}"
 
 
 def test_diff_reports_added_removed_and_reordered_entries(live: Methodology) -> None:

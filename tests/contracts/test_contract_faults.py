@@ -76,14 +76,14 @@ def test_a_syntax_error_in_scoring_is_one_line_with_file_and_line(
 
 def test_an_error_raised_while_scoring_imports_names_its_line(tmp_path: Path) -> None:
     root = copy_project(tmp_path, ("scoring", "contracts"))
-    radar = root / "scoring" / "radar.py"
+    radar = root / "scoring" / "formulas" / "radar.py"
     radar.write_text(radar.read_text(encoding="utf-8") + "\n1 / 0\n", encoding="utf-8")
     line = len(radar.read_text(encoding="utf-8").splitlines())
     done = _contracts(root, "check")
     assert done.returncode == 2
     assert done.stderr == (
         "contracts check: cannot import the live methodology (scoring) at "
-        f"scoring/radar.py:{line}: ZeroDivisionError: division by zero\n"
+        f"scoring/formulas/radar.py:{line}: ZeroDivisionError: division by zero\n"
     )
 
 

@@ -30,9 +30,9 @@ from contracts.build import REPO_ROOT, build_snapshot
 from contracts.coverage import figures, model, simulate, targets
 from contracts.coverage_record import coverage_state
 from contracts.store import read_lock
-from scoring.composite import composite_score, outcome_consistency
-from scoring.curves import cost_score, latency_score
-from scoring.surd import Interval
+from scoring.formulas.composite import composite_score, outcome_consistency
+from scoring.formulas.curves import cost_score, latency_score
+from scoring.intervals.surd import Interval
 
 SCRIPT = REPO_ROOT / "contracts" / "coverage" / "simulate.py"
 COMMITTED = REPO_ROOT / "contracts" / "coverage" / "coverage.json"
@@ -364,6 +364,11 @@ def test_the_fingerprint_follows_the_code_and_not_its_comments(tmp_path: Path, m
     assert same == simulate.fingerprint()
     copy.write_text(source.replace('"""', '"""Measured. ', 1) + "\n# a comment\n", encoding="utf-8")
     assert simulate.fingerprint(sources) == same  # a docstring and a comment: the same code
+    # Where a name is imported from is not what the code computes (a module of scoring
+    # moved): the prefix proves the values, so the figures stay current.
+    moved = source.replace("\nimport ", "\nimport json as _unused\nimport ", 1)
+    copy.write_text(moved + "\nfrom scoring import constants as _moved\n", encoding="utf-8")
+    assert simulate.fingerprint(sources) == same
     copy.write_text(source + "\nCHANGED = 1\n", encoding="utf-8")
     assert simulate.fingerprint(sources) != same
     if path.name == "model.py":  # a value of the model
@@ -458,7 +463,7 @@ def test_a_comment_in_scoring_does_not_make_the_figures_stale(tmp_path: Path) ->
     """In a scratch copy of the project, a comment added to the interval code: the check
     still passes (the copy's own ``scoring`` is the one imported)."""
     root = copy_project(tmp_path / "project", ("scoring", "contracts"))
-    rates = root / "scoring" / "rates.py"
+    rates = root / "scoring" / "intervals" / "rates.py"
     rates.write_text(rates.read_text("utf-8") + "\n# a comment, nothing else\n", "utf-8")
     script = root / "contracts" / "coverage" / "simulate.py"
     done = run_captured([sys.executable, str(script), "--check"], cwd=root, timeout=600)
@@ -471,7 +476,7 @@ def test_a_changed_value_in_scoring_makes_the_figures_stale(tmp_path: Path) -> N
     """The same scratch copy with the t quantile 1% larger: the check fails, naming cells
     and the command to run."""
     root = copy_project(tmp_path / "project", ("scoring", "contracts"))
-    rates = root / "scoring" / "rates.py"
+    rates = root / "scoring" / "intervals" / "rates.py"
     # Appended, so every caller that looks t_factor up after the import gets the larger one.
     rates.write_text(
         rates.read_text("utf-8")

@@ -9,7 +9,7 @@ import formula_check_memo
 import pytest
 
 import contracts.formulas
-import scoring.composite
+import scoring.formulas.composite
 import scoring.registry
 from scoring import FORMULAS
 
@@ -36,14 +36,14 @@ def test_the_same_code_is_evaluated_once() -> None:
 def test_a_swapped_name_of_a_module_is_evaluated_anew(monkeypatch: pytest.MonkeyPatch) -> None:
     memo = _counting()
     memo()
-    monkeypatch.setattr(scoring.composite, "Fraction", scoring.composite.Fraction)
+    monkeypatch.setattr(scoring.formulas.composite, "Fraction", scoring.formulas.composite.Fraction)
     memo()
     assert memo.computed == 1, "rebinding a name to the same object is the same code"
 
     def other(*args: Any) -> Any:
-        return scoring.composite.Fraction(*args)
+        return scoring.formulas.composite.Fraction(*args)
 
-    monkeypatch.setattr(scoring.composite, "Fraction", other)
+    monkeypatch.setattr(scoring.formulas.composite, "Fraction", other)
     memo()
     assert memo.computed == 2
     monkeypatch.undo()

@@ -28,7 +28,7 @@ NEW_VERSION = f"{int(METHODOLOGY_VERSION.split('.')[0]) + 1}.0.0"
 
 Edit = tuple[str, str, str]  # file, old (occurs once), new
 
-#: A registered formula appended to scoring/curves.py, with no golden point.
+#: A registered formula appended to scoring/formulas/curves.py, with no golden point.
 NEW_FORMULA = '''
 
 @formula("curve.halved", title="Half", latex=r"h = \\dfrac{x}{2}", symbols={"x": arg("x")})
@@ -59,7 +59,7 @@ SCENARIOS = {
     "consistency 1 - 3p(1 - p)": Scenario(
         (
             (
-                "scoring/composite.py",
+                "scoring/formulas/composite.py",
                 "return 1 - 4 * rate * (1 - rate)",
                 "return 1 - 3 * rate * (1 - rate)",
             ),
@@ -72,7 +72,7 @@ SCENARIOS = {
     "pass^k as (c/n)^k": Scenario(
         (
             (
-                "scoring/repeatability.py",
+                "scoring/formulas/repeatability.py",
                 "return Fraction(math.comb(c, k), math.comb(n, k))",
                 "return Fraction(c, n) ** k",
             ),
@@ -85,7 +85,7 @@ SCENARIOS = {
     "recoverable floor squared": Scenario(
         (
             (
-                "scoring/outcome.py",
+                "scoring/formulas/outcome.py",
                 "floor = exact(RECOVERABLE_FLOOR)",
                 "floor = exact(RECOVERABLE_FLOOR) ** 2",
             ),
@@ -93,7 +93,7 @@ SCENARIOS = {
         ("golden point outcome.recoverable_floor@0: the LaTeX gives 1/10, the code 1/100",),
     ),
     "determinism |2q - 1|": Scenario(
-        (("scoring/radar.py", "return (2 * rate - 1) ** 2", "return abs(2 * rate - 1)"),),
+        (("scoring/formulas/radar.py", "return (2 * rate - 1) ** 2", "return abs(2 * rate - 1)"),),
         (
             "golden point radar.determinism@1/4: the LaTeX gives 1/4, the code 1/2",
             # robustness computes with determinism: its LaTeX squares, so it disagrees too
@@ -104,7 +104,7 @@ SCENARIOS = {
     "tool-efficiency step doubled": Scenario(
         (
             (
-                "scoring/radar.py",
+                "scoring/formulas/radar.py",
                 "return _on_scale(scale - points * max(_ZERO, median - free))",
                 "return _on_scale(scale - 2 * points * max(_ZERO, median - free))",
             ),
@@ -112,7 +112,7 @@ SCENARIOS = {
         ("golden point radar.tool_efficiency@4: the LaTeX gives 90, the code 80",),
     ),
     "outcome score without its square root": Scenario(
-        (("scoring/outcome.py", "    return float(root)", "    return float(product)"),),
+        (("scoring/formulas/outcome.py", "    return float(root)", "    return float(product)"),),
         (
             "golden point outcome.score@c=1,rec_v=16/25: the LaTeX gives 4/5, the code 0.64",
             "golden point outcome.score@c=1/2,rec_v=1: the LaTeX gives 0.7071067811865475244,"
@@ -122,7 +122,7 @@ SCENARIOS = {
     "a new formula with no golden points": Scenario(
         (
             (
-                "scoring/curves.py",
+                "scoring/formulas/curves.py",
                 "    return piecewise_linear(mean_cost_usd, C.COST_ANCHORS_USD)\n",
                 "    return piecewise_linear(mean_cost_usd, C.COST_ANCHORS_USD)\n" + NEW_FORMULA,
             ),
@@ -132,7 +132,7 @@ SCENARIOS = {
     "a new formula with a symbol bound to nothing": Scenario(
         (
             (
-                "scoring/curves.py",
+                "scoring/formulas/curves.py",
                 "    return piecewise_linear(mean_cost_usd, C.COST_ANCHORS_USD)\n",
                 "    return piecewise_linear(mean_cost_usd, C.COST_ANCHORS_USD)\n"
                 + UNBOUND_FORMULA,
@@ -143,7 +143,7 @@ SCENARIOS = {
     "consistency refactored as (2p - 1)^2, with a comment": Scenario(
         (
             (
-                "scoring/composite.py",
+                "scoring/formulas/composite.py",
                 "    return 1 - 4 * rate * (1 - rate)",
                 "    # the same values as 1 - 4p(1 - p), written as a square\n"
                 "    return (2 * rate - 1) ** 2",

@@ -171,7 +171,7 @@ def test_a_problem_carries_where_the_formula_is_defined() -> None:
     [first, *_] = check_formula(_latex_changed())
     assert first.formula == "radar.determinism"
     assert first.point == "radar.determinism@1/4"
-    assert first.file == "scoring/radar.py"
+    assert first.file == "scoring/formulas/radar.py"
     assert first.line is not None
     assert first.end_line is not None
     assert first.line < first.end_line
@@ -259,7 +259,7 @@ def test_the_drift_check_runs_the_formula_check(
     assert not result.ok
     assert result.exit_code == 1
     assert "golden point radar.determinism@1/4" in mine[0].lines[0]
-    assert (mine[0].file, mine[0].line is not None) == ("scoring/radar.py", True)
+    assert (mine[0].file, mine[0].line is not None) == ("scoring/formulas/radar.py", True)
 
 
 def test_update_refuses_and_writes_nothing(

@@ -12,7 +12,7 @@ from contracts.model import Methodology
 from contracts.store import SNAPSHOT_DIR, read_snapshot
 from scoring import FORMULAS, OutcomeRecord
 from scoring.bindings import Const, Uses
-from scoring.outcome import Reading
+from scoring.formulas.outcome import Reading
 from scoring.slopes import READINGS
 
 

@@ -40,7 +40,7 @@ from contracts.noise import NO_CORPUS, all_of, partners, swaps, within_noise
 from contracts.scoreboard import score_corpus
 from contracts.store import read_snapshot, snapshot_path, snapshot_text
 from scoring.cli import run as scoring_run
-from scoring.curves import along
+from scoring.formulas.curves import along
 
 #: Successes of 4 runs on each of 20 tasks: easy tasks first, then harder ones.
 BASE = [4, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1, 0, 0, 0, 4, 3, 2, 1]

@@ -12,17 +12,17 @@ from typing import Any
 from contracts.formulas import check_formula
 from scoring import FORMULAS
 from scoring.constants import INTERVAL_LEVEL
-from scoring.numeric import exact
-from scoring.quantiles import beta_quantile
-from scoring.rates import outwards_with_margin
-from scoring.registry import Formula
-from scoring.uncertainty import (
+from scoring.intervals.quantiles import beta_quantile
+from scoring.intervals.rates import outwards_with_margin
+from scoring.intervals.variance import (
     FRACTION_DECIMALS,
     Z_POWER,
     Surd,
     Z,
     outwards,
 )
+from scoring.numeric import exact
+from scoring.registry import Formula
 
 
 def _with(name: str, function: Callable[..., Any]) -> Formula:

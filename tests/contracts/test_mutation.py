@@ -204,7 +204,7 @@ SCENARIOS: dict[str, Callable[[Path], list[Run]]] = {
     "edited_snapshot": _edits_then_check((str(SNAPSHOT), _success_weight_045)),
     "formula": _edits_then_check(
         (
-            "scoring/composite.py",
+            "scoring/formulas/composite.py",
             replace_once(
                 "return 1 - 4 * rate * (1 - rate)",
                 "return 1 - 2 * rate * (1 - rate)",
@@ -227,14 +227,17 @@ SCENARIOS: dict[str, Callable[[Path], list[Run]]] = {
     ),
     "harmless_reformat": _edits_then_check(
         (
-            "scoring/composite.py",
+            "scoring/formulas/composite.py",
             replace_once(
                 "    return 1 - 4 * rate * (1 - rate)\n",
                 "    # Spelled out on three lines: the same value.\n"
                 "    return (\n        1\n        - 4 * rate * (1 - rate)\n    )\n",
             ),
         ),
-        ("scoring/curves.py", lambda text: text.replace("\n\n\n@formula(", "\n\n\n\n@formula(")),
+        (
+            "scoring/formulas/curves.py",
+            lambda text: text.replace("\n\n\n@formula(", "\n\n\n\n@formula("),
+        ),
     ),
     "bump_flow": _bump_flow,
 }
@@ -352,14 +355,17 @@ def test_one_changed_anchor_is_one_cause_in_a_few_lines(results: Results) -> Non
         assert f"\n  {group}: " in run.output, run.output
 
 
+COMPOSITE_PY = REPO_ROOT / "scoring" / "formulas" / "composite.py"
+
+
 def test_a_changed_formula_fails(results: Results) -> None:
     run = _only(results, "formula")
     assert run.returncode == 1, run.output
     causes, listed, following = report_counts(run.output)
     assert causes == [
         "formula composite.outcome_consistency gives other results at 2 golden points with "
-        "the same inputs: its code changed (defined at scoring/composite.py:"
-        f"{definitions(REPO_ROOT / 'scoring' / 'composite.py')['outcome_consistency'].first})"
+        "the same inputs: its code changed (defined at scoring/formulas/composite.py:"
+        f"{definitions(COMPOSITE_PY)['outcome_consistency'].first})"
     ]
     assert listed == following
     assert "      composite.outcome_consistency@p=1/4,n=5 result: 0.25 → 0.625" in run.output

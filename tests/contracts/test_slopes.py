@@ -18,8 +18,8 @@ import scoring.constants as C  # noqa: N812 - the module of constants
 from contracts.formulas import check_formula, example_problems, formula_problems
 from scoring import examples
 from scoring.constants import Anchor
-from scoring.curves import along, is_flat_at
 from scoring.examples import EXAMPLES_BY_NAME
+from scoring.formulas.curves import along, is_flat_at
 from scoring.registry import FORMULAS, point
 from scoring.slopes import CURVES, CURVES_THEMSELVES, READINGS
 

@@ -24,7 +24,7 @@ from engine_logs import (
 from contracts.source import REPO_ROOT
 from scoring.engines import Engine, engine_stats
 from scoring.engines.proof import count_bytes
-from scoring.reading import read_stats
+from scoring.report.read import read_stats
 
 # Out of the fast lane: an engine of the report, not the written contract
 # (tests/engines/test_sql.py keeps the one SQL source and its dialects there).

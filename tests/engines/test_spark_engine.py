@@ -44,8 +44,8 @@ from engine_logs import (
 import scoring.cli
 from contracts.source import REPO_ROOT
 from scoring.engines import SPARK_LOCAL_MASTER, Engine, engine_stats
-from scoring.reading import read_stats
-from scoring.stats import AgentStats
+from scoring.report.read import read_stats
+from scoring.report.stats import AgentStats
 
 # Looked up, not imported: the fast lane collects this file without running it, and
 # pyspark takes a second to import in every worker.

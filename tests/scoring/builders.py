@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 
 from scoring import build_report, report_to_json
 from scoring.cli import run
-from scoring.composite import NO_COMPLETED_RUN
-from scoring.repeatability import missing_reason
-from scoring.uncertainty import interval_reason
+from scoring.formulas.composite import NO_COMPLETED_RUN
+from scoring.formulas.repeatability import missing_reason
+from scoring.intervals.variance import interval_reason
 
 CliResult = tuple[int, str, str]
 

@@ -476,7 +476,7 @@ def compare_composites(
     The decisions give ``g_AB = (g_A, −g_B)`` with 1.1.0's gradient and say nothing of the
     zero-success floor here, so by default an agent under the floor keeps its latency and
     cost entries. ``floor_stops_gradient``: those entries are 0 instead (the floored score
-    is 0 whatever the latency and cost): scoring.paired's reading, not written in the
+    is 0 whatever the latency and cost): scoring.comparisons.paired's reading, not written in the
     decisions.
     """
     t, ma, mb, sigma, counts = paired_parts(a, b)

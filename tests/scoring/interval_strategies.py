@@ -1,4 +1,4 @@
-"""Hypothesis strategies for the interval formulas of ``scoring.uncertainty`` (1.1.0).
+"""Hypothesis strategies for the interval formulas of ``scoring.intervals.variance`` (1.1.0).
 
 ``test_registry.FORMULA_ARGUMENTS`` takes ``INTERVAL_FORMULA_ARGUMENTS``: the arguments of
 every interval formula that states a range, within its documented domain.

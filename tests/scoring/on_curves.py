@@ -14,9 +14,9 @@ from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
-from scoring.composite import SCALE, W_COST, W_RELIABILITY, W_SUCCESS
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, SCORE_DECIMALS, Anchor
-from scoring.curves import cost_score, sloped_segments
+from scoring.formulas.composite import SCALE, W_COST, W_RELIABILITY, W_SUCCESS
+from scoring.formulas.curves import cost_score, sloped_segments
 from scoring.numeric import decimal_half_up
 
 #: The anchor most tests put their runs at: each curve's second (with 1.0.0's anchors,

@@ -9,7 +9,7 @@ from decimal import Context, Decimal
 from typing import Any
 
 from scoring import OutcomeRecord, score_outcome
-from scoring.outcome import OutcomeScore
+from scoring.formulas.outcome import OutcomeScore
 
 
 def exact_sqrt(value: str) -> float:

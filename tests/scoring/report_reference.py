@@ -30,7 +30,6 @@ from scoring import (
     latency_score,
     tool_efficiency_axis,
 )
-from scoring.composite import CompositeResult, composite_score
 from scoring.constants import (
     CONSISTENCY_MIN_RUNS,
     COST_ANCHORS_USD,
@@ -46,6 +45,7 @@ from scoring.constants import (
     SCORE_DECIMALS,
     SCORE_SCALE,
 )
+from scoring.formulas.composite import CompositeResult, composite_score
 
 
 def to_lines(records: list[dict[str, Any]]) -> list[bytes]:

@@ -34,7 +34,7 @@ from builders import (
 from processes import run_captured
 
 from scoring.constants import METHODOLOGY_VERSION, PASS_K_LEVELS, RADAR_DEFAULT_WEIGHTS
-from scoring.serialize import (
+from scoring.report.write import (
     COMPOSITE_TITLE,
     NO_INTERVAL,
     RADAR_TITLE,

@@ -1,6 +1,6 @@
 """``scoring compare LOG AGENT_A AGENT_B``: the paired comparison of two agents of a run log
-(``scoring.comparing`` over ``scoring.paired``), its exact table and JSON, its null with a
-reason, its errors (an unknown agent, the report's own input problems), and the corpus's
+(``scoring.comparisons.compare`` over ``scoring.comparisons.paired``), its exact table and JSON, its
+null with a reason, its errors (an unknown agent, the report's own input problems), and the corpus's
 agents: one clearly ahead is named, tied ones are within the noise, and the paired
 interval is narrower than the unpaired one where the tasks are shared and correlated.
 """
@@ -17,15 +17,15 @@ import pytest
 from builders import cli, jsonl, scoring_subprocess
 
 from contracts.build import REPO_ROOT
-from scoring.comparing import LEVEL_TEXT, compare_in, comparison_to_table, signed_text
+from scoring.comparisons.compare import LEVEL_TEXT, compare_in, comparison_to_table, signed_text
+from scoring.comparisons.paired import Verdict
 from scoring.constants import (
     FRACTION_DECIMALS,
     INTERVAL_LEVEL,
     INTERVAL_MIN_TASKS,
     METHODOLOGY_VERSION,
 )
-from scoring.paired import Verdict
-from scoring.reading import read_stats
+from scoring.report.read import read_stats
 
 CORPUS = REPO_ROOT / "contracts" / "corpus" / "synthetic-runs.jsonl"
 #: t(0.975) with 11 degrees of freedom, from a published table (12 shared tasks).

@@ -42,7 +42,6 @@ from scoring import (
     report_to_json,
     score_composite,
 )
-from scoring.composite import success_rate
 from scoring.constants import (
     COMPOSITE_WEIGHT_COST,
     COMPOSITE_WEIGHT_RELIABILITY,
@@ -52,7 +51,8 @@ from scoring.constants import (
     LATENCY_ANCHORS_MS,
     NEUTRAL_CONSISTENCY,
 )
-from scoring.curves import cost_score, latency_score, sloped_segments
+from scoring.formulas.composite import success_rate
+from scoring.formulas.curves import cost_score, latency_score, sloped_segments
 from scoring.registry import ScoringError
 
 _T0 = datetime(2024, 1, 1, tzinfo=UTC)

@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from published_curves import FIRST, cost_anchors, latency_anchors
 
 from scoring import build_report, cost_score, latency_score, piecewise_linear, report_to_json
-from scoring.composite import SCALE, W_COST, W_RELIABILITY, W_SUCCESS
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, Anchor
-from scoring.curves import along, sloped_segments
+from scoring.formulas.composite import SCALE, W_COST, W_RELIABILITY, W_SUCCESS
+from scoring.formulas.curves import along, sloped_segments
 from scoring.numeric import decimal_half_up
 from scoring.registry import ScoringError
 

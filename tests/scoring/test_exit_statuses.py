@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from builders import good
 
-import scoring.composite
-import scoring.radar
+import scoring.formulas.composite
+import scoring.formulas.radar
 from contracts.source import REPO_ROOT
 from scoring.cli import EXITS, ExitStatus, exit_for, run
 from scoring.constants import Axis
@@ -57,7 +57,7 @@ def _no_duckdb(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _negative_weight(monkeypatch: pytest.MonkeyPatch) -> None:
     weights = dict.fromkeys(Axis, Decimal(1)) | {Axis.COST: Decimal(-1)}
-    monkeypatch.setattr(scoring.radar, "RADAR_DEFAULT_WEIGHTS", weights)
+    monkeypatch.setattr(scoring.formulas.radar, "RADAR_DEFAULT_WEIGHTS", weights)
 
 
 def _broken_invariant(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -77,7 +77,7 @@ def _zero_divisor(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _break_composite(monkeypatch: pytest.MonkeyPatch, broken: Callable[..., None]) -> None:
     """The composite's formula broken (the one implementation every agent is scored by)."""
-    monkeypatch.setattr(scoring.composite, "composite_score", broken)
+    monkeypatch.setattr(scoring.formulas.composite, "composite_score", broken)
 
 
 # (row name, argv, stdin, stdout, setup, expected words on stderr)

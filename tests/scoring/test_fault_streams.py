@@ -22,8 +22,8 @@ from processes import run_captured
 
 from scoring.cli import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE, EXIT_OUTPUT_FAILED, run
 from scoring.errors import MAX_LISTED_PROBLEMS, MAX_SHOWN_CHARS
-from scoring.outcome import iter_outcome_scores, score_outcome_lines
-from scoring.serialize import outcome_to_json
+from scoring.formulas.outcome import iter_outcome_scores, score_outcome_lines
+from scoring.report.write import outcome_to_json
 
 # Out of the fast lane: the command line's streams under faults (closed pipes, full disks),
 # each case a subprocess; not the written contract.

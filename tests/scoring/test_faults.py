@@ -25,12 +25,12 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from scoring import InputError, RunRecord, build_report, report_to_json
-from scoring import reading as reading_module
 from scoring.cli import EXIT_BAD_INPUT, WEIGHT_MAX_EXPONENT, parse_weights
 from scoring.errors import Problem
-from scoring.jsonlines import REPEATED_KEY_RULE, repeated_keys
-from scoring.outcome import score_outcome_lines
-from scoring.run_ids import fingerprints
+from scoring.formulas.outcome import score_outcome_lines
+from scoring.report import read as reading_module
+from scoring.report.jsonlines import REPEATED_KEY_RULE, repeated_keys
+from scoring.report.run_ids import fingerprints
 
 # Arabic-Indic, Devanagari and fullwidth digits: Unicode digits that \d would accept.
 FOREIGN_DIGITS = ["\u0665", "\u096b", "\uff15"]
@@ -304,7 +304,7 @@ def test_a_byte_order_mark_elsewhere_is_bad_input() -> None:
 
 
 _SLOTS = """
-from scoring.run_ids import RunIds
+from scoring.report.run_ids import RunIds
 seen = RunIds()
 seen.add_all([f"run-{i}" for i in range(3000)])
 print(seen._slots.tobytes().hex())

@@ -24,13 +24,13 @@ from builders import CliResult
 from inspect_logs import CRASH, SLOW
 
 from contracts.source import REPO_ROOT
-from scoring.composite import unrecorded_reason
 from scoring.constants import FRACTION_DECIMALS
+from scoring.formulas.composite import unrecorded_reason
+from scoring.formulas.repeatability import missing_reason
 from scoring.harnesses import READERS, Harness, Options, convert, harbor, run_log
 from scoring.harnesses import inspect as inspect_reader
 from scoring.harnesses.base import RUN_FIELDS, Mapping, Row
 from scoring.models import RunRecord
-from scoring.repeatability import missing_reason
 
 DATA = REPO_ROOT / "tests" / "data" / "harness-logs"
 PRICED = DATA / "arith-4x5-priced.eval"

@@ -1,4 +1,4 @@
-"""What an input is, by its bytes (``scoring.byte_input``): gzip is read as it goes, with
+"""What an input is, by its bytes (``scoring.report.byte_input``): gzip is read as it goes, with
 the line numbers of the plain text; other binary input is named; an input plainly of the
 other command's kind says so; an empty input says "no runs" / "no records"."""
 
@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from builders import cli
 
-from scoring.byte_input import SIGNATURES, RecordKind, record_lines
 from scoring.errors import InputError
-from scoring.outcome import iter_outcome_scores
+from scoring.formulas.outcome import iter_outcome_scores
+from scoring.report.byte_input import SIGNATURES, RecordKind, record_lines
 
 
 def _run(index: int, **fields: object) -> dict[str, object]:

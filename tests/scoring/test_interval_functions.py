@@ -1,10 +1,10 @@
-"""The pure interval functions (``scoring.rates``, ``scoring.moves``, ``scoring.uncertainty``,
-``scoring.ranks``, ``scoring.planning``; intervals of methodology 1.2.0) against their
-properties: low ≤ estimate ≤ high, bounds on the scale, rounded outwards exactly, narrower
-with more tasks, ``null`` below the task minimum, the zero-success and all-success edges, the
-clustered variance and covariance, the curves' slopes, the ranks and their upper bounds, the
-runs needed and the quantiles derived from the levels. The report's intervals are checked
-against a naive reference in ``test_intervals.py``.
+"""The pure interval functions (``scoring.intervals.rates``, ``scoring.intervals.moves``,
+``scoring.intervals.variance``, ``scoring.comparisons.ranks``, ``scoring.comparisons.planning``;
+intervals of methodology 1.2.0) against their properties: low ≤ estimate ≤ high, bounds on the
+scale, rounded outwards exactly, narrower with more tasks, ``null`` below the task minimum, the
+zero-success and all-success edges, the clustered variance and covariance, the curves' slopes, the
+ranks and their upper bounds, the runs needed and the quantiles derived from the levels. The
+report's intervals are checked against a naive reference in ``test_intervals.py``.
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import rates
-from scoring.clustered import Columns
-from scoring.composite import score_composite
+from scoring.comparisons.planning import runs_needed
+from scoring.comparisons.ranks import competition_ranks, rank_upper_bounds
 from scoring.constants import (
     COST_ANCHORS_USD,
     FRACTION_DECIMALS,
@@ -34,19 +33,18 @@ from scoring.constants import (
     PASS_K_LEVELS,
     SCORE_DECIMALS,
 )
-from scoring.moves import composite_interval
-from scoring.numeric import round_half_up
-from scoring.planning import runs_needed
-from scoring.ranks import competition_ranks, rank_upper_bounds
-from scoring.rates import (
+from scoring.formulas.composite import score_composite
+from scoring.formulas.repeatability import aggregate_pass_hat_k
+from scoring.intervals import rates
+from scoring.intervals.clustered import Columns
+from scoring.intervals.moves import composite_interval
+from scoring.intervals.rates import (
     correctness_interval,
     pass_hat_k_interval,
     success_interval,
     success_rate_interval,
 )
-from scoring.registry import ScoringError
-from scoring.repeatability import aggregate_pass_hat_k
-from scoring.uncertainty import (
+from scoring.intervals.variance import (
     Interval,
     Surd,
     clustered_covariance,
@@ -54,6 +52,8 @@ from scoring.uncertainty import (
     curve_slope,
     interval_reason,
 )
+from scoring.numeric import round_half_up
+from scoring.registry import ScoringError
 
 MANY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -34,9 +34,10 @@ from published_curves import INTERVALS, use_anchors
 from test_intervals_1_2 import PASS5_TASKS, SUCCESS_TASKS
 
 from contracts.source import REPO_ROOT
-from scoring import build_report, moves, quantiles, rate_bounds, rates, report_to_json
+from scoring import build_report, report_to_json
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, PASS_K_LEVELS, RADAR_WINDOW_RUNS
-from scoring.curves import along
+from scoring.formulas.curves import along
+from scoring.intervals import moves, quantiles, rate_bounds, rates
 
 # Out of the fast lane: the report against the naive 1.2.0 reference at 50 digits (mpmath);
 # the intervals' golden points and check values stay there (test_intervals_1_2.py).

@@ -1,4 +1,4 @@
-"""The 1.2.0 intervals and the paired comparison (scoring.rates): every check value
+"""The 1.2.0 intervals and the paired comparison (scoring.intervals.rates): every check value
 of the uncertainty page (docs/uncertainty.md), the
 reduction to 1.1.0, properties, and the domain errors."""
 
@@ -15,18 +15,19 @@ from hypothesis import strategies as st
 from published_curves import INTERVALS, use_anchors
 
 from contracts.source import REPO_ROOT
-from scoring import moves, paired, rate_bounds
-from scoring import rates as v12
-from scoring.composite import composite_score, outcome_consistency
+from scoring.comparisons import paired
 from scoring.constants import INTERVAL_Z
-from scoring.curves import cost_score, latency_score
-from scoring.registry import ScoringError
-from scoring.repeatability import pass_hat_k
-from scoring.uncertainty import (
+from scoring.formulas.composite import composite_score, outcome_consistency
+from scoring.formulas.curves import cost_score, latency_score
+from scoring.formulas.repeatability import pass_hat_k
+from scoring.intervals import moves, rate_bounds
+from scoring.intervals import rates as v12
+from scoring.intervals.variance import (
     Interval,
     clustered_covariance,
     composite_gradient,
 )
+from scoring.registry import ScoringError
 
 # docs/uncertainty.md, pass^5 over 100 tasks, 18 with a non-zero value: (runs, successes).
 PASS5_TASKS = (

@@ -21,13 +21,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contracts.source import REPO_ROOT
-from scoring import reading as reading_module
-from scoring import run_ids
 from scoring.cli import EXIT_BAD_INPUT, FALLBACK_COLUMNS, run, table_width
-from scoring.comparing import COMPARE_TITLE, LEVEL_TEXT
+from scoring.comparisons.compare import COMPARE_TITLE, LEVEL_TEXT
 from scoring.constants import INTERVAL_LEVEL, RADAR_DEFAULT_WEIGHTS
 from scoring.models import RFC3339_PATTERN, TIMESTAMP_SHAPE, timestamp_problem
-from scoring.serialize import COMPOSITE_TITLE, RADAR_TITLE, REPEATABILITY_TITLE
+from scoring.report import read as reading_module
+from scoring.report import run_ids
+from scoring.report.write import COMPOSITE_TITLE, RADAR_TITLE, REPEATABILITY_TITLE
 
 _RUN: dict[str, Any] = {
     "run_id": "r1",

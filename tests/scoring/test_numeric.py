@@ -8,7 +8,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.report_cohort import CohortSums
+from scoring.report.cohort import CohortSums
 
 # --- exact sums as written --------------------------------------------------------------------
 
@@ -24,7 +24,7 @@ floats_as_logged = st.one_of(
 @settings(max_examples=200, deadline=None)
 @given(st.lists(floats_as_logged, max_size=40))
 def test_exact_sums_equal_the_decimals_as_written(values: list[float]) -> None:
-    # The report's sums (scoring.report_cohort) take a fixed-point short cut; they must
+    # The report's sums (scoring.report.cohort) take a fixed-point short cut; they must
     # equal Σ Decimal(repr(x)), per task and in total.
     with localcontext() as context:
         context.prec = 2000

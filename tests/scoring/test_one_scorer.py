@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from scoring import FORMULAS, build_report, report_to_json
-from scoring import reading as reading_module
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, PASS_K_LEVELS, SCORE_SCALE
-from scoring.surd import Interval
+from scoring.intervals.surd import Interval
+from scoring.report import read as reading_module
 
 # --- the log: agents of every size ------------------------------------------------------------
 

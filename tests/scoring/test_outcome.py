@@ -28,7 +28,7 @@ from scoring.constants import (
     RECOVERABLE_FLOOR,
     RECOVERABLE_SOURCES,
 )
-from scoring.outcome import catastrophic_gate, combine, correctness, recoverable_safety_raw
+from scoring.formulas.outcome import catastrophic_gate, combine, correctness, recoverable_safety_raw
 from scoring.registry import ScoringError
 
 # --- constants -----------------------------------------------------------------------------

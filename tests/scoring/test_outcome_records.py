@@ -13,8 +13,8 @@ from builders import judged_outcome_json
 from outcome_builders import cat_guard, exact_sqrt, obj, rec_guard, score, scored
 
 from scoring.constants import OUTCOME_SCORE_VERSION
-from scoring.outcome import score_outcome_lines
-from scoring.serialize import outcome_to_json
+from scoring.formulas.outcome import score_outcome_lines
+from scoring.report.write import outcome_to_json
 
 # --- efficiency and version ---------------------------------------------------------------
 

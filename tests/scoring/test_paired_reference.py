@@ -17,9 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import paired, quantiles
+from scoring.comparisons import paired
 from scoring.constants import COST_ANCHORS_USD, INTERVAL_MIN_TASKS, LATENCY_ANCHORS_MS
-from scoring.curves import along
+from scoring.formulas.curves import along
+from scoring.intervals import quantiles
 
 SOME = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -18,8 +18,8 @@ import pytest
 
 from contracts.source import REPO_ROOT
 from scoring import progress as progress_module
-from scoring import reading as reading_module
 from scoring.cli import run
+from scoring.report import read as reading_module
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The Beta and Student t quantiles (scoring.quantiles): published tables, a 40-digit
+"""The Beta and Student t quantiles (scoring.intervals.quantiles): published tables, a 40-digit
 oracle, the distributions' identities, and the domain errors."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from bench_quantiles import oracle_beta, oracle_t
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.quantiles import beta_quantile, t_quantile
+from scoring.intervals.quantiles import beta_quantile, t_quantile
 from scoring.registry import ScoringError
 
 # Student t quantiles, as printed in the usual tables (five significant decimals):
@@ -179,7 +179,7 @@ def test_t_quantile_refuses_bad_arguments_by_name(
 
 def test_the_special_functions_load_before_the_first_quantile(monkeypatch) -> None:
     """An engine's caller imports scipy.special while it waits for the engine."""
-    from scoring import quantiles
+    from scoring.intervals import quantiles
 
     monkeypatch.setattr(quantiles, "SPECIAL_FUNCTIONS", None)
     quantiles.load_special_functions()

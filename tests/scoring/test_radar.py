@@ -17,7 +17,7 @@ import pytest
 from builders import report_document as report
 from builders import run_fields
 
-from scoring import Axis, radar
+from scoring import Axis
 from scoring.constants import (
     RADAR_COST_FULL_USD,
     RADAR_COST_ZERO_USD,
@@ -29,7 +29,8 @@ from scoring.constants import (
     ROBUSTNESS_MIN_OUTCOMES,
     SCORE_DECIMALS,
 )
-from scoring.curves import cost_score
+from scoring.formulas import radar
+from scoring.formulas.curves import cost_score
 from scoring.numeric import decimal_half_up
 from scoring.registry import ScoringError
 

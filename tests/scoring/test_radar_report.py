@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from scoring import Axis, build_report, radar
+from scoring import Axis, build_report
 from scoring.constants import (
     RADAR_WINDOW_RUNS,
 )
+from scoring.formulas import radar
 from scoring.report import AgentReport
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)

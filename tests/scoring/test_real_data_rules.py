@@ -11,9 +11,9 @@ import pytest
 
 from scoring import build_report, report_to_json
 from scoring.cli import PASS_K_MAX
-from scoring.composite import anchor_notes, score_composite
 from scoring.constants import COST_ANCHORS_USD, LATENCY_ANCHORS_MS, PASS_K_LEVELS
-from scoring.curves import along
+from scoring.formulas.composite import anchor_notes, score_composite
+from scoring.formulas.curves import along
 
 
 def _agent_runs(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.report_cohort import CohortSums
+from scoring.report.cohort import CohortSums
 
 amounts = st.one_of(
     st.floats(min_value=0, max_value=1e30, allow_nan=False),

@@ -22,18 +22,18 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from scoring.comparisons.ranks import competition_ranks, rank_upper_bounds
 from scoring.constants import (
     COST_ANCHORS_USD,
     LATENCY_ANCHORS_MS,
 )
-from scoring.curves import piecewise_linear
 from scoring.errors import json_visible
+from scoring.formulas.curves import piecewise_linear
+from scoring.intervals.variance import Interval
 from scoring.models import RunRecord
 from scoring.numeric import as_written, decimal_half_up, half_up_units, round_half_up
-from scoring.ranks import competition_ranks, rank_upper_bounds
-from scoring.reading import chunk_rows, row_of
-from scoring.serialize import to_json_text
-from scoring.uncertainty import Interval
+from scoring.report.read import chunk_rows, row_of
+from scoring.report.write import to_json_text
 
 # --- rounding -------------------------------------------------------------------------------
 

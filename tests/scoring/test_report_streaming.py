@@ -27,10 +27,10 @@ from scoring import (
     RunRecord,
     build_report,
 )
-from scoring import reading as reading_module
-from scoring import stats as stats_module
 from scoring.errors import MAX_LISTED_PROBLEMS, Problem, problems_from
-from scoring.run_ids import RunIds
+from scoring.report import read as reading_module
+from scoring.report import stats as stats_module
+from scoring.report.run_ids import RunIds
 
 # --- the streaming report's exact values against the reference ---------------------------------
 

@@ -1,4 +1,4 @@
-"""Duplicate ``run_id`` detection is written once (``scoring.run_ids``) and used by both
+"""Duplicate ``run_id`` detection is written once (``scoring.report.run_ids``) and used by both
 readers; its collision odds are derived from the width a slot really keeps, and quoted
 from that one place by the README and the inputs page."""
 
@@ -16,12 +16,11 @@ import pytest
 from builders import GOOD
 
 from contracts.readme import README_PATH
-from scoring import run_ids
 from scoring.errors import InputError
 from scoring.examples import EXAMPLES
-from scoring.outcome import score_outcome_lines
-from scoring.report import build_report
-from scoring.run_ids import (
+from scoring.formulas.outcome import score_outcome_lines
+from scoring.report import build_report, run_ids
+from scoring.report.run_ids import (
     COLLISION_ODDS,
     DISTINGUISHING_BITS,
     FINGERPRINT_BITS,
@@ -62,7 +61,7 @@ def test_a_slot_loses_the_lowest_bit_so_codes_differing_there_collide() -> None:
 
 def test_both_readers_use_the_one_detector() -> None:
     """Every id colliding: the report and the outcome scorer both call the second one a
-    duplicate, so both go through :mod:`scoring.run_ids`."""
+    duplicate, so both go through :mod:`scoring.report.run_ids`."""
     runs = [run_line("a"), run_line("b")]
     records = [outcome_line("a"), outcome_line("b")]
     with mock.patch.object(run_ids, "fingerprints", lambda keys: [8 for _ in keys]):

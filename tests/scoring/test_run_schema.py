@@ -25,7 +25,7 @@ from scoring.models import RunFields, RunRow
 
 #: A field as both sides are compared: its base types (names), whether None is allowed, and
 #: its bounds ("ge", "min_length"), with the timestamp's pattern left to the reader (it is
-#: checked on a whole chunk at once, by scoring.reading.CALENDAR_PATTERN).
+#: checked on a whole chunk at once, by scoring.report.read.CALENDAR_PATTERN).
 Shape = tuple[str, frozenset[str], bool, tuple[tuple[str, Any], ...]]
 
 _BOUNDS = ("ge", "gt", "le", "lt", "min_length", "max_length")

@@ -14,7 +14,6 @@ from typing import Any
 
 from calculator_support import Case, python_number
 
-from scoring.composite import score_composite
 from scoring.constants import (
     CONSISTENCY_MIN_RUNS,
     COST_ANCHORS_USD,
@@ -26,12 +25,13 @@ from scoring.constants import (
     Axis,
 )
 from scoring.errors import InputError
+from scoring.formulas.composite import score_composite
+from scoring.formulas.outcome import score_outcome_lines
+from scoring.formulas.radar import RadarResult, profile
+from scoring.formulas.repeatability import RepeatabilityResult, pass_hat_k
 from scoring.numeric import round_half_up
-from scoring.outcome import score_outcome_lines
-from scoring.radar import RadarResult, profile
-from scoring.repeatability import RepeatabilityResult, pass_hat_k
 from scoring.report import AgentReport
-from scoring.serialize import agent_to_json, outcome_to_json, pass_key
+from scoring.report.write import agent_to_json, outcome_to_json, pass_key
 
 SEED = 20261201
 RANDOM_CASES_PER_FUNCTION = 300

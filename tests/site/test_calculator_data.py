@@ -72,7 +72,7 @@ SCRIPT_NUMERALS = {
     "0": "zero",
     "1": "one",
     "2": "halves and squares (rounding, Newton's step, the formula's 2)",
-    "4": "the 4 of 1 − 4p(1 − p), as scoring/composite.py writes it",
+    "4": "the 4 of 1 − 4p(1 − p), as scoring/formulas/composite.py writes it",
     "5": "half of ten, to find a decimal halfway point",
     "6": "Python prints a Decimal in plain notation down to an exponent of -6",
     "8": "\\U escapes have eight hex digits",

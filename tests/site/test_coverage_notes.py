@@ -16,7 +16,7 @@ import pytest
 from support import ROOT
 
 from contracts.coverage import targets
-from scoring.rates import clopper_pearson_interval
+from scoring.intervals.rates import clopper_pearson_interval
 
 sys.path.insert(0, str(ROOT / "docs"))
 from macros import coverage

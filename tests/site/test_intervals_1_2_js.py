@@ -1,6 +1,6 @@
 """The browser's 1.2.0 intervals equal Python's: ``window.Methodology`` (methodology-
-uncertainty.js, methodology-intervals.js, methodology-paired.js) against ``scoring.rates``,
-``scoring.moves`` and ``scoring.paired``.
+uncertainty.js, methodology-intervals.js, methodology-paired.js) against
+``scoring.intervals.rates``, ``scoring.intervals.moves`` and ``scoring.comparisons.paired``.
 
 In headless Chromium, on the page "How sure is a score?" of a ``file://`` copy of the built
 site, loaded once for the module: every case runs in one call (seeded random cases by the
@@ -42,11 +42,11 @@ from chromium_driver import console_errors, wait_for
 from support import ROOT
 from test_quantiles_js import quantile_cases_of as quantile_cases
 
-from scoring import moves
+from scoring.comparisons.paired import Comparison, compare_composites, compare_success_rates
 from scoring.constants import COST_ANCHORS_USD, INTERVAL_MIN_TASKS, LATENCY_ANCHORS_MS
-from scoring.paired import Comparison, compare_composites, compare_success_rates
-from scoring.quantiles import beta_quantile, t_quantile
-from scoring.rates import (
+from scoring.intervals import moves
+from scoring.intervals.quantiles import beta_quantile, t_quantile
+from scoring.intervals.rates import (
     outwards_with_margin,
     pass_hat_k_moments,
     rate_bounds,

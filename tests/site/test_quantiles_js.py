@@ -1,5 +1,5 @@
 """The browser's Beta and Student t quantiles (docs/javascripts/quantiles.js) equal Python's
-(scoring.quantiles) to 1e-12 relative, in headless Chromium, on a few hundred random
+(scoring.intervals.quantiles) to 1e-12 relative, in headless Chromium, on a few hundred random
 arguments of the kinds the 1.2.0 intervals ask for; and refuse bad input by name."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from contracts.source import REPO_ROOT
-from scoring.quantiles import beta_quantile, t_quantile
+from scoring.intervals.quantiles import beta_quantile, t_quantile
 
 SCRIPT = REPO_ROOT / "docs" / "javascripts" / "quantiles.js"
 RELATIVE = 1e-12

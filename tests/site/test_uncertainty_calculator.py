@@ -1,6 +1,7 @@
 """The uncertainty calculators: ``window.Methodology.runsNeeded`` and ``successInterval``
-equal ``scoring.planning.runs_needed`` and methodology 1.2.0's success interval of
-independent runs (``scoring.rates.success_rate_interval`` of one-run tasks), input for input.
+equal ``scoring.comparisons.planning.runs_needed`` and methodology 1.2.0's success interval of
+independent runs (``scoring.intervals.rates.success_rate_interval`` of one-run tasks), input for
+input.
 
 In headless Chromium, from a ``file://`` copy of the built site, both functions are called
 on the worked examples (the runs-needed grid, the independent runs), on their edges, on
@@ -46,11 +47,11 @@ from calculator_support import spoil as spoil
 from chromium_driver import console_errors, wait_for
 from support import ROOT
 
+from scoring.comparisons.planning import runs_needed
 from scoring.constants import INTERVAL_MIN_TASKS
 from scoring.errors import InputError
 from scoring.examples import EXAMPLES_BY_NAME
-from scoring.planning import runs_needed
-from scoring.rates import rate_interval, success_rate_interval
+from scoring.intervals.rates import rate_interval, success_rate_interval
 from scoring.registry import ScoringError
 
 pytestmark = pytest.mark.slow
@@ -89,8 +90,8 @@ EXPRESSION_MAX_RUNS = 3000
 
 def py_success_interval(inputs: dict[str, Any]) -> Any:
     """Methodology 1.2.0's success interval of independent runs: the rate interval of
-    ``runs`` one-run tasks, ``scoring.rates.success_rate_interval``; ``None`` below the task
-    minimum."""
+    ``runs`` one-run tasks, ``scoring.intervals.rates.success_rate_interval``; ``None`` below
+    the task minimum."""
     runs, successes = inputs["runs"], inputs["successes"]
     if runs < 0 or not 0 <= successes <= runs:
         # "successes must lie between 0 and the runs" names both counts.

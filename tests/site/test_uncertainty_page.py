@@ -187,7 +187,7 @@ def test_a_changed_interval_in_the_leaderboard_is_reported(site: Path, tmp_path:
 
 
 def test_the_width_plot_is_sampled_from_the_functions(site: Path) -> None:
-    from scoring.rates import success_interval, success_rate_interval
+    from scoring.intervals.rates import success_interval, success_rate_interval
 
     figure = marked(page_of(site), "plot:uncertainty.width")
     rows = table_rows(figure)

@@ -10,6 +10,7 @@ from scoring.constants import (
     INTERVAL_MIN_TASKS,
     SCORE_SCALE,
 )
+from scoring.intervals.surd import Z_POWER, Z
 from scoring.numeric import Number, exact
 from scoring.registry import (
     ScoringError,
@@ -19,7 +20,6 @@ from scoring.registry import (
     point,
     tex_number,
 )
-from scoring.surd import Z_POWER, Z
 
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
 _SCALE = tex_number(SCORE_SCALE)

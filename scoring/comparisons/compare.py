@@ -1,12 +1,12 @@
 """``scoring compare``: whether one agent of a run log is really ahead of another.
 
 The library part of the command (nothing here prints): the agents' stats from the one validating
-reader (:func:`scoring.reading.read_stats`), their composite cohorts as
-:data:`~scoring.uncertainty.CohortTask` per task id, and the paired comparisons of
-:mod:`scoring.paired` (methodology 1.2.0, docs/uncertainty.md, "Is one agent really ahead of
-another?") of the composite and of the success rate on the tasks both agents have. ``A`` and
-``B`` are each agent's score *on those shared tasks* (the registered composite formula,
-:func:`scoring.composite.score_composite`), so that ``d = A − B`` holds as printed up to
+reader (:func:`scoring.report.read.read_stats`), their composite cohorts as
+:data:`~scoring.intervals.variance.CohortTask` per task id, and the paired comparisons of
+:mod:`scoring.comparisons.paired` (methodology 1.2.0, docs/uncertainty.md, "Is one agent really
+ahead of another?") of the composite and of the success rate on the tasks both agents have. ``A``
+and ``B`` are each agent's score *on those shared tasks* (the registered composite formula,
+:func:`scoring.formulas.composite.score_composite`), so that ``d = A − B`` holds as printed up to
 rounding; each agent's own report may differ where it has tasks the other lacks.
 """
 
@@ -18,7 +18,12 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from scoring.composite import CompositeResult, score_composite, unrecorded_reason
+from scoring.comparisons.paired import (
+    Comparison,
+    Verdict,
+    compare_composites,
+    compare_success_rates,
+)
 from scoring.constants import (
     FRACTION_DECIMALS,
     INTERVAL_LEVEL,
@@ -26,12 +31,12 @@ from scoring.constants import (
     SCORE_DECIMALS,
 )
 from scoring.errors import InputError, Problem, shown, visible
+from scoring.formulas.composite import CompositeResult, score_composite, unrecorded_reason
+from scoring.intervals.surd import Interval
+from scoring.intervals.variance import CohortTask
 from scoring.numeric import decimal_half_up, exact, exact_sum, round_half_up
-from scoring.paired import Comparison, Verdict, compare_composites, compare_success_rates
-from scoring.serialize import NO_INTERVAL, render_table
-from scoring.stats import AgentStats
-from scoring.surd import Interval
-from scoring.uncertainty import CohortTask
+from scoring.report.stats import AgentStats
+from scoring.report.write import NO_INTERVAL, render_table
 
 #: The level of the intervals, as the table's header says it: ``95%``.
 LEVEL_TEXT = f"{(INTERVAL_LEVEL * 100).normalize():f}%"
@@ -45,7 +50,7 @@ _NONE = "—"
 
 def cohort_tasks(stats: AgentStats) -> dict[str, CohortTask]:
     """An agent's composite cohort as ``{task_id: (runs, successes, latency sum, cost sum)}``,
-    the input of :func:`scoring.paired.compare_composites`."""
+    the input of :func:`scoring.comparisons.paired.compare_composites`."""
     return {task.task_id: task[1:5] for task in stats.cohort}
 
 
@@ -152,7 +157,7 @@ def find_agent(stats: Sequence[AgentStats], agent_id: str, argument: str) -> Age
 
 
 def compare_in(stats: Sequence[AgentStats], agent_a: str, agent_b: str) -> AgentComparison:
-    """Agents ``agent_a`` and ``agent_b`` of a log (its :func:`~scoring.reading.read_stats`)
+    """Agents ``agent_a`` and ``agent_b`` of a log (its :func:`~scoring.report.read.read_stats`)
     compared; an unknown agent is an :class:`InputError` (both named if both are)."""
     problems: list[Problem] = []
     found: list[AgentStats] = []
@@ -276,7 +281,7 @@ COMPARE_TITLE = "Paired comparison on the shared tasks (composite 0-100; success
 def comparison_to_table(c: AgentComparison, width: int | None = None) -> str:
     """The ``compare`` table for a terminal: one row per score, then why a row has no
     comparison; wider than ``width`` characters, in blocks of columns, each led by the
-    score column (:func:`scoring.serialize.render_table`)."""
+    score column (:func:`scoring.report.write.render_table`)."""
     a, b = c.on_shared_a, c.on_shared_b
     table = render_table(
         ["score", "A", "B", "d = A - B", f"{LEVEL_TEXT} interval", "verdict"],

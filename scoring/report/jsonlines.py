@@ -4,7 +4,7 @@
   value, so ``{"latency_ms": -1, "latency_ms": 5}`` would hide a bad value behind a good
   one. :func:`repeated_keys` finds every repeat, with its path.
 - A UTF-8 byte-order mark before the first line is skipped (:func:`without_bom`).
-- A repeated ``run_id`` is found by :mod:`scoring.run_ids`, for both readers.
+- A repeated ``run_id`` is found by :mod:`scoring.report.run_ids`, for both readers.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from scoring.constants import (
     INTERVAL_MIN_TASKS,
     SCORE_SCALE,
 )
+from scoring.intervals.surd import Interval
 from scoring.numeric import Number, exact
 from scoring.registry import (
     attribute,
@@ -23,7 +24,6 @@ from scoring.registry import (
     rows,
     tex_number,
 )
-from scoring.surd import Interval
 
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
 _SCALE = tex_number(SCORE_SCALE)

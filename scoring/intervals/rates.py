@@ -4,19 +4,20 @@ As the uncertainty page (docs/uncertainty.md) sets them: a rate's interval is re
 effective size capped by the runs a score of order ``k`` can use, by Clopper–Pearson with a
 Student t correction for ``k = 1`` (the t factor, the capped size, Wilson's and
 Clopper–Pearson's bounds are registered here too). The composite's interval is
-:mod:`scoring.moves`; the paired comparison of two agents :mod:`scoring.paired`.
+:mod:`scoring.intervals.moves`; the paired comparison of two agents
+:mod:`scoring.comparisons.paired`.
 
-Pure functions of plain inputs (per-task sums, as :mod:`scoring.uncertainty` takes them).
+Pure functions of plain inputs (per-task sums, as :mod:`scoring.intervals.variance` takes them).
 What 1.2.0 keeps from 1.1.0 is imported, never written again: ``m`` and ``V``
-(:func:`~scoring.uncertainty.clustered_variance`), ``Σ``
-(:func:`~scoring.uncertainty.clustered_covariance`), the gradient ``g``
-(:func:`~scoring.uncertainty.composite_gradient`), the curves ``L`` and ``C``,
+(:func:`~scoring.intervals.variance.clustered_variance`), ``Σ``
+(:func:`~scoring.intervals.variance.clustered_covariance`), the gradient ``g``
+(:func:`~scoring.intervals.variance.composite_gradient`), the curves ``L`` and ``C``,
 ``cons(p)`` and the weighted formula, the Wilson bounds and the exact outward rounding.
 
 Exact where it can be (``Fraction``; 1.1.0's exact surds for the Wilson bounds of ``k ≥ 2``);
 a bound built on the Beta and t quantiles (floats to 1e-12) is rounded outwards with a margin
-(:mod:`scoring.rate_bounds`, which holds the numbers these formulas read; their shared LaTeX
-and check inputs are :mod:`scoring.rate_tex`).
+(:mod:`scoring.intervals.rate_bounds`, which holds the numbers these formulas read; their
+shared LaTeX and check inputs are :mod:`scoring.intervals.rate_tex`).
 """
 
 from __future__ import annotations
@@ -25,9 +26,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
-from scoring import quantiles, repeatability
-from scoring import rate_tex as tex
-from scoring.clustered import clustered_wilson_golden, effective_sample_size, wilson_bounds
 from scoring.constants import (
     FRACTION_DECIMALS,
     INTERVAL_LEVEL,
@@ -35,8 +33,15 @@ from scoring.constants import (
     SCORE_DECIMALS,
     SCORE_SCALE,
 )
-from scoring.numeric import Number, exact
-from scoring.rate_bounds import (
+from scoring.formulas import repeatability
+from scoring.intervals import quantiles
+from scoring.intervals import rate_tex as tex
+from scoring.intervals.clustered import (
+    clustered_wilson_golden,
+    effective_sample_size,
+    wilson_bounds,
+)
+from scoring.intervals.rate_bounds import (
     RateBounds,
     clopper_pearson_bounds,
     counts_checked,
@@ -47,6 +52,8 @@ from scoring.rate_bounds import (
     pooled,
     upper_share,
 )
+from scoring.intervals.surd import Interval, outwards
+from scoring.numeric import Number, exact
 from scoring.registry import (
     ScoringError,
     arg,
@@ -57,7 +64,6 @@ from scoring.registry import (
     total,
     uses,
 )
-from scoring.surd import Interval, outwards
 
 # Re-exported: what was importable from here before the bounds had a module of their own.
 __all__ = ["RateBounds", "clopper_pearson_bounds", "outwards_with_margin", "pass_hat_k_moments"]

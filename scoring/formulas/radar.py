@@ -24,7 +24,7 @@ from scoring.constants import (
     Anchor,
     Axis,
 )
-from scoring.curves import along, slope_points, written
+from scoring.formulas.curves import along, slope_points, written
 from scoring.numeric import Number, clamp, exact, exact_sum
 from scoring.registry import (
     Arg,

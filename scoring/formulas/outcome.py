@@ -12,7 +12,6 @@ from decimal import Context, Decimal
 from enum import StrEnum
 from fractions import Fraction
 
-from scoring.byte_input import RecordKind, record_lines
 from scoring.constants import (
     CORRECTNESS_SOURCES,
     OUTCOME_SCORE_VERSION,
@@ -21,7 +20,6 @@ from scoring.constants import (
     RECOVERABLE_SOURCES,
 )
 from scoring.errors import ProblemLog
-from scoring.jsonlines import valid_lines
 from scoring.models import (
     CheckStatus,
     Efficiency,
@@ -41,7 +39,9 @@ from scoring.registry import (
     formula,
     point,
 )
-from scoring.run_ids import UniqueIds
+from scoring.report.byte_input import RecordKind, record_lines
+from scoring.report.jsonlines import valid_lines
+from scoring.report.run_ids import UniqueIds
 
 # Precision of the square root before it becomes a float: far beyond a float's 17 digits.
 SQRT_CONTEXT = Context(prec=40)

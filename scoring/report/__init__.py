@@ -1,25 +1,25 @@
-"""The agent report: read → :class:`~scoring.stats.AgentStats` per agent → score → rank.
+"""The agent report: read → :class:`~scoring.report.stats.AgentStats` per agent → score → rank.
 
 A newcomer's walk from the log's bytes to the printed JSON passes through five modules::
 
-    bytes ──► scoring.reading   read_stats: one streaming, validating pass (the run schema,
+    bytes ──► scoring.report.read   read_stats: one streaming, validating pass (the run schema,
      │                          scoring.models.RunRecord, read in C through its msgspec twin
      │                          of the same fields); every bad line named
      ▼
-    scoring.stats               AgentStats: per agent, everything the methodology reads
+    scoring.report.stats               AgentStats: per agent, everything the methodology reads
      │                          (per-task sums, outcomes, the radar window's tallies and
      │                          middle values), exact
      ▼
-    scoring.scorer              score: every score, interval and null reason, by the
+    scoring.report.score              score: every score, interval and null reason, by the
      │                          registered formulas only; ranked: order and ranks
      ▼
     scoring.report              build_report: the three above, in order → Report
      │
      ▼
-    scoring.serialize           report_to_json → to_json_text (the one JSON writer), or
+    scoring.report.write           report_to_json → to_json_text (the one JSON writer), or
                                 report_to_table (the one table writer) → text
 
-Memory grows with agents × tasks, not with runs (see :class:`scoring.stats.AgentRuns`);
+Memory grows with agents × tasks, not with runs (see :class:`scoring.report.stats.AgentRuns`);
 the one per-run cost is the duplicate ``run_id`` check: a 12-byte slot per run (an 8-byte
 fingerprint and the line it was first seen on).
 """
@@ -31,12 +31,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import BinaryIO
 
-from scoring import composite, radar, repeatability, scorer
 from scoring.constants import METHODOLOGY_VERSION, PASS_K_LEVELS, Axis
+from scoring.formulas import composite, radar, repeatability
 from scoring.numeric import Number, exact
-from scoring.reading import collector_paused, read_stats
-from scoring.scorer import AgentReport
-from scoring.stats import AgentStats
+from scoring.report import score
+from scoring.report.read import collector_paused, read_stats
+from scoring.report.score import AgentReport
+from scoring.report.stats import AgentStats
 
 __all__ = ["AgentReport", "Report", "build_report", "report_of"]
 
@@ -67,8 +68,8 @@ def report_of(
     weights: Mapping[Axis, Number] | None = None,
     extra_levels: Iterable[int] = (),
 ) -> Report:
-    """The report of agents given by their stats (from :func:`scoring.reading.read_stats`,
-    or from any engine that produces the same :class:`~scoring.stats.AgentStats`), with
+    """The report of agents given by their stats (from :func:`scoring.report.read.read_stats`,
+    or from any engine that produces the same :class:`~scoring.report.stats.AgentStats`), with
     pass^k also at ``extra_levels`` (they change no score, rank or floor)."""
     levels = repeatability.levels_of(extra_levels)
     # Scoring builds no reference cycles: the collector would only rescan every agent's
@@ -77,12 +78,12 @@ def report_of(
     chosen = radar.default_weights() if weights is None else weights
     exact_weights = {axis: exact(weight) for axis, weight in chosen.items()}
     with collector_paused():
-        agents = [scorer.score(agent, exact_weights, levels) for agent in stats]
+        agents = [score.score(agent, exact_weights, levels) for agent in stats]
         notes = composite.anchor_notes([agent.composite for agent in agents])
         applied = radar.normalised(radar.default_weights() if weights is None else weights)
         return Report(
             METHODOLOGY_VERSION,
-            scorer.ranked(agents),
+            score.ranked(agents),
             levels,
             notes,
             profile_weights=applied,

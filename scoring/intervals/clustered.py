@@ -1,7 +1,7 @@
 """The machinery of the clustered intervals (methodology 1.1.0): per-task sums as integer
 columns, the effective sample size, the Wilson bounds, the composite at an irrational rate,
 and the symbols and golden points the registered interval formulas of
-:mod:`scoring.uncertainty` share.
+:mod:`scoring.intervals.variance` share.
 
 Runs of one task are not independent draws, so the task is the cluster (docs/uncertainty.md;
 after Miller, "Adding Error Bars to Evals", 2024, and Inspect's clustered standard errors): a
@@ -20,6 +20,7 @@ from fractions import Fraction
 from scoring.constants import (
     INTERVAL_MIN_TASKS,
 )
+from scoring.intervals.surd import Surd, Z, rational
 from scoring.numeric import Number
 from scoring.registry import (
     Point,
@@ -27,7 +28,6 @@ from scoring.registry import (
     point,
     tex_number,
 )
-from scoring.surd import Surd, Z, rational
 
 # The numbers a formula shows are the constants', so a changed constant changes the formula.
 _MIN_TASKS = tex_number(INTERVAL_MIN_TASKS)

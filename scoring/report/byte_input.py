@@ -6,7 +6,7 @@ at a time, so memory stays what it is for plain text and the lines keep the numb
 have in the decompressed text. Any other binary input (a zip archive, zstd, xz or bzip2
 data, an image, UTF-16 text...) is named for what it is, in one problem, instead of a
 screenful of "not UTF-8" lines. Then a UTF-8 byte-order mark is skipped
-(:func:`scoring.jsonlines.without_bom`).
+(:func:`scoring.report.jsonlines.without_bom`).
 
 The first non-blank line is also looked at once: when it is not a record of the kind
 expected but plainly one of the other kind (a run record given to the outcome score, an
@@ -28,8 +28,8 @@ from itertools import chain
 from pydantic import BaseModel, ValidationError
 
 from scoring.errors import InputError, Problem
-from scoring.jsonlines import UTF8_BOM, without_bom
 from scoring.models import OutcomeRecord, RunRecord
+from scoring.report.jsonlines import UTF8_BOM, without_bom
 
 #: The two magic bytes every gzip member starts with (RFC 1952, section 2.3.1).
 GZIP_MAGIC = b"\x1f\x8b"

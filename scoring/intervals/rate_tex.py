@@ -1,13 +1,13 @@
 """The LaTeX the 1.2.0 rate intervals share (Clopper–Pearson at ``n*``, the effective size,
 ``q``, the clustered variance) with its symbols, and the published check inputs that are
 among their golden points (docs/uncertainty.md). Typeset parts only: the formulas are
-:mod:`scoring.rates`'s.
+:mod:`scoring.intervals.rates`'s.
 """
 
 from __future__ import annotations
 
-from scoring.clustered import clustered_variance_tex
 from scoring.constants import INTERVAL_MIN_TASKS, SCORE_SCALE
+from scoring.intervals.clustered import clustered_variance_tex
 from scoring.registry import (
     Binding,
     Rows,

@@ -12,7 +12,7 @@ continued fraction, held to these functions by ``tests/site/test_quantiles_js.py
 
 Floats at the edge: the quantiles are irrational, so a bound built on them is a float,
 computed to at least 1e-12 and then rounded outwards with a margin
-(:mod:`scoring.rates`).
+(:mod:`scoring.intervals.rates`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ from decimal import Decimal
 from fractions import Fraction
 
 import scoring.constants as C  # noqa: N812 - the anchors are read when notes are written
-from scoring import curves
 from scoring.constants import (
     COMPOSITE_WEIGHT_COST,
     COMPOSITE_WEIGHT_RELIABILITY,
@@ -17,6 +16,7 @@ from scoring.constants import (
     NEUTRAL_CONSISTENCY,
     SCORE_SCALE,
 )
+from scoring.formulas import curves
 from scoring.numeric import Number, exact
 from scoring.registry import ScoringError, arg, const, formula, point, tex_number
 
@@ -152,7 +152,7 @@ def weighted_formula(
 ) -> Fraction:
     """``scale·(w_s·p + w_r·consistency·latency/scale + w_c·cost/scale)``: the composite of
     :func:`composite_score` before its zero-success floor. The interval's moves
-    (``scoring.moves``) read it at the bounds of the success rate.
+    (``scoring.intervals.moves``) read it at the bounds of the success rate.
 
     >>> weighted_formula(Fraction(1, 2), Fraction(0), Fraction(80), Fraction(80))
     Fraction(44, 1)

@@ -10,27 +10,27 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from scoring import rates, uncertainty
-from scoring.composite import SCALE, composite_score, outcome_consistency
 from scoring.constants import (
     FRACTION_DECIMALS,
     INTERVAL_MIN_TASKS,
     SCORE_DECIMALS,
 )
-from scoring.curves import cost_score, latency_score
-from scoring.moves import (
+from scoring.formulas.composite import SCALE, composite_score, outcome_consistency
+from scoring.formulas.curves import cost_score, latency_score
+from scoring.intervals import rates, variance
+from scoring.intervals.moves import (
     check_cohort,
     cohort_means,
     placed_task,
 )
-from scoring.numeric import exact
-from scoring.rate_bounds import outwards_with_margin
-from scoring.registry import ScoringError, const, formula, point, tex_number, uses, words
-from scoring.surd import Interval
-from scoring.uncertainty import (
+from scoring.intervals.rate_bounds import outwards_with_margin
+from scoring.intervals.surd import Interval
+from scoring.intervals.variance import (
     CohortTask,
     interval_reason,
 )
+from scoring.numeric import exact
+from scoring.registry import ScoringError, const, formula, point, tex_number, uses, words
 
 # --- Comparing two agents -----------------------------------------------------------------
 
@@ -88,7 +88,7 @@ def paired_covariance(
     with ``e_t = (r^A_t/n_A, r^B_t/n_B)``, each agent's residual vector over its own runs.
 
     1.1.0's Σ with both agents' residuals: each agent's block is its own
-    :func:`~scoring.uncertainty.clustered_covariance`. Computed by that function on the
+    :func:`~scoring.intervals.variance.clustered_covariance`. Computed by that function on the
     vectors ``e_t`` as one-run tasks (their mean is 0, so it returns ``Σ_AB/T²``).
 
     >>> s = paired_covariance([(1, 1, 1, 0), (1, 0, 3, 0)], [(1, 1, 2, 0), (1, 0, 2, 0)])
@@ -108,7 +108,7 @@ def paired_covariance(
                 for value, mean in zip(task[1:], means, strict=True)
             )
     tasks = len(a)
-    one_run = uncertainty.clustered_covariance([(1, row) for row in scaled])
+    one_run = variance.clustered_covariance([(1, row) for row in scaled])
     return tuple(tuple(entry * tasks * tasks for entry in line) for line in one_run)
 
 
@@ -157,7 +157,7 @@ def _gradient(tasks: Sequence[CohortTask]) -> tuple[Fraction, Fraction, Fraction
     decisions write ``g_AB = (g_A, −g_B)``: no rule of its own under the zero-success floor
     (the floor sets the score, not the spread the difference is read with)."""
     n, p, latency, cost = cohort_means(tasks)
-    return uncertainty.composite_gradient(p, latency, cost, n)
+    return variance.composite_gradient(p, latency, cost, n)
 
 
 def _composite_on(tasks: Sequence[CohortTask]) -> Fraction:

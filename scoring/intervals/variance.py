@@ -6,8 +6,8 @@ Inspect's clustered standard errors). Every interval is computed from per-task s
 from a list of runs: a task contributes its number of runs and the sums of its values.
 
 This module holds the registered formulas (each with its LaTeX, where the contracts
-snapshot records it); their exact bounds are :mod:`scoring.surd`, the shared machinery
-(integer columns, Wilson bounds, effective sample size) :mod:`scoring.clustered`.
+snapshot records it); their exact bounds are :mod:`scoring.intervals.surd`, the shared machinery
+(integer columns, Wilson bounds, effective sample size) :mod:`scoring.intervals.clustered`.
 
 Below ``INTERVAL_MIN_TASKS`` distinct tasks an interval is ``None``; :func:`interval_reason`
 says why in words. An interval never changes a score, a rank or a floor.
@@ -20,11 +20,6 @@ from decimal import Decimal
 from fractions import Fraction
 
 import scoring.constants as C  # noqa: N812 - the anchors are read when a gradient is computed
-from scoring import composite, curves
-from scoring.clustered import (
-    Columns,
-    TaskSum,
-)
 from scoring.constants import (
     CONSISTENCY_MIN_RUNS,
     COST_ANCHORS_USD,
@@ -33,7 +28,12 @@ from scoring.constants import (
     SCORE_SCALE,
     Anchor,
 )
-from scoring.curves import CURVE_SYMBOLS, along, as_written, curve_golden
+from scoring.formulas import composite, curves
+from scoring.formulas.curves import CURVE_SYMBOLS, along, as_written, curve_golden
+from scoring.intervals.clustered import (
+    Columns,
+    TaskSum,
+)
 from scoring.numeric import Number, exact
 from scoring.registry import (
     arg,
@@ -279,9 +279,9 @@ def composite_gradient(
 
 
 # Re-exported: the bounds and the shared machinery, as they were importable from here.
-from scoring.clustered import CohortTask, effective_sample_size, wilson_bounds  # noqa: E402
 from scoring.constants import FRACTION_DECIMALS  # noqa: E402
-from scoring.surd import Z_POWER, Interval, Surd, Z, interval_reason, outwards  # noqa: E402
+from scoring.intervals.clustered import CohortTask, effective_sample_size, wilson_bounds  # noqa: E402
+from scoring.intervals.surd import Z_POWER, Interval, Surd, Z, interval_reason, outwards  # noqa: E402
 
 __all__ = [
     "FRACTION_DECIMALS",

@@ -1,6 +1,6 @@
 """The headline composite's interval of methodology 1.2.0: asymmetric moves read off each
 part's own interval (docs/uncertainty.md, the headline composite, rules
-1 to 5); the rates' interval it reads is :mod:`scoring.rates`'s."""
+1 to 5); the rates' interval it reads is :mod:`scoring.intervals.rates`'s."""
 
 from __future__ import annotations
 
@@ -11,9 +11,13 @@ from decimal import Decimal
 from fractions import Fraction
 
 import scoring.constants as C  # noqa: N812 - golden cohorts are placed on the live anchors
-from scoring import rates, uncertainty
-from scoring.clustered import CohortTask, Columns
-from scoring.composite import (
+from scoring.constants import (
+    CONSISTENCY_MIN_RUNS,
+    INTERVAL_MIN_TASKS,
+    SCORE_DECIMALS,
+    SCORE_SCALE,
+)
+from scoring.formulas.composite import (
     SCALE,
     W_COST,
     W_RELIABILITY,
@@ -21,17 +25,13 @@ from scoring.composite import (
     outcome_consistency,
     weighted_formula,
 )
-from scoring.constants import (
-    CONSISTENCY_MIN_RUNS,
-    INTERVAL_MIN_TASKS,
-    SCORE_DECIMALS,
-    SCORE_SCALE,
-)
-from scoring.curves import along, as_written, cost_score, latency_score
+from scoring.formulas.curves import along, as_written, cost_score, latency_score
+from scoring.intervals import rates, variance
+from scoring.intervals.clustered import CohortTask, Columns
+from scoring.intervals.rate_bounds import outwards_with_margin
+from scoring.intervals.surd import Interval
 from scoring.numeric import Number, exact
-from scoring.rate_bounds import outwards_with_margin
 from scoring.registry import ScoringError, const, formula, point, tex_number, uses, words
-from scoring.surd import Interval
 
 # The scale a formula shows is the constant's, so a changed constant changes the formula.
 _SCALE_TEX = tex_number(SCORE_SCALE)
@@ -60,8 +60,8 @@ class CompositeMoves:
 
 def _weighted(p: Fraction, runs: int, latency: Fraction, cost: Fraction) -> Fraction:
     """``f(p) = 100·w_s·p + w_r·L̂·cons(p) + w_c·Ĉ``: the composite's weighted formula
-    (:func:`scoring.composite.weighted_formula`) with the registered consistency
-    (:func:`scoring.composite.outcome_consistency`) at an exact ``p``, before the
+    (:func:`scoring.formulas.composite.weighted_formula`) with the registered consistency
+    (:func:`scoring.formulas.composite.outcome_consistency`) at an exact ``p``, before the
     zero-success floor, exactly."""
     return weighted_formula(p, outcome_consistency(p, runs), latency, cost)
 
@@ -342,9 +342,9 @@ def composite_moves(tasks: Sequence[CohortTask]) -> CompositeMoves | None:
     # The means from the integer columns; Σ and g by their registered formulas.
     sums = tuple((task[0], tuple(task[1:])) for task in tasks)  # Columns.of's, twice
     columns = Columns.of(sums)
-    n, sigma = sum(columns.counts), uncertainty.clustered_covariance(sums)
+    n, sigma = sum(columns.counts), variance.clustered_covariance(sums)
     p, mean_latency, mean_cost = columns.mean(0), columns.mean(1), columns.mean(2)
-    gradient = uncertainty.composite_gradient(p, mean_latency, mean_cost, n)
+    gradient = variance.composite_gradient(p, mean_latency, mean_cost, n)
     latency, cost = latency_score(mean_latency), cost_score(mean_cost)
     s0 = _weighted(p, n, latency, cost)  # rational at a rational p
     q = rates.t_factor(len(tasks))
@@ -374,7 +374,7 @@ def placed_task(
     cost: tuple[Number | str, int],
 ) -> CohortTask:
     """A task of a golden cohort whose runs all read the latency and the cost curve at
-    ``(fraction, sloped segment)`` of each (:func:`scoring.curves.along`): its sums are
+    ``(fraction, sloped segment)`` of each (:func:`scoring.formulas.curves.along`): its sums are
     placed relative to the live anchors, so the cohort's means stay on their slopes.
 
     >>> task = placed_task(2, 1, ("0.5", 0), (1, -1))

@@ -19,11 +19,11 @@ from scoring.constants import (
     Axis,
 )
 from scoring.errors import json_visible, visible
+from scoring.formulas.outcome import OutcomeScore
+from scoring.intervals.surd import Interval
 from scoring.numeric import round_half_up
-from scoring.outcome import OutcomeScore
-from scoring.reading import collector_paused
 from scoring.report import AgentReport, Report
-from scoring.surd import Interval
+from scoring.report.read import collector_paused
 
 _NONE = "—"
 

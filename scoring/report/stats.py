@@ -1,7 +1,7 @@
 """What the methodology reads about one agent: its sufficient statistics, :class:`AgentStats`.
 
 Every score, interval, rank input and null reason of the report is a function of an
-agent's :class:`AgentStats` (and the profile's weights) alone: :func:`scoring.scorer.score`
+agent's :class:`AgentStats` (and the profile's weights) alone: :func:`scoring.report.score.score`
 computes them from it with the registered formulas, and nothing else about the runs is
 read. So a reader of the run log (this package's, or an engine that aggregates the same log
 in SQL) only has to produce these values, per agent, exactly.
@@ -41,7 +41,7 @@ from typing import NamedTuple
 from scoring.constants import RADAR_WINDOW_RUNS
 from scoring.models import TERMINAL_STATUSES, RunRow, RunStatus, instant_key
 from scoring.numeric import as_written
-from scoring.report_cohort import CohortSums
+from scoring.report.cohort import CohortSums
 
 
 class CohortTask(NamedTuple):
@@ -203,7 +203,7 @@ class AgentStats:
 _Kept = tuple[timedelta, str, int, RunRow]
 
 # Completed runs buffered per agent before they are added to the per-task sums in one call
-# (scoring.report_cohort: exact sums of the numbers as written, counted in C).
+# (scoring.report.cohort: exact sums of the numbers as written, counted in C).
 _SUM_BATCH = 1024
 # Window candidates kept per agent before they are trimmed to the latest RADAR_WINDOW_RUNS.
 _WINDOW_TRIM = 4 * RADAR_WINDOW_RUNS

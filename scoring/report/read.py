@@ -1,7 +1,8 @@
-"""The one reader of a run log: bytes in, one :class:`~scoring.stats.AgentStats` per agent out.
+"""The one reader of a run log: bytes in, one :class:`~scoring.report.stats.AgentStats` per agent
+out.
 
 One streaming pass in one process (:func:`read_stats`): the lines are cut into chunks, each
-chunk validated, its runs accounted for per agent (:class:`scoring.stats.AgentRuns`), and
+chunk validated, its runs accounted for per agent (:class:`scoring.report.stats.AgentRuns`), and
 every problem named with its line, field and rule; nothing is scored from an input that
 has one.
 
@@ -15,7 +16,7 @@ is ruled out by counting quotes (:func:`keys_repeated`); the rules that depend o
 status are checked per chunk (:func:`status_rules_hold`). A chunk that fails any of these
 (or leaves an optional key out) is read again line by line by the model itself
 (:func:`rows_one_by_one`), which names every problem. Duplicate
-``run_id`` values are found with :class:`scoring.run_ids.RunIds`, 12 bytes a run (its
+``run_id`` values are found with :class:`scoring.report.run_ids.RunIds`, 12 bytes a run (its
 fingerprint and the line it was first seen on).
 """
 
@@ -32,12 +33,12 @@ from typing import BinaryIO
 
 import msgspec
 
-from scoring.byte_input import RecordKind, record_lines
 from scoring.errors import ProblemLog
-from scoring.jsonlines import file_bytes, repeated_keys, valid_lines
 from scoring.models import RunFields, RunRecord, RunRow, RunStatus
-from scoring.run_ids import UniqueIds, start_of
-from scoring.stats import AgentRuns, AgentStats, StatusRuleError
+from scoring.report.byte_input import RecordKind, record_lines
+from scoring.report.jsonlines import file_bytes, repeated_keys, valid_lines
+from scoring.report.run_ids import UniqueIds, start_of
+from scoring.report.stats import AgentRuns, AgentStats, StatusRuleError
 
 _COMPLETED, _FAILED, _TIMEOUT = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.TIMEOUT
 TERMINAL = (_COMPLETED, _FAILED, _TIMEOUT)

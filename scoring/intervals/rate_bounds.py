@@ -2,10 +2,10 @@
 its clustered variance, the moments of pass^k, the Clopper–Pearson bounds at a non-integer
 size, and a float bound rounded outwards with a margin (rule 4 of the rates).
 
-Not formulas of their own: the registered rate intervals of :mod:`scoring.rates` read them
-(and the composite's interval, :mod:`scoring.moves`). Every registered formula they call is
-looked up in its module when it is called (``quantiles.beta_quantile``,
-``uncertainty.clustered_variance``, ``repeatability.pass_hat_k``).
+Not formulas of their own: the registered rate intervals of :mod:`scoring.intervals.rates` read them
+(and the composite's interval, :mod:`scoring.intervals.moves`). Every registered formula they call
+is looked up in its module when it is called (``quantiles.beta_quantile``,
+``variance.clustered_variance``, ``repeatability.pass_hat_k``).
 """
 
 from __future__ import annotations
@@ -18,16 +18,17 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 from statistics import NormalDist
 
-from scoring import quantiles, repeatability, uncertainty
-from scoring.clustered import Columns
 from scoring.constants import (
     INTERVAL_BOUND_MARGIN,
     INTERVAL_LEVEL,
     INTERVAL_Z,
 )
+from scoring.formulas import repeatability
+from scoring.intervals import quantiles, variance
+from scoring.intervals.clustered import Columns
+from scoring.intervals.surd import Interval, Surd
 from scoring.numeric import Number, exact
 from scoring.registry import ScoringError
-from scoring.surd import Interval, Surd
 
 _ONE = Fraction(1)
 _LEVEL = exact(INTERVAL_LEVEL)
@@ -154,7 +155,7 @@ def pooled(tasks: Sequence[tuple[int, int]]) -> tuple[Fraction, Fraction, int]:
     """``p̂ = Σc/Σn``, its clustered variance and ``Σn`` of ``(runs, successes)`` tasks."""
     counts_checked(tasks)
     n = sum(runs for runs, _ in tasks)
-    return Fraction(sum(c for _, c in tasks), n), uncertainty.clustered_variance(tasks), n
+    return Fraction(sum(c for _, c in tasks), n), variance.clustered_variance(tasks), n
 
 
 def counts_checked(tasks: Sequence[tuple[int, int]]) -> None:

@@ -1,4 +1,4 @@
-"""One scorer: every score of an agent from its :class:`~scoring.stats.AgentStats`.
+"""One scorer: every score of an agent from its :class:`~scoring.report.stats.AgentStats`.
 
 :func:`score` calls the registered formulas (the functions the site typesets) and only
 them, each looked up in its module when it is called: there is no second implementation of
@@ -13,16 +13,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 
-from scoring import composite, moves, radar, rates, repeatability
-from scoring import ranks as ranks_module
-from scoring.clustered import CohortTask
-from scoring.composite import CompositeResult
+from scoring.comparisons import ranks as ranks_module
 from scoring.constants import PASS_K_LEVELS, SCORE_DECIMALS, Axis
+from scoring.formulas import composite, radar, repeatability
+from scoring.formulas.composite import CompositeResult
+from scoring.formulas.radar import RadarResult
+from scoring.formulas.repeatability import RepeatabilityResult
+from scoring.intervals import moves, rates
+from scoring.intervals.clustered import CohortTask
+from scoring.intervals.surd import Interval, interval_reason
 from scoring.numeric import Number, exact_sum, round_half_up
-from scoring.radar import RadarResult
-from scoring.repeatability import RepeatabilityResult
-from scoring.stats import AgentStats, Middle
-from scoring.surd import Interval, interval_reason
+from scoring.report.stats import AgentStats, Middle
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +52,9 @@ def score_intervals(
     composite_scored: bool = True,
 ) -> AgentIntervals:
     """The intervals of one agent from its per-task sums, by the registered interval
-    formulas of :mod:`scoring.rates` and :mod:`scoring.moves`.
+    formulas of :mod:`scoring.intervals.rates` and :mod:`scoring.intervals.moves`.
 
-    ``cohort``: :data:`~scoring.clustered.CohortTask` per task of the completed runs;
+    ``cohort``: :data:`~scoring.intervals.clustered.CohortTask` per task of the completed runs;
     ``window``: ``(passes, known outcomes)`` per task with a known outcome in the radar
     window; ``outcomes``: ``(n, c)`` per task of the recorded outcomes. Without a composite
     (``composite_scored`` false: a latency or cost unrecorded) it has no interval either;
@@ -116,7 +117,7 @@ def score(
     ``weights`` are the radar profile's (``None``: its defaults); ``levels`` the pass^k
     levels reported (the published ones, and any asked for: they change no score).
 
-    >>> from scoring.stats import EMPTY_WINDOW
+    >>> from scoring.report.stats import EMPTY_WINDOW
     >>> score(AgentStats("a", (), (), EMPTY_WINDOW)).composite.score is None
     True
     """

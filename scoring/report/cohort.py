@@ -2,9 +2,9 @@
 
 The composite needs the means of ``latency_ms`` and ``cost_usd`` over the completed runs,
 and its interval (methodology 1.1.0) the same per task, with each task's runs and successes
-(see :func:`scoring.uncertainty.composite_interval`). So the report keeps them per task
+(see :func:`scoring.intervals.variance.composite_interval`). So the report keeps them per task
 only: memory grows with tasks, never with runs, and the agent's totals are their sums. The
-reader (:class:`scoring.stats.AgentRuns`) feeds the columns of each chunk's completed runs.
+reader (:class:`scoring.report.stats.AgentRuns`) feeds the columns of each chunk's completed runs.
 
 Exact and cheap: counts go through ``Counter.update`` (in C); a value is added as an integer
 number of 10^-9 units when it is one exactly as written (see ``_fixed_point``), the few
