@@ -7,11 +7,17 @@ refuses negative numbers where the rule says ``≥ 0``.
 from __future__ import annotations
 
 import calendar
+import dataclasses
+import functools
+import operator
 import re
+import types
+import typing
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, Union
 
+import annotated_types
 import msgspec
 from pydantic import (
     BaseModel,
@@ -23,6 +29,7 @@ from pydantic import (
     WrapValidator,
     model_validator,
 )
+from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
 from scoring.errors import shown
@@ -233,32 +240,78 @@ class RunRecord(RunFields):
         return self
 
 
-_Identifier = Annotated[str, msgspec.Meta(min_length=1)]
-_NonNegativeFloat = Annotated[float, msgspec.Meta(ge=0)]
+#: The bounds msgspec checks as pydantic does (``msgspec.Meta`` takes each by the same name).
+_BOUNDS = (
+    annotated_types.Ge,
+    annotated_types.Gt,
+    annotated_types.Le,
+    annotated_types.Lt,
+    annotated_types.MinLen,
+    annotated_types.MaxLen,
+)
 
 
-class RunRow(msgspec.Struct, forbid_unknown_fields=True, frozen=True, gc=False):
-    """A run as the report reads it: :class:`RunRecord`'s fields, decoded by msgspec (its
-    compiled twin, field for field: tests/scoring/test_report_speed.py checks that both
-    accept and refuse the same lines).
+def _decoded(annotation: Any) -> Any:
+    """The msgspec type of a model field's annotation: its types and its bounds.
+
+    ``ge``/``gt``/``le``/``lt`` and ``min_length``/``max_length`` become
+    :class:`msgspec.Meta`; a pattern is left to the reader, which checks a whole chunk's
+    timestamps at once (``scoring.report.read.CALENDAR_PATTERN``), and a validator function
+    is pydantic's own. Any other constraint stops the import: a bound added to the model
+    can never be dropped from the decoder without a word.
+    """
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        base, *extras = typing.get_args(annotation)
+        bounds: dict[str, Any] = {}
+        for extra in extras:
+            for item in extra.metadata if isinstance(extra, FieldInfo) else [extra]:
+                if isinstance(item, StringConstraints):
+                    set_bounds = {
+                        k: v for k, v in dataclasses.asdict(item).items() if v is not None
+                    }
+                    if set(set_bounds) - {"pattern"}:
+                        raise TypeError(f"no msgspec form for {item!r}")
+                elif isinstance(item, annotated_types.BaseMetadata) and item.__class__ in _BOUNDS:
+                    bounds.update(dataclasses.asdict(item))
+                elif not isinstance(item, WrapValidator):
+                    raise TypeError(f"no msgspec form for {item!r}")
+        decoded = _decoded(base)
+        return Annotated[decoded, msgspec.Meta(**bounds)] if bounds else decoded
+    if origin in (Union, types.UnionType):
+        return functools.reduce(
+            operator.or_, (_decoded(arg) for arg in typing.get_args(annotation))
+        )
+    return annotation
+
+
+def _field_type(info: FieldInfo) -> Any:
+    """A field's annotation with the bounds pydantic moved into its metadata put back."""
+    if not info.metadata:
+        return _decoded(info.annotation)
+    return _decoded(Annotated[(info.annotation, *info.metadata)])
+
+
+if TYPE_CHECKING:
+    # For the type checker, a row has the model's fields and types (it is made from them).
+    RunRow = RunFields
+else:
+    RunRow = msgspec.defstruct(
+        "RunRow",
+        [(name, _field_type(info)) for name, info in RunFields.model_fields.items()],
+        module=__name__,
+        forbid_unknown_fields=True,
+        frozen=True,
+        gc=False,
+    )
+    RunRow.__doc__ = """A run as the report reads it: :class:`RunFields`' fields, types and
+    bounds, made from the model itself and decoded by msgspec in C (one schema of a run:
+    tests/scoring/test_run_schema.py reads both back field by field).
 
     As a decoding target every key is required (a line that leaves one out is read by
-    pydantic, see :func:`chunk_rows`); the types and constraints are the model's
-    (``finished_at``'s pattern is checked on the chunk's timestamps together). No
-    garbage-collector tracking (``gc=False``): a row holds only strings, numbers and an
-    enum member, never a cycle.
-    """
-
-    run_id: _Identifier
-    agent_id: _Identifier
-    task_id: _Identifier
-    status: RunStatus
-    success: bool | None
-    latency_ms: _NonNegativeFloat | None
-    cost_usd: _NonNegativeFloat | None
-    steps: Annotated[int, msgspec.Meta(ge=0)] | None
-    # Checked against scoring.report.read.CALENDAR_PATTERN by chunk_rows, for a whole chunk at once.
-    finished_at: str | None
+    pydantic, see ``scoring.report.read.chunk_rows``); ``finished_at``'s pattern is checked on
+    the chunk's timestamps together. No garbage-collector tracking (``gc=False``): a row
+    holds only strings, numbers and an enum member, never a cycle."""
 
 
 class Role(StrEnum):

@@ -35,7 +35,8 @@ from scoring.constants import METHODOLOGY_VERSION, PASS_K_LEVELS, Axis
 from scoring.formulas import composite, radar, repeatability
 from scoring.numeric import Number, exact
 from scoring.report import score
-from scoring.report.read import collector_paused, read_stats
+from scoring.report.collector import collector_paused
+from scoring.report.read import read_stats
 from scoring.report.score import AgentReport
 from scoring.report.stats import AgentStats
 

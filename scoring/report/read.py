@@ -22,11 +22,9 @@ fingerprint and the line it was first seen on).
 
 from __future__ import annotations
 
-import gc
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, islice, repeat
 from operator import attrgetter, is_, is_not
 from typing import BinaryIO
@@ -36,6 +34,7 @@ import msgspec
 from scoring.errors import ProblemLog
 from scoring.models import RunFields, RunRecord, RunRow, RunStatus
 from scoring.report.byte_input import RecordKind, record_lines
+from scoring.report.collector import collector_paused
 from scoring.report.jsonlines import file_bytes, repeated_keys, valid_lines
 from scoring.report.run_ids import UniqueIds, start_of
 from scoring.report.stats import AgentRuns, AgentStats, StatusRuleError
@@ -71,14 +70,17 @@ _CALENDAR = CALENDAR_PATTERN.removeprefix("^").removesuffix("$")
 _CALENDAR_LINES = re.compile(rf"(?:{_CALENDAR}\n)*{_CALENDAR}\Z")
 _STAMPS_PER_MATCH = 512
 
-ROW_FIELDS = RunRow.__struct_fields__
+# The row's fields are the model's, in its order (RunRow is made from RunFields).
+ROW_FIELDS = tuple(RunFields.model_fields)
 _decode_row = msgspec.json.Decoder(RunRow).decode
 _FIELDS = attrgetter(*ROW_FIELDS)
+# A struct takes its fields by position (the type checker reads a row as the model).
+_new_row: Callable[..., RunRow] = RunRow
 
 
 def row_of(run: RunFields) -> RunRow:
     """The row of a validated run record."""
-    return RunRow(*_FIELDS(run))
+    return _new_row(*_FIELDS(run))
 
 
 _RUN_ID = attrgetter("run_id")
@@ -195,24 +197,6 @@ def keys_repeated(chunk: list[bytes], key_counts: Sequence[int], rows: Sequence[
 # work among more rows; each line in flight holds about 1 KiB, and at 65,536 the peak
 # memory of a million runs grew beyond the memory target of benchmarks/bench_report.py.
 CHUNK_LINES = 32768
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a log is read (or its agents scored).
-
-    Reading allocates millions of short-lived objects and no reference cycles: collecting
-    would only slow it down (by about a tenth; by a third for many agents). The collector
-    is resumed afterwards, also on error, unless it was already paused.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 class _Agents:

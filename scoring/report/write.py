@@ -23,7 +23,7 @@ from scoring.formulas.outcome import OutcomeScore
 from scoring.intervals.surd import Interval
 from scoring.numeric import round_half_up
 from scoring.report import AgentReport, Report
-from scoring.report.read import collector_paused
+from scoring.report.collector import collector_paused
 
 _NONE = "—"
 

@@ -1,11 +1,12 @@
 """The run schema's two forms say the same thing, field by field.
 
-A run is defined by :class:`scoring.models.RunRecord` (pydantic: its messages name every bad
-line's field and rule); the reader decodes the common case into :class:`scoring.models.RunRow`
-(msgspec, in C). Behaviour on sample lines is compared in ``test_report_speed.py``; here the
-declarations themselves: the same fields in the same order, the same types, the same
-optionality and the same bounds, read from each library's own introspection. A field added
-to one and not the other, a bound changed on one side, fails here before any line is read.
+A run is defined once, by :class:`scoring.models.RunFields` (pydantic: its messages name
+every bad line's field and rule); the reader decodes the common case into
+:class:`scoring.models.RunRow`, a msgspec struct made from that model's fields. Behaviour on
+sample lines is compared in ``test_report_speed.py``; here the declarations themselves, read
+back from each library's own introspection: the same fields in the same order, the same
+types, the same optionality and the same bounds. A bound the derivation dropped or changed
+fails here before any line is read.
 """
 
 from __future__ import annotations
