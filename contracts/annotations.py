@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from contracts.build import REPO_ROOT
-from contracts.causes import Report
-from contracts.check import Finding
-from contracts.diff import Difference, Kind, is_scoreboard, render_value
+from contracts.check.causes import Report
+from contracts.check.diff import Difference, Kind, is_scoreboard, render_value
+from contracts.check.drift import Finding
 from contracts.impact import PAIRS_TITLE, corpus_summary, impact_to_json
 from contracts.result import CheckResult, ReadmeResult
 from contracts.store import UPDATE_COMMAND

@@ -47,7 +47,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
-from contracts.failure import describe_failure, failure_location
+from contracts.check.failure import describe_failure, failure_location
 from contracts.result import CheckResult, CommandResult, ReadmeResult
 
 # The live code that cannot be imported exits as an unusable contracts file does (store
@@ -227,7 +227,7 @@ def _run(command: Command, args: argparse.Namespace) -> int:
         elif command is Command.VERIFY:
             from contracts.verify import verify_file
         elif command is Command.CHECK:
-            from contracts.check import run_check
+            from contracts.check.drift import run_check
         elif command is Command.IMPACT:
             from contracts.impact import run_impact
             from scoring.report.write import OutputFormat

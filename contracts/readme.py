@@ -14,7 +14,7 @@ Outside those blocks the README goes through the same number checks as the site'
   code-block test, which runs them, and the one *measured* region (benchmark figures,
   between ``<!-- measured: … -->`` and ``<!-- end measured -->``) is not methodology;
 - a number in words is a claim that a constant, derived value or worked example must explain
-  (:mod:`contracts.words`, :mod:`contracts.claims`).
+  (:mod:`contracts.check.words`, :mod:`contracts.check.claims`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from contracts.build import build_snapshot
-from contracts.claims import check_text, code_values, explainers
+from contracts.check.claims import check_text, code_values, explainers
 from contracts.filesystem import write_atomic
 from contracts.model import Methodology
 from contracts.readme_blocks import RENDERERS

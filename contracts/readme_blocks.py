@@ -9,9 +9,9 @@ import textwrap
 import tomllib
 from collections.abc import Callable
 
+from contracts.check.words import cardinal_words
 from contracts.model import Methodology
 from contracts.source import REPO_ROOT
-from contracts.words import cardinal_words
 
 # Characters of a line of the README's prose, as the hand-written lines keep it.
 _README_WIDTH = 92

@@ -18,9 +18,9 @@ live code as it stands:
   so, and the uncertainty page marks them until the simulation measures them again.
 
 It refuses, exit 2 and nothing written, when nothing changed since the newest release, when
-the constants break an invariant (:mod:`contracts.invariants`), when a formula's code
+the constants break an invariant (:mod:`contracts.check.invariants`), when a formula's code
 disagrees with its LaTeX or a golden point sits where its curve is flat
-(:func:`contracts.formulas.formula_problems`, as the update does), when
+(:func:`contracts.check.formulas.formula_problems`, as the update does), when
 ``METHODOLOGY_VERSION`` is not the newest released version, or when the history or the
 README would not pass their checks afterwards.
 
@@ -40,12 +40,12 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from contracts.check import build_live
+from contracts.check.diff import Difference, diff_snapshots, is_scoreboard, render_value
+from contracts.check.drift import build_live
+from contracts.check.invariants import invariant_lines
 from contracts.comparison import compare_snapshots
-from contracts.diff import Difference, diff_snapshots, is_scoreboard, render_value
 from contracts.filesystem import UPDATE_LOCK_WAIT_SECONDS, update_lock, write_atomic
 from contracts.impact import suggested_entry, summary_lines
-from contracts.invariants import invariant_lines
 from contracts.model import Methodology
 from contracts.release_order import order_problems
 from contracts.result import UpdateResult
@@ -202,7 +202,7 @@ def run_release(
 
 
 def _refuse_broken_formulas() -> None:
-    from contracts.formulas import formula_problems
+    from contracts.check.formulas import formula_problems
 
     problems = formula_problems()
     if problems:

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from contracts.diff import Difference
-    from contracts.findings import Finding
+    from contracts.check.diff import Difference
+    from contracts.check.findings import Finding
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,9 +25,10 @@ import contextlib
 import json
 from pathlib import Path
 
-from contracts.check import build_live, version_location
+from contracts.check.diff import diff_snapshots
+from contracts.check.drift import build_live, version_location
+from contracts.check.invariants import invariant_lines
 from contracts.comparison import impact_since_release
-from contracts.diff import diff_snapshots
 from contracts.filesystem import (
     UPDATE_LOCK_WAIT_SECONDS,
     temporary_files,
@@ -37,7 +38,6 @@ from contracts.filesystem import (
     write_atomic,
 )
 from contracts.impact import suggestion_lines, summary_lines
-from contracts.invariants import invariant_lines
 from contracts.model import Methodology
 from contracts.result import UpdateResult
 from contracts.source import display_path
@@ -72,8 +72,8 @@ def _refused(message: str, exit_code: int = EXIT_FAILED) -> ContractsError:
 
 def _refuse_broken_formulas() -> None:
     """Refuse, before anything is written, a methodology whose formulas disagree with their
-    LaTeX or lack golden points (:mod:`contracts.formulas`)."""
-    from contracts.formulas import formula_problems
+    LaTeX or lack golden points (:mod:`contracts.check.formulas`)."""
+    from contracts.check.formulas import formula_problems
 
     problems = formula_problems()
     if problems:

@@ -3,7 +3,7 @@ written next to the function.
 
 The site renders the LaTeX (to MathML, at build time) and the contracts snapshot records
 it, so the formula a reader sees is owned by the code that computes it. The drift check
-(``contracts.formulas``) evaluates that very LaTeX at every golden point and requires it to
+(``contracts.check.formulas``) evaluates that very LaTeX at every golden point and requires it to
 equal what the function returns, so the formula a reader sees is also the one that runs.
 
 How to register a formula

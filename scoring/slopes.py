@@ -6,7 +6,7 @@ and cost anchors, the radar's latency and cost axes) pins that curve's term only
 curve slopes: where it is flat the result is the same whatever the anchors say, the snapshot
 no longer notices a change of them, and a page's worked example shows moves of 0. So each
 such formula and example says here which curve it reads, at which value of its inputs
-(:data:`READINGS`); the drift check (:func:`contracts.formulas.formula_problems`) fails on
+(:data:`READINGS`); the drift check (:func:`contracts.check.formulas.formula_problems`) fails on
 any reading where the curve is flat (:func:`scoring.formulas.curves.is_flat_at`), naming the point.
 The curves' own definitions (:data:`CURVES_THEMSELVES`) are exempt: their flat ends are
 cases of their LaTeX, and their golden points follow the anchors.

@@ -1,5 +1,5 @@
 """The drift check's formula check (every formula's LaTeX evaluated at each golden point,
-``contracts.formulas.formula_problems``) computed once per state of the code in a test
+``contracts.check.formulas.formula_problems``) computed once per state of the code in a test
 process, where dozens of in-process ``run_check`` and ``run_update`` calls would each
 evaluate it again on the same code (about a second each, the larger part of their time).
 
@@ -76,14 +76,14 @@ class Memo:
 
 
 def install() -> Callable[[], None]:
-    """Put the memo in place of ``contracts.formulas.formula_problems`` (which the check
+    """Put the memo in place of ``contracts.check.formulas.formula_problems`` (which the check
     and update import at each call); returns the undo."""
-    import contracts.formulas
+    import contracts.check.formulas
 
-    original = contracts.formulas.formula_problems
-    contracts.formulas.formula_problems = Memo(original)  # type: ignore[assignment]
+    original = contracts.check.formulas.formula_problems
+    contracts.check.formulas.formula_problems = Memo(original)  # type: ignore[assignment]
 
     def undo() -> None:
-        contracts.formulas.formula_problems = original
+        contracts.check.formulas.formula_problems = original
 
     return undo

@@ -1,6 +1,6 @@
 """The contract page's generated lists: the checks of the drift check, in the order they
-run (``contracts.check.CHECKS``), and the formulas marked descriptive, with their reasons
-(``contracts.formulas``)."""
+run (``contracts.check.drift.CHECKS``), and the formulas marked descriptive, with their reasons
+(``contracts.check.formulas``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def drift_checks(site: Site) -> str:
     """The table of the drift check's checks: name, what it guards, the function."""
-    from contracts.check import CHECKS
+    from contracts.check.drift import CHECKS
 
     rows = [
         (
@@ -30,7 +30,7 @@ def drift_checks(site: Site) -> str:
 
 def descriptive_formulas(site: Site) -> str:
     """The formulas whose LaTeX is prose by nature and so is not evaluated, with why."""
-    from contracts.formulas import descriptive_formulas as marked
+    from contracts.check.formulas import descriptive_formulas as marked
 
     rows = [
         (f"<code>{esc(name)}</code>", esc(title), esc(reason)) for name, title, reason in marked()

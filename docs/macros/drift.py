@@ -5,7 +5,7 @@ under ``mkdocs serve`` sees the new numbers at once, and nothing on the page sai
 not the released ones (the versions page alone did). Here, after the macros have rendered a
 page (``on_post_page_macros`` in ``macros``), the page gets a note under its title when it
 shows something the live code changed since the newest released version, saying what
-changed (the causes, as ``python -m contracts check`` words them: :mod:`contracts.causes`)
+changed (the causes, as ``python -m contracts check`` words them: :mod:`contracts.check.causes`)
 and how to release it.
 
 Which pages: every value a macro writes carries its key (``data-mv``, see
@@ -34,8 +34,8 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from contracts.causes import Cause, changed_entries, explain
-from contracts.diff import SCOREBOARD_KEY, diff_snapshots
+from contracts.check.causes import Cause, changed_entries, explain
+from contracts.check.diff import SCOREBOARD_KEY, diff_snapshots
 from contracts.store import RELEASE_COMMAND, read_lock_entries, snapshot_hash, version_key
 from macros.markup import block, esc
 

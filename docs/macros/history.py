@@ -30,7 +30,7 @@ _HEADLINE_WORDS = (("weight", "Weight"), ("anchors", "Anchors"))
 
 
 def _rendered(data: Any) -> str:
-    from contracts.check import render_value
+    from contracts.check.drift import render_value
 
     return render_value(data)
 
@@ -161,7 +161,7 @@ def summary_lines(differences: list[Any]) -> list[str]:
 
 
 def differences_table(key: str, differences: list[Any], *, before: str, after: str) -> str:
-    """A table of :class:`contracts.check.Difference` rows."""
+    """A table of :class:`contracts.check.drift.Difference` rows."""
     rows = [
         [
             # A formula's path names its symbols as TeX (symbols.\mathrm{Wilson}): shown so.
@@ -220,7 +220,7 @@ def changelog(releases: list[Any]) -> str:
 
 def between_versions(releases: list[Any]) -> str:
     """What changed from each release to the next, as computed by the drift check's diff."""
-    from contracts.check import diff_snapshots
+    from contracts.check.drift import diff_snapshots
 
     parts = []
     pairs = list(itertools.pairwise(releases))

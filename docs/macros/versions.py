@@ -48,7 +48,7 @@ def version_changes(site: Site) -> str:
 
 def live_drift(site: Site) -> str:
     """Does the code this page was built from match the newest released snapshot?"""
-    from contracts.check import diff_snapshots
+    from contracts.check.drift import diff_snapshots
 
     releases = site.history()
     newest = releases[-1]
@@ -82,7 +82,7 @@ def live_drift(site: Site) -> str:
 
 def check_demo(site: Site, constant: str = "composite.weight.success", delta: str = "0.05") -> str:
     """What the drift check prints now, and what it would print after an edit."""
-    from contracts.check import run_check
+    from contracts.check.drift import run_check
 
     now = run_check(live=site.snapshot)
     changed = []

@@ -10,7 +10,7 @@ from contract_builders import with_constant
 
 from contracts import store
 from contracts.build import build_snapshot
-from contracts.check import CheckResult, run_check
+from contracts.check.drift import CheckResult, run_check
 from contracts.model import Methodology
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from forked_python import run_python
 
-import contracts.check
+import contracts.check.drift
 from contracts import store
 from contracts.model import Methodology
 from contracts.release import with_assignment
@@ -66,7 +66,7 @@ def line_of(snapshot: Methodology, name: str) -> int:
     return locate(snapshot.constant(name).defined_in)
 
 
-def check_text(result: contracts.check.CheckResult) -> str:
+def check_text(result: contracts.check.drift.CheckResult) -> str:
     """What the check prints for ``result``."""
     return "\n".join(result.lines())
 

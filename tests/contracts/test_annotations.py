@@ -27,7 +27,7 @@ from serving import copy_project
 
 from contracts import annotations, store, workflow_commands
 from contracts.build import REPO_ROOT
-from contracts.check import Finding, run_check
+from contracts.check.drift import Finding, run_check
 from contracts.model import Methodology
 from contracts.result import CheckResult, ReadmeResult
 

@@ -11,7 +11,7 @@ import pytest
 
 import scoring.constants as C  # noqa: N812
 from contracts.build import exact_value, to_json_value
-from contracts.check import (
+from contracts.check.drift import (
     example_location,
 )
 from contracts.model import Location, Methodology

@@ -1,12 +1,12 @@
 """The causes of a set of snapshot differences and what follows from them
-(``contracts/causes.py``), on differences written here: which are causes, how the rest is
+(``contracts/check/causes.py``), on differences written here: which are causes, how the rest is
 grouped and counted, and what the check's lines say. The drift check on real edits (a copy
 with an anchor moved, a formula changed, a snapshot edited) is ``test_mutation.py``."""
 
 from __future__ import annotations
 
-from contracts.causes import Cause, changed_entries, explain
-from contracts.diff import Difference, Kind
+from contracts.check.causes import Cause, changed_entries, explain
+from contracts.check.diff import Difference, Kind
 from contracts.model import Methodology
 
 WEIGHT = Difference("constants[composite.weight.cost].value", 0.3, 0.25, "scoring/constants.py:9")

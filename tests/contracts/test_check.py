@@ -16,10 +16,10 @@ from contract_builders import (
     with_constant,
 )
 
-import contracts.check
+import contracts.check.drift
 import contracts.update
 from contracts import store
-from contracts.check import (
+from contracts.check.drift import (
     CheckResult,
     Difference,
     Kind,
@@ -220,7 +220,7 @@ def test_check_turns_a_broken_build_into_a_message(monkeypatch: pytest.MonkeyPat
     def broken() -> Methodology:
         return 1 // 0  # type: ignore[return-value]
 
-    monkeypatch.setattr(contracts.check, "build_snapshot", broken)
+    monkeypatch.setattr(contracts.check.drift, "build_snapshot", broken)
     result = run_check()
     assert result.exit_code == 2
     [problem] = result.problems

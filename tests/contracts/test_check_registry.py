@@ -1,4 +1,4 @@
-"""The drift check as a registry of named checks (``contracts.check.CHECKS``): run in order,
+"""The drift check as a registry of named checks (``contracts.check.drift.CHECKS``): run in order,
 each returning its findings; a new check is one function and one line; each finding says
 which check made it and, where one place is to blame, its file and lines."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from contracts.check import (
+from contracts.check.drift import (
     CHECKS,
     Check,
     CheckContext,

@@ -25,7 +25,7 @@ from serving import copy_project
 
 from contracts import filesystem, store
 from contracts import update as update_module
-from contracts.check import run_check
+from contracts.check.drift import run_check
 from contracts.cli import terminate_as_interrupt
 from contracts.filesystem import update_lock, write_atomic
 from contracts.model import Location, Methodology

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from contract_builders import VERSION, line_of, with_constant
 
-import contracts.check
+import contracts.check.drift
 import contracts.update
 from contracts.cli import Command, main
 from contracts.model import Methodology
@@ -40,7 +40,7 @@ def test_cli_check_prints_the_cause_then_one_fix(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], live: Methodology
 ) -> None:
     drifted = with_constant(live, "composite.weight.cost", 0.25)
-    monkeypatch.setattr(contracts.check, "build_snapshot", lambda: drifted)
+    monkeypatch.setattr(contracts.check.drift, "build_snapshot", lambda: drifted)
     assert main(["check"]) == 1
     out, err = capsys.readouterr()
     assert out == ""
@@ -66,7 +66,7 @@ def test_cli_check_verbose_prints_every_difference(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], live: Methodology
 ) -> None:
     drifted = with_constant(live, "composite.weight.cost", 0.25)
-    monkeypatch.setattr(contracts.check, "build_snapshot", lambda: drifted)
+    monkeypatch.setattr(contracts.check.drift, "build_snapshot", lambda: drifted)
     assert main(["check", "--verbose"]) == 1
     out, err = capsys.readouterr()
     assert out == ""
@@ -94,7 +94,7 @@ def test_cli_check_exit_2_names_the_file(
 ) -> None:
     changelog = tmp_path / "CHANGELOG.md"
     changelog.write_text("## nope\n", encoding="utf-8")
-    monkeypatch.setattr(contracts.check, "CHANGELOG_PATH", changelog)
+    monkeypatch.setattr(contracts.check.drift, "CHANGELOG_PATH", changelog)
     assert main(["check"]) == 2
     assert capsys.readouterr().err.splitlines() == [
         f"{changelog}:1: '## nope': a section heading must read "
@@ -117,7 +117,7 @@ def test_cli_update(
         f"contracts update: OK; version {VERSION} is up to date, nothing written\n"
     )
     drifted = with_constant(live, "composite.weight.cost", 0.25)
-    monkeypatch.setattr(contracts.check, "build_snapshot", lambda: drifted)
+    monkeypatch.setattr(contracts.check.drift, "build_snapshot", lambda: drifted)
     assert main(["update"]) == 1
     assert capsys.readouterr().err.startswith(f"contracts update: REFUSED: version {VERSION}")
 

@@ -8,7 +8,7 @@ from typing import Any
 import formula_check_memo
 import pytest
 
-import contracts.formulas
+import contracts.check.formulas
 import scoring.formulas.composite
 import scoring.registry
 from scoring import FORMULAS
@@ -21,7 +21,7 @@ def _counting() -> formula_check_memo.Memo:
 
 
 def test_the_suite_checks_formulas_through_the_memo() -> None:
-    memo = contracts.formulas.formula_problems
+    memo = contracts.check.formulas.formula_problems
     assert isinstance(memo, formula_check_memo.Memo), "tests/conftest.py did not install it"
 
 
@@ -62,7 +62,7 @@ def test_a_swapped_method_of_a_class_is_evaluated_anew(monkeypatch: pytest.Monke
 def test_a_swapped_formula_is_evaluated_anew_and_its_problem_found(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    memo = contracts.formulas.formula_problems
+    memo = contracts.check.formulas.formula_problems
     assert memo() == []
     formula = FORMULAS["radar.determinism"]
     monkeypatch.setitem(FORMULAS, "radar.determinism", _shifted(formula))

@@ -1,4 +1,4 @@
-"""The formulas' LaTeX held equal to their code (``contracts.formulas``), in process: every
+"""The formulas' LaTeX held equal to their code (``contracts.check.formulas``), in process: every
 registered formula agrees at every golden point; a code change the LaTeX does not show is
 named with its formula, golden point and both values; a same-value refactor passes; a
 registration that binds a symbol to nothing, or has no golden point, is refused."""
@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from contracts.check import CHECKS, run_check
-from contracts.formulas import (
+from contracts.check.drift import CHECKS, run_check
+from contracts.check.formulas import (
     FLOAT_RELATIVE_TOLERANCE,
     agree,
     check_formula,
@@ -25,7 +25,7 @@ from contracts.formulas import (
     formula_problems,
     latex_value,
 )
-from contracts.latex import Undefined
+from contracts.latex.evaluator import Undefined
 from contracts.model import Methodology
 from contracts.source import REPO_ROOT
 from contracts.update import run_update
@@ -300,7 +300,7 @@ def test_a_descriptive_formula_says_its_symbols_in_words_only() -> None:
     # is refused, and so is a symbol its LaTeX does not show.
     import dataclasses
 
-    from contracts.registration import registration_problems
+    from contracts.check.registration import registration_problems
     from scoring.registry import arg, words
 
     described = FORMULAS["uncertainty.composite_interval"]

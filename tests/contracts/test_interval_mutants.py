@@ -9,7 +9,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from contracts.formulas import check_formula
+from contracts.check.formulas import check_formula
 from scoring import FORMULAS
 from scoring.constants import INTERVAL_LEVEL
 from scoring.intervals.quantiles import beta_quantile

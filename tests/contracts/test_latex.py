@@ -1,4 +1,4 @@
-"""The LaTeX evaluator (``contracts.latex``): each construct the formulas use, computed
+"""The LaTeX evaluator (``contracts.latex.evaluator``): each construct the formulas use, computed
 exactly, and a clear error for what it does not know."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from contracts.latex import (
+from contracts.latex.evaluator import (
     Element,
     IndexRange,
     LatexError,

@@ -1,6 +1,6 @@
 """The evaluator keeps a parameterless definition's value for the inputs it read
-(``contracts.latex.Evaluator``, ``contracts.latex_env``): the values are the same as
-evaluating it at every read, on every registered formula's golden points; a row the
+(``contracts.latex.evaluator.Evaluator``, ``contracts.latex.environment``): the values are the same
+as evaluating it at every read, on every registered formula's golden points; a row the
 definition reads, through its LaTeX or only through the scope, is an input of it; and the
 kept value is what makes ``m`` inside the sum of ``V`` one evaluation, not one a row."""
 
@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from contracts import formulas, latex_env
-from contracts.latex import Element, Evaluator, Scope, Undefined, evaluate
-from contracts.latex_env import same_input
+from contracts.check import formulas
+from contracts.latex import environment
+from contracts.latex.environment import same_input
+from contracts.latex.evaluator import Element, Evaluator, Scope, Undefined, evaluate
 from scoring import FORMULAS
 
 ROWS = [Element({"n": n}) for n in (3, 1, 4, 1, 5)]
@@ -102,8 +103,8 @@ def test_evaluated_at_every_read_m_reads_every_row_for_each_row(
 def test_the_rows_are_inputs_only_while_reads_are_noted(monkeypatch: pytest.MonkeyPatch) -> None:
     """Spoiled so that the environment's reads go unnoted, the kept value of the first row
     is given to every row: the tests above would fail."""
-    monkeypatch.setattr(latex_env.Reads, "__getitem__", lambda self, key: self._base[key])
-    monkeypatch.setattr(latex_env.Reads, "__contains__", lambda self, key: key in self._base)
+    monkeypatch.setattr(environment.Reads, "__getitem__", lambda self, key: self._base[key])
+    monkeypatch.setattr(environment.Reads, "__contains__", lambda self, key: key in self._base)
     latex = r"y = \sum_{t \in T} k,\quad k = w \cdot w"
     assert evaluate(latex, _row_scope([])) == len(ROWS) * ROWS[0].values["n"] ** 2
 

@@ -17,7 +17,7 @@ import pytest
 from contract_builders import check_text, edit_lock, edit_snapshot, update_bumped
 
 from contracts import store
-from contracts.check import run_check
+from contracts.check.drift import run_check
 from contracts.model import Methodology
 from contracts.verify import verify_file
 

@@ -1,5 +1,5 @@
 """The formula check keeps the value of a formula another one ``uses`` for one pass
-(``contracts.formulas.NESTED``): evaluated once per distinct inputs, never across passes,
+(``contracts.check.formulas.NESTED``): evaluated once per distinct inputs, never across passes,
 never across a change of its LaTeX, and never for two inputs that differ only in type."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import contracts.formulas as formulas
+import contracts.check.formulas as formulas
 from scoring.registry import FORMULAS
 
 CURVE = "curve.piecewise_linear"

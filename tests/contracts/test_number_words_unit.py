@@ -1,4 +1,4 @@
-"""contracts.words and contracts.claims on sentences: what is a claim, what explains it.
+"""contracts.check.words and contracts.check.claims on sentences: what is a claim, what explains it.
 
 Both sides are tested: false statements of the methodology in words fail, true ones pass,
 and ordinary English with number words is not read as a claim at all.
@@ -11,8 +11,8 @@ from fractions import Fraction
 import pytest
 
 from contracts.build import build_snapshot
-from contracts.claims import Explainer, check_text, code_values, explain, explainers, nearest
-from contracts.words import cardinal_words, find_claims, parse_cardinal
+from contracts.check.claims import Explainer, check_text, code_values, explain, explainers, nearest
+from contracts.check.words import cardinal_words, find_claims, parse_cardinal
 from scoring import constants as C  # noqa: N812 - the module of constants
 
 

@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from contracts.check import run_check
+from contracts.check.drift import run_check
 from contracts.release_order import FIRST_RELEASE
 from contracts.store import LOCK_FILENAME, content_hash, parse_changelog
 

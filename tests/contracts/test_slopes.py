@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import scoring.constants as C  # noqa: N812 - the module of constants
-from contracts.formulas import check_formula, example_problems, formula_problems
+from contracts.check.formulas import check_formula, example_problems, formula_problems
 from scoring import examples
 from scoring.constants import Anchor
 from scoring.examples import EXAMPLES_BY_NAME

@@ -9,7 +9,7 @@ from pathlib import Path
 from contract_builders import VERSION, add_entry, bumped_to, update_bumped, with_constant
 
 from contracts import store
-from contracts.check import (
+from contracts.check.drift import (
     run_check,
 )
 from contracts.model import Methodology

@@ -24,7 +24,7 @@ import pytest
 from processes import run_captured
 
 from contracts.build import build_snapshot
-from contracts.check import run_check
+from contracts.check.drift import run_check
 from contracts.cli import main as contracts_main
 from contracts.output import OUTPUT_MODELS, output_schema_text, stale_output_schemas
 from contracts.source import REPO_ROOT

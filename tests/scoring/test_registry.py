@@ -26,8 +26,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from interval_strategies import INTERVAL_FORMULA_ARGUMENTS
 
-from contracts.formulas import agree, latex_value, registration_problems, show
-from contracts.latex import Undefined
+from contracts.check.formulas import agree, latex_value, registration_problems, show
+from contracts.latex.evaluator import Undefined
 from contracts.source import REPO_ROOT
 from scoring import FORMULAS, Axis, VerificationEntry
 from scoring.constants import constants

@@ -391,7 +391,7 @@ def _inline_text(node: Node) -> Iterator[str]:
 
 def site_explainers(site: Path) -> list[Any]:
     """What explains a number word on the built site: its published snapshot and code values."""
-    from contracts.claims import code_values, explainers
+    from contracts.check.claims import code_values, explainers
     from contracts.model import Methodology
 
     data = json.loads((site / "methodology.json").read_text(encoding="utf-8"))
@@ -403,8 +403,8 @@ def number_word_problems(
     page: Page, items: list[Any], allowed: dict[str, str] | None = None
 ) -> list[str]:
     """Numbers written in words in the prose of ``page`` that no constant, derived value or
-    worked example explains (see ``contracts.words`` for what counts as a claim)."""
-    from contracts.claims import check_text
+    worked example explains (see ``contracts.check.words`` for what counts as a claim)."""
+    from contracts.check.claims import check_text
 
     allowed = ALLOWED_NUMBER_WORDS if allowed is None else allowed
     return [

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from support import import_macros
 
 from contracts.build import exact_value
-from contracts.claims import Explainer
+from contracts.check.claims import Explainer
 from scoring.numeric import number_text, parse_number
 from scoring.registry import tex_number
 

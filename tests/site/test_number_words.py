@@ -1,5 +1,5 @@
 """Numbers written in words on the built pages: each claim is explained by a constant, a
-derived value or a worked example (``contracts.words`` finds them, ``contracts.claims``
+derived value or a worked example (``contracts.check.words`` finds them, ``contracts.check.claims``
 explains them), and the check fails on a page that states a false one.
 """
 

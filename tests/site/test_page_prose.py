@@ -39,8 +39,8 @@ from support import (
 )
 
 import scoring.constants as C  # noqa: N812 - the module of constants
+from contracts.check.words import cardinal_words
 from contracts.source import REPO_ROOT
-from contracts.words import cardinal_words
 
 #: Every page of the site, from its Markdown source.
 PAGES = sorted(p.with_suffix(".html").name for p in (REPO_ROOT / "docs").glob("*.md"))

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from support import ROOT, import_macros
 
-from contracts.check import diff_snapshots
+from contracts.check.drift import diff_snapshots
 from contracts.store import load_history
 
 history = import_macros("macros.history")

@@ -1,7 +1,7 @@
 """Every executable formula's LaTeX, evaluated at every golden point, against its code.
 
 For each registered formula (``scoring.registry.FORMULAS``) that is not marked descriptive,
-the very LaTeX the page renders is evaluated by :mod:`contracts.latex`, its symbols
+the very LaTeX the page renders is evaluated by :mod:`contracts.latex.evaluator`, its symbols
 resolved through the registration's bindings, and compared with what the function returns
 on the same inputs. :func:`formula_problems` lists each disagreement (naming the formula,
 the golden point, the LaTeX's value and the code's), each symbol bound to nothing, each
@@ -12,7 +12,7 @@ contracts check`` fails on them and ``python -m contracts update`` refuses to re
 How values are compared: where both sides are exact (the code returns a ``Fraction`` or
 an ``int`` and the LaTeX needs no irrational square root) they must be equal exactly.
 Where a square root is irrational, the LaTeX's value is computed to
-:data:`contracts.latex.SQRT_DIGITS` significant digits, and where the code returns a float
+:data:`contracts.latex.evaluator.SQRT_DIGITS` significant digits, and where the code returns a float
 (the outcome score is published as one), the two must agree to the float's precision: they
 may differ by at most :data:`FLOAT_RELATIVE_TOLERANCE` of their size, one unit in the last
 place of a double. The code's ``None`` agrees with an undefined LaTeX value (a division by
@@ -33,10 +33,12 @@ from fractions import Fraction
 from typing import Any
 
 import scoring.constants as C  # noqa: N812 - short alias for many constants
-from contracts.agreement import FLOAT_RELATIVE_TOLERANCE as FLOAT_RELATIVE_TOLERANCE
-from contracts.agreement import agree as agree
-from contracts.agreement import show as show
-from contracts.latex import (
+from contracts.check.agreement import FLOAT_RELATIVE_TOLERANCE as FLOAT_RELATIVE_TOLERANCE
+from contracts.check.agreement import agree as agree
+from contracts.check.agreement import show as show
+from contracts.check.registration import EACH as EACH
+from contracts.check.registration import registration_problems as registration_problems
+from contracts.latex.evaluator import (
     Element,
     Evaluator,
     IndexRange,
@@ -49,8 +51,6 @@ from contracts.latex import (
     canonical_symbol,
     parse,
 )
-from contracts.registration import EACH as EACH
-from contracts.registration import registration_problems as registration_problems
 from scoring.registry import (
     FORMULAS,
     Arg,
@@ -439,7 +439,7 @@ def formula_problems(formulas: Mapping[str, Formula] | None = None) -> list[Form
 def example_problems() -> list[FormulaProblem]:
     """Each worked example (``scoring/examples.py``) that reads a curve where it is flat,
     and each name of :data:`scoring.slopes.READINGS` that is no formula and no example."""
-    from contracts.diff import example_location
+    from contracts.check.diff import example_location
     from scoring.examples import EXAMPLES_BY_NAME
 
     found = []

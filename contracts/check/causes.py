@@ -1,6 +1,6 @@
 """Why two snapshots differ: the causes first, then what follows from them, counted.
 
-:func:`contracts.diff.diff_snapshots` lists every path at which two snapshots disagree, and
+:func:`contracts.check.diff.diff_snapshots` lists every path at which two snapshots disagree, and
 one edited constant moves dozens of them: the golden evaluations of the formulas that read
 it, the worked examples, the scoreboard of the reference corpus. :func:`explain` sorts them:
 
@@ -15,7 +15,7 @@ it, the worked examples, the scoreboard of the reference corpus. :func:`explain`
   constants and formulas that are not causes (a snapshot edited by hand, where the edit is
   the cause: ``edited=``); each group counted, with at most a couple of examples.
 
-The drift check (:mod:`contracts.check_snapshots`) prints an :class:`Explanation` in a few
+The drift check (:mod:`contracts.check.snapshots`) prints an :class:`Explanation` in a few
 lines (``--verbose`` still lists every difference); the site's pages say at their top
 which changes they show (``docs/macros/drift.py``), from the same causes.
 """
@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from contracts.diff import (
+from contracts.check.diff import (
     FIELD_CONSTANTS,
     SCOREBOARD_KEY,
     Difference,

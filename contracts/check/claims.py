@@ -3,7 +3,7 @@ worked examples of a methodology snapshot.
 
 :func:`explainers` turns a snapshot into :class:`Explainer` objects, each a value with the
 noun it counts or measures (its *head*) and the words of its name, unit and description.
-:func:`explain` accepts a :class:`~contracts.words.Claim` when an explainer with the same
+:func:`explain` accepts a :class:`~contracts.check.words.Claim` when an explainer with the same
 head, the claim's modifiers and the same value is among the ones its sentence is most about;
 otherwise :func:`check_text` reports it with the nearest explainer.
 
@@ -24,8 +24,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from contracts.check.words import COUNTED, MODIFIERS, Claim, find_claims
 from contracts.model import Methodology
-from contracts.words import COUNTED, MODIFIERS, Claim, find_claims
 from scoring.numeric import number_text
 
 #: Units whose head is not a counted noun of the prose.

@@ -1,7 +1,7 @@
-"""The checks of the committed snapshots, for :mod:`contracts.check`: a released snapshot
+"""The checks of the committed snapshots, for :mod:`contracts.check.drift`: a released snapshot
 is byte for byte what its lock records, the current one is what the live code builds (or,
 before its release, what ``update`` would write), no update left temporary files, and the
-JSON Schema is current. Each returns the :class:`~contracts.findings.Finding` list the
+JSON Schema is current. Each returns the :class:`~contracts.check.findings.Finding` list the
 check prints.
 """
 
@@ -10,9 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from contracts.causes import Report, explain
-from contracts.comparison import Impact, compare_snapshots
-from contracts.diff import (
+from contracts.check.causes import Report, explain
+from contracts.check.diff import (
     SCOREBOARD_KEY,
     Difference,
     diff_snapshots,
@@ -20,8 +19,9 @@ from contracts.diff import (
     render_difference,
     where_defined,
 )
+from contracts.check.findings import Finding, finding
+from contracts.comparison import Impact, compare_snapshots
 from contracts.filesystem import temporary_files, text_at_head, update_running
-from contracts.findings import Finding, finding
 from contracts.impact import IMPACT_COMMAND, corpus_summary, summary_lines
 from contracts.model import Methodology
 from contracts.source import display_path

@@ -3,7 +3,7 @@
 :func:`diff_snapshots` returns one :class:`Difference` per disagreement (a changed value, an
 entry only on one side, a new order), each with the ``file:line`` where the constant,
 formula or example is defined now; :func:`render_difference` turns one into the lines the
-drift check (:mod:`contracts.check`) prints. The versions page uses the same comparison.
+drift check (:mod:`contracts.check.drift`) prints. The versions page uses the same comparison.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from contracts.source import definition_end, locate, string_line
 from contracts.store import canonical_json, snapshot_content
 
 #: Top-level snapshot fields that mirror a constant: where to point the reader (and, for
-#: :mod:`contracts.causes`, the constant whose change they record again).
+#: :mod:`contracts.check.causes`, the constant whose change they record again).
 FIELD_CONSTANTS = {
     "methodology_version": "methodology.version",
     "zero_success_policy": "composite.zero_success_policy",

@@ -1,5 +1,5 @@
 """A problem the drift check found (:class:`Finding`): the lines it prints, the exit status
-it calls for and the place to blame. Apart from :mod:`contracts.check`, which makes them,
+it calls for and the place to blame. Apart from :mod:`contracts.check.drift`, which makes them,
 so that the results (:mod:`contracts.result`) can name the type without importing the check.
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from contracts.diff import Difference
+from contracts.check.diff import Difference
 
 if TYPE_CHECKING:
-    from contracts.causes import Report
+    from contracts.check.causes import Report
     from contracts.comparison import Impact
 
 
@@ -22,7 +22,7 @@ class Finding:
     relative to the repository root; ``None`` when no one place is to blame).
 
     A finding made of snapshot differences carries them too; each names its own place
-    (:attr:`contracts.diff.Difference.file`, ``line``). ``blocking`` says whether those
+    (:attr:`contracts.check.diff.Difference.file`, ``line``). ``blocking`` says whether those
     differences fail the check themselves (the current version is released and the code
     moved from it) or are listed for information (what ``update`` will record); ``impact``
     is the impact on the reference corpus between the two snapshots compared, for the
@@ -30,7 +30,7 @@ class Finding:
 
     ``lines`` are what ``check --verbose`` prints (every difference); the check prints
     ``brief`` instead when it is given: for differences, ``report`` (their causes and what
-    follows from them, :mod:`contracts.causes`); ``()`` for a finding another one already
+    follows from them, :mod:`contracts.check.causes`); ``()`` for a finding another one already
     says (the advice to bump the version, which is the report's fix line).
     """
 

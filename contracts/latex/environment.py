@@ -1,4 +1,4 @@
-"""The environment the LaTeX evaluator (:mod:`contracts.latex`) reads a formula's symbols
+"""The environment the LaTeX evaluator (:mod:`contracts.latex.evaluator`) reads a formula's symbols
 in: the row of a sum (:class:`Element`), an index's values (:class:`IndexRange`), and the
 environments that note what a definition read, so that its value can be kept for the same
 inputs (:class:`Reads`, :class:`Bound`, :func:`same_input`)."""

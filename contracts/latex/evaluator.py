@@ -1,7 +1,7 @@
 """A small evaluator for the LaTeX of the registered formulas.
 
 It reads the very string the page renders and computes it, so that the drift check can
-hold the typeset formula equal to the code (``contracts.formulas``). Why an evaluator
+hold the typeset formula equal to the code (``contracts.check.formulas``). Why an evaluator
 rather than one declaration that yields both the LaTeX and an expression: what must be
 proven is the text a reader sees, and that text is already written, released and tuned for
 typesetting (spacing, ``\\left``/``\\right``, words in ``\\text``); generating it from
@@ -41,9 +41,9 @@ from fractions import Fraction
 from typing import Any
 
 # The evaluator uses the parser's and the arithmetic's helpers; the public names of all
-# three are re-exported here (``from contracts.latex import parse`` keeps working).
-from contracts.latex_env import ABSENT, Element, IndexRange, Reads, bound, same_input
-from contracts.latex_numbers import (
+# three are re-exported here (``from contracts.latex.evaluator import parse`` keeps working).
+from contracts.latex.environment import ABSENT, Element, IndexRange, Reads, bound, same_input
+from contracts.latex.numbers import (
     as_number,
     as_result,
     compare_numbers,
@@ -55,7 +55,7 @@ from contracts.latex_numbers import (
     span_arithmetic,
     square_root,
 )
-from contracts.latex_parser import (
+from contracts.latex.parser import (
     Node,
     Parsed,
     canonical_symbol,
@@ -64,7 +64,7 @@ from contracts.latex_parser import (
     script_symbols,
     subexpression,
 )
-from contracts.latex_tokens import (
+from contracts.latex.tokens import (
     SQRT_DIGITS,
     LatexError,
     Number,

@@ -1,6 +1,6 @@
 """Exact arithmetic of the LaTeX evaluator: fractions where the value is rational, decimals
-to :data:`~contracts.latex_tokens.SQRT_DIGITS` digits past an irrational square root, and
-intervals (:class:`~contracts.latex_tokens.Span`) shifted or scaled by a number."""
+to :data:`~contracts.latex.tokens.SQRT_DIGITS` digits past an irrational square root, and
+intervals (:class:`~contracts.latex.tokens.Span`) shifted or scaled by a number."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from contracts.latex_tokens import DECIMAL_CONTEXT, SQRT_DIGITS, LatexError, Number, Span, Undefined
+from contracts.latex.tokens import DECIMAL_CONTEXT, SQRT_DIGITS, LatexError, Number, Span, Undefined
 
 
 def as_number(value: Any) -> Number:

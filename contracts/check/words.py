@@ -2,7 +2,7 @@
 
 A drift check that reads digits misses "stays neutral until seven completed runs" and "a
 third of the headline composite". This module finds such claims in prose; what explains
-them is :mod:`contracts.claims`. Pure functions: text in, :class:`Claim` objects out.
+them is :mod:`contracts.check.claims`. Pure functions: text in, :class:`Claim` objects out.
 
 What is read as a number (and nothing else):
 

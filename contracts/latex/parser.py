@@ -1,6 +1,6 @@
-"""The parser of the formulas' LaTeX: tokens (:mod:`contracts.latex_tokens`) into a syntax
+"""The parser of the formulas' LaTeX: tokens (:mod:`contracts.latex.tokens`) into a syntax
 tree of :class:`Node` objects, the definitions after ``,\\quad`` and the symbols each
-formula binds (:func:`parse`). :mod:`contracts.latex` evaluates the tree."""
+formula binds (:func:`parse`). :mod:`contracts.latex.evaluator` evaluates the tree."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 # The tokenizer's private tables are the parser's too: one job split over two modules.
-from contracts.latex_tokens import (
+from contracts.latex.tokens import (
     COMPARISONS,
     GREEK_LETTERS,
     JOINS,

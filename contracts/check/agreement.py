@@ -1,4 +1,4 @@
-"""When the code's value and the LaTeX's agree (:mod:`contracts.formulas` compares them at
+"""When the code's value and the LaTeX's agree (:mod:`contracts.check.formulas` compares them at
 every golden point), and how a value is shown in a message: exactly where both are exact,
 to the float's precision where the code returns a float, a ``None`` with an undefined value.
 """
@@ -9,7 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from contracts.latex import Number, Span, Undefined
+from contracts.latex.evaluator import Number, Span, Undefined
 
 #: Two floats agree when they differ by at most this share of their size: 2^-52, one unit
 #: in the last place of a double (the precision at which a float result is published).

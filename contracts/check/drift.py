@@ -6,7 +6,7 @@ Each is a small function that takes the shared :class:`CheckContext` and returns
 blame, for annotations); a new check is one function and one line in :data:`CHECKS`, and
 the table on the contract page is generated from it. :func:`run_check` returns a
 :class:`CheckResult` (``ok``, the lines to print, the exit status, the findings). The
-comparison of two snapshots, :func:`diff_snapshots`, lives in :mod:`contracts.diff` and is
+comparison of two snapshots, :func:`diff_snapshots`, lives in :mod:`contracts.check.diff` and is
 importable from here too. Nothing here prints:
 ``python -m contracts check`` (:mod:`contracts.cli`) does.
 
@@ -23,7 +23,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from contracts.build import build_snapshot
-from contracts.check_snapshots import (
+from contracts.check.diff import (
+    Difference,
+    Kind,
+    diff_snapshots,
+    example_location,
+    render_value,
+)
+from contracts.check.failure import describe_failure
+from contracts.check.findings import Finding, finding
+from contracts.check.invariants import invariant_lines
+from contracts.check.snapshots import (
     check_new_current,
     check_released_current,
     edited_by_hand,
@@ -34,16 +44,6 @@ from contracts.check_snapshots import (
     temporary_file_findings,
     version_location,
 )
-from contracts.diff import (
-    Difference,
-    Kind,
-    diff_snapshots,
-    example_location,
-    render_value,
-)
-from contracts.failure import describe_failure
-from contracts.findings import Finding, finding
-from contracts.invariants import invariant_lines
 from contracts.model import Methodology
 from contracts.release_order import order_problems
 from contracts.result import CheckResult
@@ -238,8 +238,8 @@ def check_changelog_entry(context: CheckContext) -> list[Finding]:
 
 def check_formulas(context: CheckContext) -> list[Finding]:
     """Every formula has golden points, and each executable formula's LaTeX, evaluated at
-    every golden point, equals its code (:mod:`contracts.formulas`)."""
-    from contracts.formulas import formula_problems
+    every golden point, equals its code (:mod:`contracts.check.formulas`)."""
+    from contracts.check.formulas import formula_problems
 
     return [
         finding(
@@ -310,7 +310,7 @@ def run_check(
     methodology and the committed snapshots, lock, schema and changelog.
 
     The result's lines say the causes of any drift and what follows from them, counted
-    (:mod:`contracts.causes`); with ``verbose``, every difference with its values, where it
+    (:mod:`contracts.check.causes`); with ``verbose``, every difference with its values, where it
     is defined and its fix. Arguments default to the live code and the committed files;
     tests pass others.
     """

@@ -1,5 +1,5 @@
-"""The tokens of the formulas' LaTeX (``contracts.latex`` evaluates it): the numbers, names,
-operators and groups :func:`tokenize` reads, the errors, and the number types shared by the
+"""The tokens of the formulas' LaTeX (``contracts.latex.evaluator`` evaluates it): the numbers,
+names, operators and groups :func:`tokenize` reads, the errors, and the number types shared by the
 parser and the evaluator."""
 
 from __future__ import annotations

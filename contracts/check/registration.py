@@ -1,4 +1,4 @@
-"""What a formula's registration must bind (:mod:`contracts.formulas` checks it before it
+"""What a formula's registration must bind (:mod:`contracts.check.formulas` checks it before it
 evaluates anything): every symbol of its LaTeX bound to an argument, a constant or another
 symbol, every binding naming a symbol the LaTeX uses.
 """
@@ -8,10 +8,10 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from contracts.agreement import FLOAT_RELATIVE_TOLERANCE as FLOAT_RELATIVE_TOLERANCE
-from contracts.agreement import agree as agree
-from contracts.agreement import show as show
-from contracts.latex import (
+from contracts.check.agreement import FLOAT_RELATIVE_TOLERANCE as FLOAT_RELATIVE_TOLERANCE
+from contracts.check.agreement import agree as agree
+from contracts.check.agreement import show as show
+from contracts.latex.evaluator import (
     LatexError,
     Node,
     canonical_symbol,
