@@ -1,6 +1,7 @@
-"""The repository speaks of the project only, and its modules keep their private names.
+"""The repository speaks of the project only, and its modules keep their private names and
+say what they hold.
 
-Three rules, checked on every tracked file:
+Three rules, checked on every tracked file (and a fourth on every module):
 
 - **No citation of a file outside the repository.** A clone has only what is tracked: a
   relative path that climbs out of the repository, or a source document kept beside it,
@@ -12,6 +13,8 @@ Three rules, checked on every tracked file:
 - **No private name crosses a module boundary.** A name with a leading underscore is read
   only in the module that defines it; what another module needs is public, documented and
   typed like the rest of the interface.
+- **Every module says what it holds**: a module of ``scoring/``, ``contracts/`` or
+  ``docs/macros/`` opens with a docstring whose first line names its content.
 
 Each rule is shown to fail on text written to break it, and to let ordinary text through.
 """
@@ -280,3 +283,37 @@ def test_public_names_and_a_modules_own_private_names_pass() -> None:
         "from scoring.intervals.moves import cohort_means\n_own = 1\nprint(_own, cohort_means)\n"
     )
     assert private_crossings("m.py", source, {"scoring"}) == []
+
+
+#: The packages whose modules a reader navigates by what they hold.
+DOCUMENTED_PACKAGES = ("scoring", "contracts", "docs/macros")
+
+
+def module_summary(source: str) -> str | None:
+    """The first line of a module's docstring, or ``None`` if it has none (or an empty one)."""
+    docstring = ast.get_docstring(ast.parse(source))
+    first = docstring.strip().splitlines()[0].strip() if docstring and docstring.strip() else ""
+    return first or None
+
+
+def test_every_module_says_what_it_holds() -> None:
+    """Each module of ``scoring/``, ``contracts/`` and ``docs/macros/`` (packages' own
+    ``__init__`` included) opens with a docstring whose first line says what it holds."""
+    missing = [
+        path.relative_to(REPO_ROOT).as_posix()
+        for path in python_files()
+        if path.relative_to(REPO_ROOT).as_posix().startswith(DOCUMENTED_PACKAGES)
+        and module_summary(path.read_text(encoding="utf-8")) is None
+    ]
+    assert missing == [], f"modules without a docstring saying what they hold: {missing}"
+
+
+@pytest.mark.parametrize(
+    "source", ["", "import os\n", '"""   """\nx = 1\n', "# a comment\nx = 1\n"]
+)
+def test_a_module_without_a_summary_is_found(source: str) -> None:
+    assert module_summary(source) is None
+
+
+def test_a_module_with_a_summary_passes() -> None:
+    assert module_summary('"""The curves.\n\nMore."""\n') == "The curves."
