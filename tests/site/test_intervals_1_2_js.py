@@ -39,9 +39,11 @@ from calculator_support import (
 from calculator_support import site as site  # the module's file:// copy of the site
 from calculator_support import spoil as spoil
 from chromium_driver import console_errors, wait_for
+from published_curves import INTERVALS
 from support import ROOT
 from test_quantiles_js import quantile_cases_of as quantile_cases
 
+from contracts.store import load_snapshot as published_snapshot
 from scoring.comparisons.paired import Comparison, compare_composites, compare_success_rates
 from scoring.constants import COST_ANCHORS_USD, INTERVAL_MIN_TASKS, LATENCY_ANCHORS_MS
 from scoring.intervals import moves
@@ -508,10 +510,31 @@ def test_the_decisions_check_values(page: Any) -> None:
     assert pass5["n_eff"] == "667/5"
 
 
+#: The page's own library, made again from the page's data with the curves of the release
+#: that published the check values (the live anchors may have moved since).
+PUBLISHED_RUN = """
+const [fn, args, curves] = arguments;
+const data = JSON.parse(document.getElementById("methodology-data").textContent);
+data.constants = data.constants.map(c => c.name in curves ? {...c, value: curves[c.name]} : c);
+return JSON.stringify(window.Methodology.create(data)[fn](...args));
+"""
+
+
+def _call_published(page: Any, fn: str, *args: Any) -> Any:
+    """``fn`` of the page's library on the anchors of the release that published the check
+    values (:data:`published_curves.INTERVALS`), as that release's snapshot records them."""
+    curves = {
+        name: published_snapshot(INTERVALS).constant(name).value
+        for name in ("composite.latency_anchors_ms", "composite.cost_anchors_usd")
+    }
+    return json.loads(page.execute_script(PUBLISHED_RUN, fn, list(args), curves))
+
+
 def test_the_decisions_composite_check_values(page: Any) -> None:
-    """The composite check agent of docs/uncertainty.md (T = 30, 193 runs, 190 successes)."""
+    """The composite check agent of docs/uncertainty.md (T = 30, 193 runs, 190 successes),
+    on the anchors its check values were published with."""
     tasks = [[t[0], t[1], str(t[2]), str(t[3])] for t in CHECKS.COMPOSITE_CHECK_TASKS]
-    result = _call(page, "compositeInterval", tasks)
+    result = _call_published(page, "compositeInterval", tasks)
     assert result["interval"] == {"low": 77.75, "high": 86.17}
     assert round(float(Fraction(result["score_unfloored"])), 4) == 83.7603
     assert (round(result["success_low"], 5), round(result["success_high"], 5)) == (0.94, 0.99855)
