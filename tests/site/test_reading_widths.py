@@ -8,10 +8,11 @@ and scroll widths), not from the markup.
 - A formula broken into lines (docs/javascripts/formulas.js) has no two consecutive lines
   that would fit side by side, and no line ends with an operator: a line break before an
   operator leaves the operator at the start of the next line, indented as a continuation.
-- A table fits the article at desktop width (it never scrolls there). On a phone it fits,
-  or is set as cards as wide as the article with no empty field shown, or scrolls under a
-  cue (widths.js), never cards and a cue at once. A code block either fits, or is a scroll
-  box that says so with a visible cue: its lines are a program's, not rewrapped.
+- At desktop width nothing scrolls sideways: a table fits the article, and a code line
+  longer than the article wraps under a hanging indent (stylesheets/site.css). On a phone a
+  table fits, or is set as cards as wide as the article with no empty field shown, or
+  scrolls under a cue (widths.js), never cards and a cue at once; a code block fits or is a
+  scroll box that says so with a visible cue (a program is not cut into fragments there).
 - Every other element (a plot, a block written by a macro, an image) lies inside the article.
 
 What a fold holds (``<details>``: a derivation, the data of an example, a release's full
@@ -104,8 +105,8 @@ for (const e of article.querySelectorAll('*')) {
     const hidden = e.scrollWidth - e.clientWidth;
     if (formula && !(narrow && cued(e))) {
       problems.push(`formula ${formula.dataset.mv}: ${e.scrollWidth} px in ${e.clientWidth}`);
-    } else if (!formula && e.querySelector('table') && !narrow) {
-      problems.push(`${name(e)}: a table scrolls at desktop width, ${hidden} px hidden`);
+    } else if (!formula && !narrow) {
+      problems.push(`${name(e)} scrolls sideways at desktop width, ${hidden} px hidden`);
     } else if (!formula && !cued(e)) {
       problems.push(`${name(e)} hides ${hidden} px with no cue`);
     }
@@ -188,6 +189,13 @@ def test_nothing_is_wider_than_the_article(
 
 #: A block twice the desktop article's width, in the article of a spoiled copy of a page.
 WIDE_BLOCK = '<div class="spoiled-wide" style="width: 2600px">wide</div>'
+#: A scroll box whose content is as wide, with the cue a phone accepts, in another copy (on
+#: its own: the wide block would widen a phone's layout viewport).
+SCROLL_BOX = (
+    '<div class="scroll-cued"><p class="scroll-cue">scroll</p>'
+    '<div class="spoiled-scroll" style="overflow-x: auto">'
+    '<div style="width: 2600px">wide</div></div></div>'
+)
 
 
 def test_a_wide_block_on_a_copy_is_reported(
@@ -202,12 +210,25 @@ def test_a_wide_block_on_a_copy_is_reported(
     spoiled, count = re.subn(r"(<article[^>]*>)", r"\1" + WIDE_BLOCK, html, count=1)
     assert count == 1, "no article on the page to spoil"
     (dest / "spoiled-index.html").write_text(spoiled, encoding="utf-8")
+    boxed = re.sub(r"(<article[^>]*>)", r"\1" + SCROLL_BOX, html, count=1)
+    (dest / "scroll-index.html").write_text(boxed, encoding="utf-8")
     with serve(dest) as url:
         for size in (PHONE, DESKTOP):
             problems = page_loads.measured(
                 chromium, f"{url}spoiled-index.html", size, "widths.problems"
             )
             assert any("div.spoiled-wide" in p for p in problems), (size, problems)
+            problems = page_loads.measured(
+                chromium, f"{url}scroll-index.html", size, "widths.problems"
+            )
+            # Cued, it may scroll on a phone; at desktop width nothing scrolls sideways.
+            if size == PHONE:
+                assert problems == [], problems
+            else:
+                assert any(
+                    "div.spoiled-scroll" in p and "scrolls sideways at desktop width" in p
+                    for p in problems
+                ), problems
             assert page_loads.measured(chromium, f"{url}index.html", size, "widths.problems") == []
     for size in (PHONE, DESKTOP):
         own = page_loads.measured(chromium, f"{base_url}index.html", size, "widths.problems")
