@@ -34,7 +34,6 @@ Nothing here changes what a page holds: a reused page is the one its Markdown ma
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -52,8 +51,8 @@ from mkdocs.plugins import event_priority
 
 LOG = logging.getLogger("mkdocs.hooks.serve_reload")
 
-#: The packages whose modules the macros import afresh at each build (``macros`` itself is
-#: imported once by the plugin; its submodules afresh).
+#: The packages whose modules the macros import afresh at each build (of ``macros``, its
+#: submodules).
 LIVE_PACKAGES = ("scoring", "contracts", "macros")
 
 #: Where mkdocs logs what a page's conversion warns of (links, anchors).
@@ -88,8 +87,7 @@ class _KeptCodeFinder(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        top = fullname.partition(".")[0]
-        if top not in LIVE_PACKAGES or fullname == "macros":
+        if fullname.partition(".")[0] not in LIVE_PACKAGES:
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is None or type(spec.loader) is not importlib.machinery.SourceFileLoader:
@@ -263,7 +261,8 @@ def _restore(page: Any, kept: _Converted) -> Callable[[Any, Any], None]:
 
 
 def _index_once(index: Any) -> None:
-    """Make the search index take a reused page's entries from its previous build."""
+    """Make the search index take a reused page's entries from its previous build. (An
+    entry is a dict the index only reads once it is made, so the same dicts serve again.)"""
     add = index.add_entry_from_context
 
     def add_entry_from_context(page: Any) -> None:
@@ -272,11 +271,11 @@ def _index_once(index: Any) -> None:
             add(page)
             return
         if page.file.src_uri in _STATE.reused and kept.entries is not None:
-            index.entries.extend(copy.deepcopy(kept.entries))
+            index.entries.extend(kept.entries)
             return
         before = len(index.entries)
         add(page)
-        kept.entries = copy.deepcopy(index.entries[before:])
+        kept.entries = index.entries[before:]
 
     index.add_entry_from_context = add_entry_from_context
 
@@ -375,6 +374,12 @@ def on_post_build(config: Any) -> None:
             )
         _STATE.pages, _STATE.inputs = _STATE.built, _STATE.building
         _STATE.built, _STATE.reused = {}, set()
+
+
+def on_shutdown() -> None:
+    """``mkdocs serve`` stops: imports go back to the standard finders."""
+    if _FINDER in sys.meta_path:
+        sys.meta_path.remove(_FINDER)
 
 
 def on_build_error(error: Exception) -> None:
