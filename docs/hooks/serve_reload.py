@@ -131,7 +131,7 @@ def _keep_page_templates(env: jinja2.Environment, config_text: str) -> None:
     page's text, mkdocs.yml (which sets the environment: its delimiters, its undefined
     values) and the filters and tests the compiler looks up (their names, and what each is
     passed); a page whose text is unchanged is not compiled again at the next rebuild."""
-    compile_template = env.compile
+    compile_template: Any = env.compile
 
     def signature(functions: dict[str, Any]) -> str:
         return repr(
