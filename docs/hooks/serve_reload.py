@@ -14,7 +14,13 @@ hook keeps from one rebuild to the next, in the serving process:
   module's code object is kept by its path and its source's bytes: a rebuild compiles only
   the files that changed (:class:`_KeptCodeFinder`).
 - **The compiled theme templates**, by their name and source (:class:`_KeptTemplates`,
-  Jinja's own bytecode cache kept in memory).
+  Jinja's own bytecode cache kept in memory), and the macros' page templates, by the
+  page's text (:func:`_keep_page_templates`).
+- **The collection of garbage until the page shows.** A rebuild makes and drops a great
+  many objects (the live code it imports afresh, among them), and Python's cyclic
+  collector walked the whole heap about twice a rebuild (a tenth of its time). It is
+  paused while a build runs and runs once, whole, a moment after
+  (:data:`COLLECT_AFTER_S`), when the browser has had the rebuilt page.
 - **Each page's HTML, anchors and search entries, by the Markdown the macros rendered.**
   The macros still render every page at every rebuild: what a page shows can depend on any
   part of the code (a value, a command's output, a line number of a source link), and only
@@ -34,12 +40,14 @@ Nothing here changes what a page holds: a reused page is the one its Markdown ma
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib.abc
 import importlib.machinery
 import logging
 import os
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +65,11 @@ LIVE_PACKAGES = ("scoring", "contracts", "macros")
 
 #: Where mkdocs logs what a page's conversion warns of (links, anchors).
 MKDOCS_LOGGER = "mkdocs"
+
+#: Seconds after a build before its garbage is collected and the collector is back on: first
+#: the browser reloads the page (the collector holds the interpreter while it runs, about a
+#: tenth of a second).
+COLLECT_AFTER_S = 0.5
 
 
 # --- the compiled live code ------------------------------------------------------------------
@@ -205,6 +218,45 @@ class _Serving:
     reused: set[str] = field(default_factory=set)
     #: The page being converted now, and the handler catching its warnings.
     converting: tuple[str, _Capture] | None = None
+    #: Whether this hook paused the collector; the collection to come after a build.
+    paused: bool = False
+    collection: threading.Timer | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def pause_collector(self) -> None:
+        """No cyclic garbage collection while a build runs (the collection after the last
+        build called off if it has not started)."""
+        with self.lock:
+            if self.collection is not None:
+                self.collection.cancel()
+                self.collection = None
+            if gc.isenabled():
+                gc.disable()
+                self.paused = True
+
+    def collect_later(self) -> None:
+        """One whole collection :data:`COLLECT_AFTER_S` from now, in a thread of its own,
+        and the collector back on from then: not at the end of the build, where the
+        collector would walk all the build left at once, before the page shows."""
+        with self.lock:
+            if self.paused and self.collection is None:
+                self.collection = threading.Timer(COLLECT_AFTER_S, self._collect)
+                self.collection.daemon = True
+                self.collection.start()
+
+    def _collect(self) -> None:
+        with self.lock:
+            if self.collection is not threading.current_thread():
+                return  # called off: a build started
+            self.collection = None
+            self.resume_collector()
+        gc.collect()
+
+    def resume_collector(self) -> None:
+        """The collector back on, if this hook paused it."""
+        if self.paused:
+            gc.enable()
+            self.paused = False
 
     def stop_capture(self) -> _Capture | None:
         if self.converting is None:
@@ -290,15 +342,21 @@ def on_startup(command: str, dirty: bool) -> None:
         sys.meta_path.insert(0, _FINDER)
 
 
-@event_priority(-100)  # after the macros' (which makes its template environment)
+@event_priority(100)  # first: before the macros import the live code afresh
 def on_config(config: Any) -> Any:
+    if _STATE.serving:
+        _STATE.pause_collector()
+    return config
+
+
+def on_pre_build(config: Any) -> None:
+    """After every plugin's configuration (the macros' template environment is made)."""
     if _STATE.serving:
         plugin = config.plugins.get("macros")
         env = getattr(plugin, "env", None)
         if isinstance(env, jinja2.Environment):
             config_text = Path(config.config_file_path).read_text(encoding="utf-8")
             _keep_page_templates(env, config_text)
-    return config
 
 
 @event_priority(-100)  # after every plugin's files (the addresses are final)
@@ -374,16 +432,23 @@ def on_post_build(config: Any) -> None:
             )
         _STATE.pages, _STATE.inputs = _STATE.built, _STATE.building
         _STATE.built, _STATE.reused = {}, set()
+        _STATE.collect_later()
 
 
 def on_shutdown() -> None:
     """``mkdocs serve`` stops: imports go back to the standard finders."""
     if _FINDER in sys.meta_path:
         sys.meta_path.remove(_FINDER)
+    with _STATE.lock:
+        if _STATE.collection is not None:
+            _STATE.collection.cancel()
+            _STATE.collection = None
+        _STATE.resume_collector()
 
 
 def on_build_error(error: Exception) -> None:
     """A failed build leaves nothing to reuse: the next one converts every page."""
+    _STATE.collect_later()
     _STATE.stop_capture()
     _STATE.pages, _STATE.inputs = {}, None
     _STATE.built, _STATE.reused = {}, set()
