@@ -1,7 +1,8 @@
-"""mkdocs hook (``hooks:`` in mkdocs.yml): a rebuild under ``mkdocs serve`` does again only
-what an edit changed. Under any other command (``mkdocs build``, ``gh-deploy``, ``serve
---clean``, which builds as ``build`` does) it does nothing, so that what CI builds is built
-from scratch; Zensical runs no hooks.
+"""mkdocs hook (``hooks:`` in mkdocs.yml): a rebuild under ``mkdocs serve`` converts again
+only the pages an edit changed, and keeps from the last rebuild what did not change. Under
+any other command (``mkdocs build``, ``gh-deploy``, ``serve --clean``, which builds as
+``build`` does) it does nothing, so that what CI builds is built from scratch; Zensical runs
+no hooks.
 
 ``mkdocs serve`` rebuilds the whole site after every save, in a fresh configuration, with
 fresh plugins and a fresh template environment, and every page goes through the macros
@@ -145,10 +146,32 @@ _TEMPLATES = _KeptTemplates()
 _KEPT_PAGES: dict[str, CodeType] = {}
 
 
-def _keep_page_templates(env: jinja2.Environment, config_text: str) -> None:
+#: What a Jinja environment compiles a template by, besides the template's text (its
+#: syntax, whitespace rules and the code it generates).
+_COMPILE_SETTINGS = (
+    "block_start_string",
+    "block_end_string",
+    "variable_start_string",
+    "variable_end_string",
+    "comment_start_string",
+    "comment_end_string",
+    "line_statement_prefix",
+    "line_comment_prefix",
+    "trim_blocks",
+    "lstrip_blocks",
+    "newline_sequence",
+    "keep_trailing_newline",
+    "optimized",
+    "is_async",
+    "autoescape",
+    "finalize",
+)
+
+
+def _keep_page_templates(env: jinja2.Environment) -> None:
     """Keep the code the macros' environment compiles each page's template into, by the
-    page's text, mkdocs.yml (which sets the environment: its delimiters, its undefined
-    values) and the filters and tests the compiler looks up (their names, and what each is
+    page's text and what the compiler reads of the environment (its settings, its
+    extensions, and the filters and tests it looks up: their names, and what each is
     passed); a page whose text is unchanged is not compiled again at the next rebuild."""
     compile_template: Any = env.compile
 
@@ -157,7 +180,10 @@ def _keep_page_templates(env: jinja2.Environment, config_text: str) -> None:
             sorted((n, repr(getattr(f, "jinja_pass_arg", None))) for n, f in functions.items())
         )
 
-    setting = f"{config_text}\0{signature(env.filters)}\0{signature(env.tests)}"
+    settings = [repr(getattr(env, name, None)) for name in _COMPILE_SETTINGS]
+    setting = "\0".join(
+        [*settings, repr(sorted(env.extensions)), signature(env.filters), signature(env.tests)]
+    )
 
     def compile(
         source: Any,
@@ -361,8 +387,7 @@ def on_pre_build(config: Any) -> None:
         plugin = config.plugins.get("macros")
         env = getattr(plugin, "env", None)
         if isinstance(env, jinja2.Environment):
-            config_text = Path(config.config_file_path).read_text(encoding="utf-8")
-            _keep_page_templates(env, config_text)
+            _keep_page_templates(env)
 
 
 @event_priority(-100)  # after every plugin's files (the addresses are final)
