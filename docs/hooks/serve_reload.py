@@ -475,6 +475,8 @@ def on_serve(server: Any, config: Any, builder: Any) -> Any:
         return server
     watched = []
     for path in (config.docs_dir, config.config_file_path, *config.theme.dirs):
+        if not path:
+            continue  # no configuration file (read from standard input)
         try:
             server.unwatch(path)
         except KeyError:
