@@ -28,19 +28,17 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from measuring import REPO
+from processes import busy_processes
 
 CONTRIBUTING = REPO / "CONTRIBUTING.md"
 REGION = re.compile(
     r"(<!-- suite figures: [^\n]*-->\n)(.*?)(<!-- end suite figures -->)", re.DOTALL
 )
 FAST_LANE = ("-m", "not slow")
-#: A process that keeps one core busy until it is killed.
-_SPIN = "while True: pass"
 LANES = {"fast lane": FAST_LANE, "full suite": ()}
 
 
@@ -86,18 +84,6 @@ def _children_cpu() -> float:
 def slowest(output: str, count: int) -> list[str]:
     """The first ``count`` lines of pytest's ``--durations`` report in ``output``."""
     return [line for line in output.splitlines() if DURATION.match(line)][:count]
-
-
-@contextmanager
-def busy_processes(count: int) -> Iterator[None]:
-    """``count`` processes spinning on the CPU while the block runs."""
-    spinning = [subprocess.Popen([sys.executable, "-c", _SPIN]) for _ in range(count)]
-    try:
-        yield
-    finally:
-        for process in spinning:
-            process.kill()
-            process.wait()
 
 
 def time_lane(name: str, arguments: Sequence[str], runs: int, top: int = 0, busy: int = 0) -> Lane:

@@ -2,14 +2,17 @@
 tests start a subprocess whose status and output they read.
 
 Shared by ``benchmarks/parity.py`` and the tests (``from processes import run_captured``):
-``benchmarks/`` is on pytest's import path. Only the standard library: the benchmarks run
-without pytest.
+``benchmarks/`` is on pytest's import path. Also the load of other tenants, made on purpose
+(:func:`busy_processes`), beside which ``bench_suite.py`` and ``bench_serve_reload.py``
+measure with ``--busy N``. Only the standard library: the benchmarks run without pytest.
 """
 
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -33,3 +36,19 @@ def run_captured(
         timeout=timeout,
         check=False,
     )
+
+
+#: A process that keeps one core busy until it is killed.
+_SPIN = "while True: pass"
+
+
+@contextmanager
+def busy_processes(count: int) -> Iterator[None]:
+    """``count`` processes spinning on the CPU while the block runs."""
+    spinning = [subprocess.Popen([sys.executable, "-c", _SPIN]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for process in spinning:
+            process.kill()
+            process.wait()

@@ -244,7 +244,8 @@ class _Build:
             except Exception as error:
                 _define_broken(build, error)  # registers on the build, for every page
             if build.generator == builds.ZENSICAL:
-                builds.publish_or_warn(builds.site_dir(env), LOG)
+                snapshot = None if build.site is None else build.site.snapshot
+                builds.publish_or_warn(builds.site_dir(env), LOG, snapshot)
                 if sys.argv[1:2] == ["build"]:
                     zip_after_zensical_build(builds.site_dir(env).resolve())
         finally:
@@ -326,6 +327,8 @@ def on_post_build(env: Any) -> None:
     """MkDocs, after the build: publish the files beside the pages, then remove the work
     folder of the build's commands. (Zensical never calls this: see :func:`define_env`.)"""
     publish_or_warn = importlib.import_module("macros.builds").publish_or_warn
-    publish_or_warn(Path(env.conf["site_dir"]), LOG)
+    # The snapshot the pages were rendered from, not built a second time.
+    snapshot = None if _BUILD is None or _BUILD.site is None else _BUILD.site.snapshot
+    publish_or_warn(Path(env.conf["site_dir"]), LOG, snapshot)
     if _BUILD is not None and _BUILD.site is not None:
         shutil.rmtree(_BUILD.site.workdir, ignore_errors=True)

@@ -137,17 +137,18 @@ def code_fingerprint(folders: Iterable[Path]) -> tuple[tuple[str, int, int], ...
     return tuple(sorted(entries))
 
 
-def publish_or_warn(target: Path, log: logging.Logger) -> bool:
+def publish_or_warn(target: Path, log: logging.Logger, snapshot: Any = None) -> bool:
     """Publish the files beside the pages into ``target`` (see ``macros.published``);
     when the live code cannot do it, log a warning (a strict build fails on it) and
-    publish nothing. True when published."""
+    publish nothing. True when published. ``snapshot`` is the live snapshot the build's
+    pages were rendered from, if it has one (else it is built here)."""
     writes_bytecode = sys.dont_write_bytecode
     # No .pyc writes under watched folders: each would trigger one more rebuild.
     sys.dont_write_bytecode = True
     try:
         from macros.published import publish
 
-        publish(target)
+        publish(target, snapshot=snapshot)
     except Exception as error:
         summary = "".join(traceback.format_exception_only(error)).strip()
         log.warning("methodology macros: nothing published: %s", summary)

@@ -34,6 +34,7 @@ from macros.portable import declare_text_encoding, drop_empty_sitemap, portable_
 from macros.samples import sample_files
 
 if TYPE_CHECKING:
+    from contracts.model import Methodology
     from macros.site import Site
 
 
@@ -86,19 +87,23 @@ def downloads(site: Site) -> str:
 PUBLISHED_ENCODING = "utf-8"
 
 
-def write_snapshot(path: Path) -> None:
+def write_snapshot(path: Path, snapshot: Methodology | None = None) -> None:
     """Write the live snapshot as the site publishes it (``methodology.json``): in the form
     of a committed snapshot file, so that a site built from a released version publishes
-    that release's bytes, which ``python -m contracts verify`` accepts."""
+    that release's bytes, which ``python -m contracts verify`` accepts. ``snapshot`` is the
+    live snapshot if the caller has built it (the build's pages were rendered from it);
+    else it is built here."""
     from contracts.build import build_snapshot
     from contracts.store import snapshot_text
 
-    path.write_text(snapshot_text(build_snapshot()), encoding="utf-8")
+    live = build_snapshot() if snapshot is None else snapshot
+    path.write_text(snapshot_text(live), encoding="utf-8")
 
 
-def publish(site_dir: Path, *, site_zip: bool = False) -> None:
+def publish(site_dir: Path, *, site_zip: bool = False, snapshot: Methodology | None = None) -> None:
     """Write the snapshot, its schema, the samples, the released snapshots and the sources,
-    all computed now from the live code; then, with ``site_zip``, the zip of the whole site
+    all computed now from the live code (the snapshot: ``snapshot``, the one the build's
+    pages show, when given); then, with ``site_zip``, the zip of the whole site
     (``mkdocs serve`` leaves it out: every reload would wait for it)."""
     from contracts import store
     from contracts.store import load_history
@@ -106,7 +111,7 @@ def publish(site_dir: Path, *, site_zip: bool = False) -> None:
 
     check_methodology()  # a methodology that breaks its own rules publishes nothing
     site_dir.mkdir(parents=True, exist_ok=True)
-    write_snapshot(site_dir / SNAPSHOT_FILE)
+    write_snapshot(site_dir / SNAPSHOT_FILE, snapshot)
     # The schema of a snapshot file, as `contracts update` commits it: it accepts the live
     # methodology.json and the released snapshots alike (they carry a `_generated` note).
     (site_dir / SCHEMA_FILE).write_text(store.schema_text(), encoding="utf-8")
