@@ -25,7 +25,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from processes import run_captured
@@ -67,26 +67,39 @@ SPACES = re.compile(r"\s+")
 # --- Building ---------------------------------------------------------------------------------
 
 
+#: Runs ``python ARGS`` in a folder with an environment: its status and output as text.
+Python = Callable[[Sequence[str], Path, Mapping[str, str]], subprocess.CompletedProcess[str]]
+
+
+def new_interpreter(
+    args: Sequence[str], cwd: Path, env: Mapping[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` in a new interpreter (``sys.executable``)."""
+    return run_captured([sys.executable, *args], cwd=cwd, env=env, timeout=600)
+
+
 def build(
-    project: Path, generator: str, dest: Path | None = None, *, strict: bool = True
+    project: Path,
+    generator: str,
+    dest: Path | None = None,
+    *,
+    strict: bool = True,
+    python: Python = new_interpreter,
 ) -> subprocess.CompletedProcess[str]:
     """``mkdocs build`` (into ``dest``) or ``zensical build`` (into ``project/site``: it
-    builds only inside the project) of ``project``, run from the project root."""
+    builds only inside the project) of ``project``, run from the project root by ``python``
+    (the tests fork it from a process that has imported the generators already)."""
     if generator == "mkdocs":
-        command = [sys.executable, "-m", "mkdocs", "build", "-d", str(dest or project / "site")]
+        args = ["-m", "mkdocs", "build", "-d", str(dest or project / "site")]
     elif generator == "zensical":
-        command = [sys.executable, "-m", "zensical", "build"]
+        args = ["-m", "zensical", "build"]
     else:
         raise ValueError(f"generator must be one of {GENERATORS}, not {generator!r}")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NO_COLOR": "1"}
-    done = run_captured(
-        [*command, *(["--strict"] if strict else [])], cwd=project, env=env, timeout=600
-    )
+    done = python([*args, *(["--strict"] if strict else [])], project, env)
     if generator == "zensical" and done.returncode == 0:
         # Zensical runs no hook: the zip of the site is the documented step after its build.
-        zipped = run_captured(
-            [sys.executable, "docs/hooks/site_zip.py", "site"], cwd=project, env=env, timeout=600
-        )
+        zipped = python(["docs/hooks/site_zip.py", "site"], project, env)
         if zipped.returncode != 0:
             return zipped
     return done

@@ -43,11 +43,12 @@ _SPIN = "while True: pass"
 
 
 @contextmanager
-def busy_processes(count: int) -> Iterator[None]:
-    """``count`` processes spinning on the CPU while the block runs."""
+def busy_processes(count: int) -> Iterator[list[int]]:
+    """``count`` processes spinning on the CPU while the block runs (their ids, so that a
+    measurement of CPU time can leave them out)."""
     spinning = [subprocess.Popen([sys.executable, "-c", _SPIN]) for _ in range(count)]
     try:
-        yield
+        yield [process.pid for process in spinning]
     finally:
         for process in spinning:
             process.kill()

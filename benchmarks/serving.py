@@ -33,6 +33,13 @@ PROJECT_FOLDERS = ("docs", "scoring", "contracts")
 #: clone does.
 PROJECT_DOCUMENTS = ("README.md", "CONTRIBUTING.md", "pyproject.toml")
 
+#: The build's caches (``docs/macros/disk_cache.py``): one folder a namespace (the MathML
+#: of the formulas, the highlighted sources), each result filed by a hash of everything it
+#: is computed from (its input, the code and the library versions that compute it), so a
+#: result is used only where it would be computed the same. Zensical's own cache, files
+#: beside those folders, is not copied: its tests build with and without it on purpose.
+BUILD_CACHES = ".cache"
+
 #: Seconds between two polls of a page: short, so a timing is not rounded up by much.
 POLL_INTERVAL_S = 0.05
 
@@ -62,21 +69,34 @@ def copy_project(
     parts: Sequence[str] = ("mkdocs.yml", *PROJECT_DOCUMENTS, *PROJECT_FOLDERS),
     pages: Sequence[str] | None = None,
 ) -> Path:
-    """A copy in ``dest`` of the project's files and folders ``parts`` (repository-relative;
-    caches left out). The default is what the site is built from: mkdocs.yml,
-    ``PROJECT_DOCUMENTS`` and ``PROJECT_FOLDERS``. The one scratch-copy helper of the
-    benchmarks and the tests.
+    """A copy in ``dest`` of the project's files and folders ``parts`` (repository-relative).
+    The default is what the site is built from: mkdocs.yml, ``PROJECT_DOCUMENTS`` and
+    ``PROJECT_FOLDERS``. The one scratch-copy helper of the benchmarks and the tests.
+
+    Two caches come along, each of which checks what it keeps against what it was made
+    from, so that a copy edited after this computes again exactly what its edits touch:
+    the modules' bytecode (``__pycache__``: Python takes a module's compiled code only
+    while its source has the size and modification time the code was compiled from, which
+    the copy keeps until a test edits it), and, in a copy the site is built from, the
+    build's caches (:data:`BUILD_CACHES`). A copy's first build or command is then as
+    fast as a rebuild: compiling the live code and highlighting its sources were a second
+    and more of each.
 
     With ``pages`` (names under docs/, such as ``radar.md``), a cut copy: only these pages
     are the site's, the others are stubs (:func:`cut_to_pages`)."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     dest.mkdir(parents=True, exist_ok=True)
     for part in parts:
         source = ROOT / part
         if source.is_dir():
-            shutil.copytree(source, dest / part, ignore=ignore)
+            shutil.copytree(source, dest / part)
         else:
             shutil.copy2(source, dest / part)
+    caches = ROOT / BUILD_CACHES
+    if "mkdocs.yml" in parts and caches.is_dir():
+        for namespace in (path for path in caches.iterdir() if path.is_dir()):
+            # A result another process is writing meanwhile is left out (it is computed).
+            ignore = shutil.ignore_patterns("*.part")
+            shutil.copytree(namespace, dest / BUILD_CACHES / namespace.name, ignore=ignore)
     if pages is not None:
         cut_to_pages(dest, pages)
     return dest

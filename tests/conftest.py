@@ -8,6 +8,7 @@ fixtures, not doctests, so they are left out of collection (pytest still loads t
 
 collect_ignore_glob = ["*conftest.py"]
 
+import gc  # noqa: E402
 import sys  # noqa: E402
 
 # pytest keeps each test module's rewritten (assert-explaining) code in __pycache__, unless
@@ -33,6 +34,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     fast_lane.uncap_examples()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection made (every test module, the libraries they import, the collected
+    items) lives as long as the process: frozen out of the garbage collector's reach, the
+    collections the tests set off walk only what the tests make, not all of it each time
+    (5 to 8 % of the CPU of tests/scoring). The garbage that collection left is collected
+    first, so that none of it is kept."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)

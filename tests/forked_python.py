@@ -33,6 +33,19 @@ from pathlib import Path
 
 from processes import run_captured
 
+#: What ``mkdocs build``, ``zensical build`` and the pages' renderer import besides the
+#: libraries of :data:`PRELOADED` (the site tests fork their builds, tests/site/support.py):
+#: MkDocs, its theme and plugins, Markdown and Pygments, the MathML converter, sqlglot (the
+#: engines' SQL, which the pages show). With those, about a second of each build's CPU.
+#: Not duckdb: its import starts a thread, which a fork would not carry into the child.
+SITE_BUILDERS = (
+    *("mkdocs.commands.build", "mkdocs.config.defaults", "mkdocs.contrib.search"),
+    *("material.plugins.search.plugin", "material.plugins.offline.plugin"),
+    *("mkdocs_macros.plugin", "zensical.main", "markdown", "jinja2", "yaml", "requests"),
+    *("pymdownx.superfences", "pymdownx.highlight", "pygments.lexers.python"),
+    *("pygments.formatters.html", "latex2mathml.converter", "sqlglot"),
+)
+
 #: What the zygote imports before it forks: the heavy third-party libraries of
 #: ``scoring`` and ``contracts`` (never the project's own modules, which each copy edits).
 #: ``import pydantic`` loads its parts only when a model is first defined: they are named
@@ -53,16 +66,21 @@ PRELOADED = (
     *("pydantic.main", "pydantic.types", "pydantic.fields", "pydantic.json_schema"),
     *("pydantic.functional_validators", "pydantic.functional_serializers"),
     *("zoneinfo", "statistics", "gzip"),
+    *SITE_BUILDERS,
 )
 
 # The zygote: reads one request a line (JSON) on stdin, forks, answers the child's pid and
 # then its exit status on stdout. The child runs the command as the interpreter would and
 # leaves through the interpreter's own exit (so atexit handlers and thread joins happen).
 _ZYGOTE = r"""
-import json, os, sys
+import gc, json, os, sys
 for name in sys.argv[2:]:
     __import__(name)
 del name
+# What the imports made lives as long as the zygote: frozen, the children's collections
+# never walk it (each walk wrote to every object's page, copying it from the zygote: a
+# third of a drift check's CPU). They collect what they make as an interpreter does.
+gc.freeze()
 _requests, _answers = sys.stdin.buffer, sys.stdout
 
 def _child(request):

@@ -15,14 +15,13 @@ import json
 import os
 import re
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from contract_builders import add_entry, bumped_to, python_in, with_constant
-from processes import run_captured
+from forked_python import run_python
 from serving import copy_project
 
 from contracts import annotations, store, workflow_commands
@@ -95,7 +94,7 @@ def run_github(
         env["GITHUB_ACTIONS"] = "true"
     if summary is not None:
         env["GITHUB_STEP_SUMMARY"] = str(summary)
-    return run_captured([sys.executable, "-m", "contracts", *args], cwd=root, env=env, timeout=300)
+    return run_python(["-m", "contracts", *args], cwd=root, env=env, timeout=300)
 
 
 #: The version a copy is released as when its code drifts from the committed snapshot (the

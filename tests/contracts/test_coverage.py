@@ -14,14 +14,14 @@ from __future__ import annotations
 import copy
 import json
 import math
+import os
 import random
-import sys
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from processes import run_captured
+from forked_python import run_python
 from published_curves import use_anchors
 from serving import copy_project
 
@@ -453,7 +453,7 @@ def test_the_check_names_a_cell_whose_prefix_differs(
 @pytest.mark.slow
 def test_the_committed_coverage_is_what_the_simulation_gives_now() -> None:
     """``--check``: the fingerprint, and every cell's prefix re-run exactly."""
-    done = run_captured([sys.executable, str(SCRIPT), "--check"], cwd=Path(REPO_ROOT), timeout=600)
+    done = run_python([str(SCRIPT), "--check"], cwd=Path(REPO_ROOT), env=os.environ, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "up to date" in done.stdout
 
@@ -466,7 +466,7 @@ def test_a_comment_in_scoring_does_not_make_the_figures_stale(tmp_path: Path) ->
     rates = root / "scoring" / "intervals" / "rates.py"
     rates.write_text(rates.read_text("utf-8") + "\n# a comment, nothing else\n", "utf-8")
     script = root / "contracts" / "coverage" / "simulate.py"
-    done = run_captured([sys.executable, str(script), "--check"], cwd=root, timeout=600)
+    done = run_python([str(script), "--check"], cwd=root, env=os.environ, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "up to date" in done.stdout
 
@@ -486,7 +486,7 @@ def test_a_changed_value_in_scoring_makes_the_figures_stale(tmp_path: Path) -> N
         "utf-8",
     )
     script = root / "contracts" / "coverage" / "simulate.py"
-    done = run_captured([sys.executable, str(script), "--check"], cwd=root, timeout=600)
+    done = run_python([str(script), "--check"], cwd=root, env=os.environ, timeout=600)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "the prefix's interval bounds differ" in done.stdout
     assert simulate.COMMAND in done.stdout

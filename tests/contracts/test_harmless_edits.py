@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from processes import run_captured
+from forked_python import run_python
 
 from contracts import readme, store
 from contracts.build import build_snapshot
@@ -62,8 +62,8 @@ def _copy(dest: Path) -> Path:
 
 
 def _run(project: Path, *argv: str) -> tuple[int, str]:
-    done = run_captured(
-        [sys.executable, "-m", "contracts", *argv],
+    done = run_python(
+        ["-m", "contracts", *argv],
         cwd=project,
         env={**os.environ, "PYTHONPATH": str(project)},
         timeout=120,

@@ -23,9 +23,9 @@ from typing import Any
 import parity
 import pytest
 import support
-from parity import build
 from serving import copy_project, serve
 from support import MACRO_ERROR_TEXT, success_weight
+from support import generator_build as build
 
 # Builds and serves copies of the site with both generators.
 pytestmark = pytest.mark.slow

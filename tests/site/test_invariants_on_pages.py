@@ -4,7 +4,9 @@ A copy of the project gets a composite weight of -0.40; its site, built without
 ``--strict`` (as ``mkdocs serve`` renders it), shows an error admonition naming the constant
 and its line where each macro's output would be, and no number written by a macro; the
 strict build fails; the published files are not written. The same copy with the weight
-restored builds as usual.
+restored builds as usual. Both copies are cut to the page the tests read (``composite.md``;
+the others are stubs, ``serving.cut_to_pages``): the strict build of the restored copy shows
+that the cut builds clean.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from support import mkdocs_build
 pytestmark = pytest.mark.slow
 
 CONSTANTS = "scoring/constants.py"
+#: The page the tests read; the copies' other pages are stubs.
+PAGES = ("composite.md",)
 GOOD = '] = Decimal("0.40")'
 BAD = '] = Decimal("-0.40")'
 
@@ -32,7 +36,7 @@ def _line_of(text: str, needle: str) -> int:
 
 @pytest.fixture(scope="module")
 def broken(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    project = copy_project(tmp_path_factory.mktemp("broken-invariant") / "project")
+    project = copy_project(tmp_path_factory.mktemp("broken-invariant") / "project", pages=PAGES)
     path = project / CONSTANTS
     text = path.read_text(encoding="utf-8")
     assert text.count(GOOD) == 1
@@ -62,7 +66,7 @@ def test_the_strict_build_fails(broken: Path, tmp_path: Path) -> None:
 
 def test_the_restored_weight_builds_again(broken: Path, tmp_path: Path) -> None:
     path = broken / CONSTANTS
-    fixed = copy_project(tmp_path / "fixed")
+    fixed = copy_project(tmp_path / "fixed", pages=PAGES)
     (fixed / CONSTANTS).write_text(
         path.read_text(encoding="utf-8").replace(BAD, GOOD), encoding="utf-8"
     )
