@@ -262,13 +262,13 @@ def test_a_site_tool_imported_by_the_library_is_reported(tmp_path: Path, groups:
 
 
 def test_an_undeclared_transitive_dependency_is_reported(tmp_path: Path, groups: Declared) -> None:
-    # annotated_types is installed (pydantic needs it) but this project does not declare it.
-    assert "annotated-types" not in groups.core | groups.docs | groups.dev
+    # typing_extensions is installed (pydantic needs it) but this project does not declare it.
+    assert "typing-extensions" not in groups.core | groups.docs | groups.dev
     folder = _spoiled_folder(
-        tmp_path, "tests", "try:\n    import annotated_types\nexcept Exception:\n    pass\n"
+        tmp_path, "tests", "try:\n    import typing_extensions\nexcept Exception:\n    pass\n"
     )
     [problem] = undeclared(folder, allowed_for("tests", groups), tmp_path)
-    assert problem.startswith("tests/module.py:2: imports annotated_types")
+    assert problem.startswith("tests/module.py:2: imports typing_extensions")
 
 
 def test_an_unknown_module_is_reported(tmp_path: Path, groups: Declared) -> None:
