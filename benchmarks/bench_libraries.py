@@ -353,70 +353,15 @@ def _spans(sentence: str, toks: Sequence[str]) -> list[tuple[int, int]]:
 
 def ours_numbers(sentence: str) -> list[Finding]:
     """Every number in words ours reads, claim or not (before the claim rule): the finder of
-    ``contracts.check.words`` walked through its public names (its tokens, its tables of
-    cardinals, fractions and multiples, ``parse_cardinal``), step for step as its own loop."""
+    ``contracts.check.words`` itself (:func:`~contracts.check.words.written_numbers`)."""
     from contracts.check import words
-
-    def number_word(word: str) -> bool:
-        parts = word.split("-")
-        return bool(word) and all(
-            p in words.UNITS or p in words.TENS or p in words.SCALES for p in parts
-        )
 
     toks = words.tokens(sentence)
     spans = _spans(sentence, toks)
-    low = [t.lower() for t in toks]
-    found: list[Finding] = []
-
-    def add(start: int, end: int, value: Fraction) -> None:
-        found.append((spans[start][0], spans[end - 1][1], value, False))
-
-    i = 0
-    while i < len(toks):
-        if low[i] in words.MULTIPLES:
-            add(i, i + 1, Fraction(words.MULTIPLES[low[i]]))
-            i += 1
-            continue
-        if low[i] in ("half", "halves") and (i == 0 or low[i - 1] not in ("a", "one")):
-            add(i, i + 1, Fraction(1, 2))
-            i += 1
-            continue
-        start = i
-        if low[i] == "a" and i + 1 < len(toks):
-            i += 1
-            if low[i] not in words.SCALES and low[i] not in words.DENOMINATORS:
-                continue
-        elif not number_word(low[i]):
-            i += 1
-            continue
-        j = i
-        while j < len(toks) and (
-            number_word(low[j])
-            or (low[j] == "and" and j + 1 < len(toks) and number_word(low[j + 1]))
-        ):
-            j += 1
-        value = words.parse_cardinal(toks[start:j]) if j > start else None
-        if value is None and start < i:
-            value = 1  # "a third": the article is the numerator
-        if value is None:
-            i = max(j, i + 1)
-            continue
-        after = low[j] if j < len(toks) else ""
-        if after in words.DENOMINATORS and (value == 1 or after.endswith("s")):
-            add(start, j + 1, Fraction(value, words.DENOMINATORS[after]))
-            i = j + 1
-        elif after == "percent" or (after == "per" and low[j + 1 : j + 2] == ["cent"]):
-            end = j + (1 if after == "percent" else 2)
-            add(start, end, Fraction(value, 100))
-            i = end
-        elif after == "times":
-            add(start, j + 1, Fraction(value))
-            i = j + 1
-        else:
-            if j > start:
-                add(start, j, Fraction(value))
-            i = max(j, i + 1)
-    return found
+    return [
+        (spans[n.start][0], spans[n.end - 1][1], n.value, False)
+        for n in words.written_numbers(toks)
+    ]
 
 
 def _from_rewrite(sentence: str, rewritten: str) -> list[Finding]:

@@ -182,7 +182,10 @@ class Claim:
 
 
 @dataclass(frozen=True, slots=True)
-class _Number:
+class WrittenNumber:
+    """A number written in words: its value, its kind, and the tokens ``start:end`` it spans
+    (``bare_one``: a lone "one", read as a pronoun by the claim rule)."""
+
     value: Fraction
     kind: Literal["cardinal", "fraction", "percent", "multiple"]
     start: int
@@ -273,18 +276,18 @@ def _is_number_word(word: str) -> bool:
     return all(p in UNITS or p in TENS or p in SCALES for p in parts) and bool(lowered)
 
 
-def _numbers(toks: list[str]) -> Iterator[_Number]:
-    """Every number written in words in a token list (claims or not)."""
+def written_numbers(toks: list[str]) -> Iterator[WrittenNumber]:
+    """Every number written in words in a token list (:func:`tokens`), claims or not."""
     lowered = [t.lower() for t in toks]
     i = 0
     while i < len(toks):
         word = lowered[i]
         if word in MULTIPLES:
-            yield _Number(Fraction(MULTIPLES[word]), "multiple", i, i + 1, False)
+            yield WrittenNumber(Fraction(MULTIPLES[word]), "multiple", i, i + 1, False)
             i += 1
             continue
         if word in ("half", "halves") and (i == 0 or lowered[i - 1] not in ("a", "one")):
-            yield _Number(Fraction(1, 2), "fraction", i, i + 1, False)
+            yield WrittenNumber(Fraction(1, 2), "fraction", i, i + 1, False)
             i += 1
             continue
         start = i
@@ -314,18 +317,18 @@ def _numbers(toks: list[str]) -> Iterator[_Number]:
         bare_one = [w.lower() for w in words] == ["one"]
         nxt = lowered[j] if j < len(toks) else ""
         if nxt in DENOMINATORS and (value == 1 or nxt.endswith("s") or nxt == "halves"):
-            yield _Number(Fraction(value, DENOMINATORS[nxt]), "fraction", start, j + 1, False)
+            yield WrittenNumber(Fraction(value, DENOMINATORS[nxt]), "fraction", start, j + 1, False)
             i = j + 1
         elif nxt in ("percent", "per") and (nxt == "percent" or _at(lowered, j + 1) == "cent"):
             end = j + (1 if nxt == "percent" else 2)
-            yield _Number(Fraction(value, 100), "percent", start, end, False)
+            yield WrittenNumber(Fraction(value, 100), "percent", start, end, False)
             i = end
         elif nxt == "times":
-            yield _Number(Fraction(value), "multiple", start, j + 1, False)
+            yield WrittenNumber(Fraction(value), "multiple", start, j + 1, False)
             i = j + 1
         else:
             if j > start:
-                yield _Number(Fraction(value), "cardinal", start, j, bare_one)
+                yield WrittenNumber(Fraction(value), "cardinal", start, j, bare_one)
             i = max(j, i + 1)
 
 
@@ -379,7 +382,7 @@ def claims_in_sentence(sentence: str) -> list[Claim]:
     toks = tokens(sentence)
     lowered = [t.lower() for t in toks]
     found: list[Claim] = []
-    for number in _numbers(toks):
+    for number in written_numbers(toks):
         words = " ".join(toks[number.start : number.end])
         before = _at(lowered, number.start - 1)
         if number.kind == "cardinal":
