@@ -336,13 +336,20 @@ def pages(site: Path) -> list[Page]:
 
 
 def methodology_pages(site: Path) -> list[Page]:
-    """The pages written by hand (not the theme's 404 page, nor the published source)."""
-    return written_by_hand(pages(site))
+    """The pages written by hand (not the theme's 404 page, nor the published source), the
+    others not parsed (the source pages are most of the site's bytes)."""
+    paths = sorted(site.rglob("*.html"))
+    return [parse(p, site) for p in paths if _by_hand(p.relative_to(site).as_posix())]
 
 
 def written_by_hand(all_pages: list[Page]) -> list[Page]:
     """Of ``all_pages`` (``pages`` of a site), those of :func:`methodology_pages`."""
-    return [p for p in all_pages if p.name != "404.html" and not p.name.startswith("source/")]
+    return [p for p in all_pages if _by_hand(p.name)]
+
+
+def _by_hand(name: str) -> bool:
+    """Whether the page ``name`` (relative to the site) is written by hand."""
+    return name != "404.html" and not name.startswith("source/")
 
 
 # --- The checks -------------------------------------------------------------------------------

@@ -31,6 +31,13 @@ from support import (
 pytestmark = pytest.mark.slow
 
 
+@pytest.fixture(scope="module")
+def every_page(site: Path) -> list[Page]:
+    """Every page of the site, the published source's included, parsed once for the checks
+    that read them all."""
+    return pages(site)
+
+
 def test_every_page_of_the_navigation_was_built(all_pages: list[Page]) -> None:
     names = {p.name for p in all_pages}
     expected = {
@@ -68,9 +75,9 @@ def test_every_constant_appears_on_a_methodology_page(site: Path, all_pages: lis
     assert not problems, "\n".join(problems)
 
 
-def test_no_leftover_macro_syntax_or_macro_error(site: Path) -> None:
+def test_no_leftover_macro_syntax_or_macro_error(every_page: list[Page]) -> None:
     # The published Python source (source/) is code, not a rendered template.
-    rendered = [p for p in pages(site) if not p.name.startswith("source/")]
+    rendered = [p for p in every_page if not p.name.startswith("source/")]
     problems = [problem for page in rendered for problem in template_leftovers(page)]
     assert not problems, "\n".join(problems)
 
@@ -94,16 +101,16 @@ def test_every_registered_formula_is_shown(site: Path, all_pages: list[Page]) ->
     assert not missing, f"formulas shown on no topic page: {missing}"
 
 
-def test_no_asset_from_another_host(site: Path) -> None:
-    problems = external_assets(site, pages(site))
+def test_no_asset_from_another_host(site: Path, every_page: list[Page]) -> None:
+    problems = external_assets(site, every_page)
     assert not problems, "\n".join(problems)
 
 
 def test_no_mathjax_katex_or_font_service(site: Path) -> None:
-    for page in pages(site):
-        html = page.path.read_text(encoding="utf-8").lower()
+    for path in sorted(site.rglob("*.html")):  # the text is enough: none parsed
+        html = path.read_text(encoding="utf-8").lower()
         for name in ("mathjax", "katex", "fonts.googleapis", "fonts.gstatic"):
-            assert name not in html, f"{page.name} mentions {name}"
+            assert name not in html, f"{path.relative_to(site)} mentions {name}"
 
 
 def test_links_and_assets_resolve(site: Path, all_pages: list[Page]) -> None:
