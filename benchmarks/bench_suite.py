@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from measuring import REPO
@@ -60,6 +60,8 @@ class Lane:
     top: list[str] = field(default_factory=list)
     #: Busy processes that ran beside each run.
     busy: int = 0
+    #: The code measured: its commit, and whether it had uncommitted changes.
+    commit: str = ""
 
     @property
     def median(self) -> float:
@@ -71,11 +73,33 @@ class Lane:
         cpu = f"; CPU time median {statistics.median(self.cpu):.0f} s" if self.cpu else ""
         verdict = "" if self.passed else " (a run FAILED)"
         beside = f", beside {self.busy} busy processes" if self.busy else ""
+        code = f"; the code of commit {self.commit}" if self.commit else ""
         return (
             f"- {self.name}: median {self.median:.0f} s of {len(self.seconds)} run(s) ({runs}); "
             f"load average before each run {loads} on {os.cpu_count()} cores{beside}{cpu}"
-            f"{verdict}"
+            f"{code}{verdict}"
         )
+
+
+def measured_commit() -> str:
+    """The commit of the code measured (abbreviated), said to carry uncommitted changes where
+    the working tree has any; empty outside a git checkout."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short=7", "HEAD"], cwd=REPO, capture_output=True, text=True
+        )
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+        )
+    except OSError:  # no git
+        return ""
+    if head.returncode != 0:
+        return ""
+    dirty = " with uncommitted changes" if status.stdout.strip() else ""
+    return head.stdout.strip() + dirty
 
 
 def _children_cpu() -> float:
@@ -206,7 +230,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     adopt_orphans()
     names = ["fast lane", "full suite"] if args.full else ["fast lane"]
-    lanes = [time_lane(name, LANES[name], args.runs, args.top, args.busy) for name in names]
+    commit = measured_commit()
+    lanes = [
+        replace(time_lane(name, LANES[name], args.runs, args.top, args.busy), commit=commit)
+        for name in names
+    ]
     print(figures_text(lanes), end="")
     for lane in lanes:
         if lane.top:

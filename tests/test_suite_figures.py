@@ -74,6 +74,16 @@ def test_a_line_with_its_cpu_time_is_still_a_figure_line() -> None:
     assert failed.line().endswith("CPU time median 70 s (a run FAILED)")
 
 
+def test_a_line_says_which_code_it_measured() -> None:
+    lane = bench_suite.Lane("full suite", [250.0], [3.0], True, cpu=[400.0], commit="abc1234")
+    assert LINE.match(lane.line())
+    assert lane.line().endswith("; CPU time median 400 s; the code of commit abc1234")
+    if not (bench_suite.REPO / ".git").exists():
+        pytest.skip("not a git checkout: no commit to name")
+    commit = bench_suite.measured_commit()
+    assert re.fullmatch(r"[0-9a-f]{7}( with uncommitted changes)?", commit), commit
+
+
 def test_the_slowest_items_are_read_from_the_durations_report() -> None:
     output = "\n".join(
         [
