@@ -38,32 +38,14 @@ from pydantic import ValidationError
 
 from contracts.canonical import (
     canonical_json as canonical_json,
-)
-from contracts.canonical import (
     content_hash as content_hash,
-)
-from contracts.canonical import (
     content_hash_of_text as content_hash_of_text,
-)
-from contracts.canonical import (
     file_hash as file_hash,
-)
-from contracts.canonical import (
     json_schema_text as json_schema_text,
-)
-from contracts.canonical import (
     pretty_json as pretty_json,
-)
-from contracts.canonical import (
     schema_text as schema_text,
-)
-from contracts.canonical import (
     snapshot_content as snapshot_content,
-)
-from contracts.canonical import (
     snapshot_hash as snapshot_hash,
-)
-from contracts.canonical import (
     snapshot_text as snapshot_text,
 )
 from contracts.model import GENERATED_NOTE, Methodology

@@ -34,29 +34,24 @@ from scoring.engines.sql import Dialect, Query
 from scoring.errors import InputError, cut, inert
 from scoring.exits import (
     EXIT_BAD_INPUT as EXIT_BAD_INPUT,
-)
-from scoring.exits import (
     EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE,
-)
-from scoring.exits import (
     EXIT_INTERRUPTED as EXIT_INTERRUPTED,
-)
-from scoring.exits import (
     EXIT_OK as EXIT_OK,
-)
-from scoring.exits import (
     EXIT_OUTPUT_FAILED as EXIT_OUTPUT_FAILED,
+    EXITS as EXITS,
+    Exit as Exit,
+    ExitStatus as ExitStatus,
+    ReadError,
+    UsageError,
+    WriteError,
+    exit_for as exit_for,
+    exit_row,
+    shown_path,
 )
-from scoring.exits import EXITS as EXITS
-from scoring.exits import Exit as Exit
-from scoring.exits import ExitStatus as ExitStatus
-from scoring.exits import ReadError, UsageError, WriteError, exit_row, shown_path
-from scoring.exits import exit_for as exit_for
 from scoring.formulas.outcome import OutcomeScore, iter_outcome_scores
 from scoring.harnesses import Harness
 from scoring.invariants import check_methodology
-from scoring.progress import Progress
-from scoring.progress import wanted as progress_wanted
+from scoring.progress import Progress, wanted as progress_wanted
 from scoring.report import Report, build_report, report_of
 from scoring.report.jsonlines import file_bytes
 from scoring.report.read import read_stats
@@ -73,8 +68,7 @@ from scoring.report.write import (
     to_json_text,
 )
 from scoring.streams import flush, reason_of, say, write
-from scoring.weights import WEIGHT_MAX_EXPONENT as WEIGHT_MAX_EXPONENT
-from scoring.weights import parse_weights
+from scoring.weights import WEIGHT_MAX_EXPONENT as WEIGHT_MAX_EXPONENT, parse_weights
 
 # Characters of a usage message (argparse echoes arguments).
 _USAGE_MESSAGE_MAX_CHARS = 500

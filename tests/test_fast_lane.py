@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fast_lane import FAST_LANE, FAST_LANE_EXAMPLES
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 ASKED = 3 * FAST_LANE_EXAMPLES
 

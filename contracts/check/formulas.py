@@ -33,11 +33,15 @@ from fractions import Fraction
 from typing import Any
 
 import scoring.constants as C  # noqa: N812 - short alias for many constants
-from contracts.check.agreement import FLOAT_RELATIVE_TOLERANCE as FLOAT_RELATIVE_TOLERANCE
-from contracts.check.agreement import agree as agree
-from contracts.check.agreement import show as show
-from contracts.check.registration import EACH as EACH
-from contracts.check.registration import registration_problems as registration_problems
+from contracts.check.agreement import (
+    FLOAT_RELATIVE_TOLERANCE as FLOAT_RELATIVE_TOLERANCE,
+    agree as agree,
+    show as show,
+)
+from contracts.check.registration import (
+    EACH as EACH,
+    registration_problems as registration_problems,
+)
 from contracts.latex.evaluator import (
     Element,
     Evaluator,

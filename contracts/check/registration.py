@@ -8,9 +8,11 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from contracts.check.agreement import FLOAT_RELATIVE_TOLERANCE as FLOAT_RELATIVE_TOLERANCE
-from contracts.check.agreement import agree as agree
-from contracts.check.agreement import show as show
+from contracts.check.agreement import (
+    FLOAT_RELATIVE_TOLERANCE as FLOAT_RELATIVE_TOLERANCE,
+    agree as agree,
+    show as show,
+)
 from contracts.latex.evaluator import (
     LatexError,
     Node,

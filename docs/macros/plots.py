@@ -22,9 +22,7 @@ from macros.plot_labels import (
 )
 
 # Re-exported: the figures build their plots through this module (plots.Scale, plots.Marker).
-from macros.plot_model import Curve, Plot
-from macros.plot_model import Marker as Marker
-from macros.plot_model import Scale as Scale
+from macros.plot_model import Curve, Marker as Marker, Plot, Scale as Scale
 from scoring.numeric import number_text
 
 WIDTH, HEIGHT = 640, 300

@@ -34,8 +34,7 @@ from scoring.constants import (
     SCORE_SCALE,
 )
 from scoring.formulas import repeatability
-from scoring.intervals import quantiles
-from scoring.intervals import rate_tex as tex
+from scoring.intervals import quantiles, rate_tex as tex
 from scoring.intervals.clustered import (
     clustered_wilson_golden,
     effective_sample_size,

@@ -23,8 +23,7 @@ import pytest
 from contract_builders import edit_lock, edit_snapshot, python_in
 from serving import copy_project
 
-from contracts import filesystem, store
-from contracts import update as update_module
+from contracts import filesystem, store, update as update_module
 from contracts.check.drift import run_check
 from contracts.cli import terminate_as_interrupt
 from contracts.filesystem import update_lock, write_atomic

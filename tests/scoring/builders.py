@@ -16,8 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, settings, strategies as st
 
 from scoring import build_report, report_to_json
 from scoring.cli import run

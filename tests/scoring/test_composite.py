@@ -17,8 +17,13 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from builders import NULL_COMPOSITE, composite_json, run_fields, scores_only
-from builders import report_document as report
+from builders import (
+    NULL_COMPOSITE,
+    composite_json,
+    report_document as report,
+    run_fields,
+    scores_only,
+)
 from on_curves import (
     CHEAPEST_USD,
     COST_AT,

@@ -18,8 +18,7 @@ from fractions import Fraction
 
 import pytest
 from builders import FAST
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from published_curves import FIRST, cost_anchors, latency_anchors
 
 from scoring import build_report, cost_score, latency_score, piecewise_linear, report_to_json

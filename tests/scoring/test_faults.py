@@ -20,8 +20,7 @@ from unittest import mock
 
 import pytest
 from fault_builders import REPO_ROOT, STDERR_BUDGET_BYTES, cli, run_line, valid_lines
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from pydantic import ValidationError
 
 from scoring import InputError, RunRecord, build_report, report_to_json

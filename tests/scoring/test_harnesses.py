@@ -27,8 +27,15 @@ from contracts.source import REPO_ROOT
 from scoring.constants import FRACTION_DECIMALS
 from scoring.formulas.composite import unrecorded_reason
 from scoring.formulas.repeatability import missing_reason
-from scoring.harnesses import READERS, Harness, Options, convert, harbor, run_log
-from scoring.harnesses import inspect as inspect_reader
+from scoring.harnesses import (
+    READERS,
+    Harness,
+    Options,
+    convert,
+    harbor,
+    inspect as inspect_reader,
+    run_log,
+)
 from scoring.harnesses.base import RUN_FIELDS, Mapping, Row
 from scoring.models import RunRecord
 

@@ -16,8 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scoring.comparisons.planning import runs_needed
 from scoring.comparisons.ranks import competition_ranks, rank_upper_bounds

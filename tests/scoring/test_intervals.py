@@ -19,8 +19,7 @@ from typing import Any
 import mpmath
 import pytest
 from builders import jsonl
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from interval_reference import (
     beta_quantile,
     composite_bounds,

@@ -10,8 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from published_curves import INTERVALS, use_anchors
 
 from contracts.source import REPO_ROOT
@@ -20,8 +19,7 @@ from scoring.constants import INTERVAL_Z
 from scoring.formulas.composite import composite_score, outcome_consistency
 from scoring.formulas.curves import cost_score, latency_score
 from scoring.formulas.repeatability import pass_hat_k
-from scoring.intervals import moves, rate_bounds
-from scoring.intervals import rates as v12
+from scoring.intervals import moves, rate_bounds, rates as v12
 from scoring.intervals.variance import (
     Interval,
     clustered_covariance,

@@ -17,16 +17,14 @@ from typing import Any, TextIO
 from unittest import mock
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from contracts.source import REPO_ROOT
 from scoring.cli import EXIT_BAD_INPUT, FALLBACK_COLUMNS, run, table_width
 from scoring.comparisons.compare import COMPARE_TITLE, LEVEL_TEXT
 from scoring.constants import INTERVAL_LEVEL, RADAR_DEFAULT_WEIGHTS
 from scoring.models import RFC3339_PATTERN, TIMESTAMP_SHAPE, timestamp_problem
-from scoring.report import read as reading_module
-from scoring.report import run_ids
+from scoring.report import read as reading_module, run_ids
 from scoring.report.write import COMPOSITE_TITLE, RADAR_TITLE, REPEATABILITY_TITLE
 
 _RUN: dict[str, Any] = {

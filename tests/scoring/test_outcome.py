@@ -17,8 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from outcome_builders import cat_guard, exact_sqrt, obj, rec_guard, record, score, scored
 
 from scoring import OutcomeRecord, recoverable_with_floor, score_outcome

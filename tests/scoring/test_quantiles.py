@@ -9,8 +9,7 @@ from statistics import NormalDist
 
 import pytest
 from bench_quantiles import oracle_beta, oracle_t
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from scoring.intervals.quantiles import beta_quantile, t_quantile
 from scoring.registry import ScoringError

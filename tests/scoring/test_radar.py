@@ -14,8 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from builders import report_document as report
-from builders import run_fields
+from builders import report_document as report, run_fields
 
 from scoring import Axis
 from scoring.constants import (

@@ -22,8 +22,7 @@ from typing import Any
 
 import pytest
 from builders import FAST, successes_of
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from interval_strategies import INTERVAL_FORMULA_ARGUMENTS
 
 from contracts.check.formulas import agree, latex_value, registration_problems, show

@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 from builders import FAST, scores_only, successes_of
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from scoring import (
     aggregate_pass_hat_k,

@@ -10,8 +10,7 @@ import random
 from decimal import Decimal
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from report_logs import OFFSETS, STATUSES, random_log, timestamp_at
 from report_reference import TERMINAL, check_bounds, reference_report, to_lines
 

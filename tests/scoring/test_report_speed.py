@@ -18,8 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
+from hypothesis import example, given, settings, strategies as st
 from pydantic import ValidationError
 
 from scoring.comparisons.ranks import competition_ranks, rank_upper_bounds

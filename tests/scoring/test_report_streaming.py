@@ -16,8 +16,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from pydantic import ValidationError
 from report_reference import TERMINAL, reference_agents, to_lines
 
@@ -28,8 +27,7 @@ from scoring import (
     build_report,
 )
 from scoring.errors import MAX_LISTED_PROBLEMS, Problem, problems_from
-from scoring.report import read as reading_module
-from scoring.report import stats as stats_module
+from scoring.report import read as reading_module, stats as stats_module
 from scoring.report.run_ids import RunIds
 
 # --- the streaming report's exact values against the reference ---------------------------------

@@ -14,9 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from calculator_support import CALCULATOR_PAGES, DATA_ID, SCRIPTS, numerals_in_code, spoiled_copy
-from calculator_support import site as site  # the module's file:// copy of the site
-from calculator_support import snapshot as snapshot  # its methodology.json
+from calculator_support import (
+    CALCULATOR_PAGES,
+    DATA_ID,
+    SCRIPTS,
+    numerals_in_code,
+    site as site,  # the module's file:// copy of the site
+    snapshot as snapshot,  # its methodology.json
+    spoiled_copy,
+)
 from support import ROOT
 
 pytestmark = pytest.mark.slow

@@ -46,10 +46,10 @@ from calculator_support import (
     report,
     same,
     shown_value,
+    site as site,  # the module's file:// copy of the site
+    snapshot as snapshot,  # its methodology.json
+    spoil as spoil,
 )
-from calculator_support import site as site  # the module's file:// copy of the site
-from calculator_support import snapshot as snapshot  # its methodology.json
-from calculator_support import spoil as spoil
 
 from scoring.cli import run as scoring_cli
 

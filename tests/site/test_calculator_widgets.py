@@ -15,8 +15,10 @@ from typing import Any
 
 import pytest
 from calculator_cases import py_composite, py_outcome
-from calculator_support import CALCULATOR_PAGES
-from calculator_support import site as site  # the module's file:// copy of the site
+from calculator_support import (
+    CALCULATOR_PAGES,
+    site as site,  # the module's file:// copy of the site
+)
 from chromium_driver import DESKTOP, console_errors, save_screenshot, wait_for
 from support import ROOT
 

@@ -24,8 +24,7 @@ import parity
 import pytest
 import support
 from serving import copy_project, serve
-from support import MACRO_ERROR_TEXT, success_weight
-from support import generator_build as build
+from support import MACRO_ERROR_TEXT, generator_build as build, success_weight
 
 # Builds and serves copies of the site with both generators.
 pytestmark = pytest.mark.slow

@@ -35,9 +35,9 @@ from calculator_support import (
     each_mutation,
     report,
     same,
+    site as site,  # the module's file:// copy of the site
+    spoil as spoil,
 )
-from calculator_support import site as site  # the module's file:// copy of the site
-from calculator_support import spoil as spoil
 from chromium_driver import console_errors, wait_for
 from published_curves import INTERVALS
 from support import ROOT

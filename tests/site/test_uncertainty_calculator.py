@@ -40,10 +40,10 @@ from calculator_support import (
     numerals_in_code,
     python_number,
     report,
+    site as site,  # the module's file:// copy of the site
+    spoil as spoil,
     spoiled_copy,
 )
-from calculator_support import site as site  # the module's file:// copy of the site
-from calculator_support import spoil as spoil
 from chromium_driver import console_errors, wait_for
 from support import ROOT
 
