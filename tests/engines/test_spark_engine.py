@@ -263,9 +263,8 @@ def test_a_parquet_copy_of_a_log_full_of_ties(spark: Any, tmp_path: Path) -> Non
     )
     _same_as_python(shuffled, log, "--format=table")
     assert _spark_stats(str(shuffled)) == read_stats(log.open("rb"))
-    in_order = parquet_copy(log, tmp_path / "ties.parquet")
-    _same_as_python(in_order, log)
-    assert _spark_stats(str(in_order)) == read_stats(log.open("rb"))
+    # A copy without the column is read in its rows' order: the clean log's copy above, the
+    # hostile copies below (their line numbers) and the folder Spark writes take that path.
 
 
 @pytest.mark.parametrize(
