@@ -63,7 +63,7 @@ from scoring.report.write import (
     Table,
     outcome_row,
     outcome_to_json,
-    report_to_json,
+    report_json_text,
     report_to_table,
     to_json_text,
 )
@@ -455,7 +455,7 @@ def _compare(
 
 def _write_report(args: argparse.Namespace, out: TextIO, report: Report) -> bool:
     if args.format == OutputFormat.JSON:
-        write(out, to_json_text(report_to_json(report)) + "\n")
+        write(out, report_json_text(report) + "\n")
     else:
         write(out, report_to_table(report, table_width(out)) + "\n")
     return bool(report.agents)

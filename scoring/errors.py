@@ -102,9 +102,13 @@ def json_visible(text: str) -> str:
     They can only occur inside strings (JSON's own syntax is ASCII), where a ``\\uXXXX``
     escape means the same character.
 
-    >>> json_visible('["\\u202e"]')
-    '["\\\\u202e"]'
+    >>> json_visible('["\\u202e"]'), json_visible('["\\x7f"]'), json_visible('["plain"]')
+    ('["\\\\u202e"]', '["\\\\u007f"]', '["plain"]')
     """
+    # Of those characters only DEL is ASCII, and whether a string is all ASCII is known
+    # without reading it: most reports skip the scan of every character.
+    if text.isascii() and "\x7f" not in text:
+        return text
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 

@@ -79,7 +79,9 @@ def report_of(
     chosen = radar.default_weights() if weights is None else weights
     exact_weights = {axis: exact(weight) for axis, weight in chosen.items()}
     with collector_paused():
-        agents = [score.score(agent, exact_weights, levels) for agent in stats]
+        # Agents with the same per-task tallies share what those alone determine.
+        shared = score.Shared(levels)
+        agents = [score.score(agent, exact_weights, levels, shared) for agent in stats]
         notes = composite.anchor_notes([agent.composite for agent in agents])
         applied = radar.normalised(radar.default_weights() if weights is None else weights)
         return Report(

@@ -63,14 +63,47 @@ def score_intervals(
     >>> score_intervals([], [], []).pass_hat_reasons[5]
     'fewer than 10 qualifying tasks (0)'
     """
+    _, correctness, correctness_reason = _window_scores(tuple(window))
+    _, pass_hat, pass_hat_reasons = _outcome_scores(tuple(outcomes), tuple(levels))
+    return _intervals(
+        cohort, composite_scored, correctness, correctness_reason, pass_hat, pass_hat_reasons
+    )
+
+
+def _intervals(
+    cohort: Sequence[CohortTask],
+    composite_scored: bool,
+    correctness: Interval | None,
+    correctness_reason: str | None,
+    pass_hat: Mapping[int, Interval | None],
+    pass_hat_reasons: Mapping[int, str | None],
+) -> AgentIntervals:
+    """The intervals of the composite's cohort, with those of the window and the outcomes."""
     return AgentIntervals(
         composite=moves.composite_interval(cohort) if composite_scored else None,
         success_rate=rates.success_rate_interval([(t[0], t[1]) for t in cohort]),
         composite_reason=interval_reason(len(cohort)),
-        correctness=rates.correctness_interval(window),
-        correctness_reason=interval_reason(len(window)),
-        pass_hat=MappingProxyType({k: rates.pass_hat_k_interval(outcomes, k) for k in levels}),
-        pass_hat_reasons=MappingProxyType(
+        correctness=correctness,
+        correctness_reason=correctness_reason,
+        pass_hat=pass_hat,
+        pass_hat_reasons=pass_hat_reasons,
+    )
+
+
+#: What the outcomes give: repeatability, and each level's pass^k interval and why it has none.
+OutcomeScores = tuple[RepeatabilityResult, Mapping[int, Interval | None], Mapping[int, str | None]]
+#: What the window's tallies give: robustness, the correctness interval and why it has none.
+WindowScores = tuple[Fraction | None, Interval | None, str | None]
+
+
+def _outcome_scores(
+    outcomes: tuple[tuple[int, int], ...], levels: tuple[int, ...]
+) -> OutcomeScores:
+    """Every score read from ``(n, c)`` per task alone, by the registered formulas."""
+    return (
+        repeatability.score_repeatability(outcomes, levels),
+        MappingProxyType({k: rates.pass_hat_k_interval(outcomes, k) for k in levels}),
+        MappingProxyType(
             {
                 k: interval_reason(
                     len(repeatability.qualifying_tasks(outcomes, k)), "qualifying tasks"
@@ -79,6 +112,58 @@ def score_intervals(
             }
         ),
     )
+
+
+def _window_scores(tallies: tuple[tuple[int, int], ...]) -> WindowScores:
+    """Every score read from ``(passes, known)`` per window task alone (but the correctness
+    axis, which reads their sums), by the registered formulas."""
+    return (
+        radar.robustness_axis(tallies),
+        rates.correctness_interval(tallies),
+        interval_reason(len(tallies)),
+    )
+
+
+# Tallies shared per report at most this many of each kind: the agents that share them are
+# those of few tasks; an agent of many tasks rarely shares its tallies with another.
+_SHARED_LIMIT = 4096
+
+
+class Shared:
+    """The scores of one report that depend on an agent's per-task tallies alone (its
+    outcomes' ``(n, c)``, its window's ``(passes, known)``), worked out once for all the
+    agents that have the same tallies: agents of one or a few tasks often do. They are the
+    registered formulas' values, computed by them; only the repetition is saved.
+
+    >>> shared = Shared((1, 3, 5))
+    >>> shared.outcomes(((4, 4),)) is shared.outcomes(((4, 4),))
+    True
+    """
+
+    __slots__ = ("_levels", "_outcomes", "_window")
+
+    def __init__(self, levels: Sequence[int] = PASS_K_LEVELS) -> None:
+        self._levels = tuple(levels)
+        self._outcomes: dict[tuple[tuple[int, int], ...], OutcomeScores] = {}
+        self._window: dict[tuple[tuple[int, int], ...], WindowScores] = {}
+
+    def outcomes(self, outcomes: tuple[tuple[int, int], ...]) -> OutcomeScores:
+        """:func:`_outcome_scores` of ``outcomes`` at the report's levels."""
+        found = self._outcomes.get(outcomes)
+        if found is None:
+            found = _outcome_scores(outcomes, self._levels)
+            if len(self._outcomes) < _SHARED_LIMIT:
+                self._outcomes[outcomes] = found
+        return found
+
+    def window(self, tallies: tuple[tuple[int, int], ...]) -> WindowScores:
+        """:func:`_window_scores` of ``tallies``."""
+        found = self._window.get(tallies)
+        if found is None:
+            found = _window_scores(tallies)
+            if len(self._window) < _SHARED_LIMIT:
+                self._window[tallies] = found
+        return found
 
 
 #: The intervals of an agent scored without them (no cohort, no window, no outcomes).
@@ -111,16 +196,21 @@ def score(
     stats: AgentStats,
     weights: Mapping[Axis, Number] | None = None,
     levels: Sequence[int] = PASS_K_LEVELS,
+    shared: Shared | None = None,
 ) -> AgentReport:
     """The composite, radar, repeatability and intervals of one agent (not yet ranked).
 
     ``weights`` are the radar profile's (``None``: its defaults); ``levels`` the pass^k
-    levels reported (the published ones, and any asked for: they change no score).
+    levels reported (the published ones, and any asked for: they change no score);
+    ``shared`` the report's scores shared by tallies (``None``: this agent's own, at
+    ``levels``).
 
     >>> from scoring.report.stats import EMPTY_WINDOW
     >>> score(AgentStats("a", (), (), EMPTY_WINDOW)).composite.score is None
     True
     """
+    if shared is None:
+        shared = Shared(levels)
     cohort = stats.cohort
     completed = stats.completed_runs
     if completed:
@@ -148,30 +238,28 @@ def score(
         scored = composite.score_composite(0, 0, 0, 0)
     window = stats.window
     median_latency = _median(window.latency_ms)
-    tallies = [(task.passes, task.known) for task in window.tasks]
+    tallies = tuple([(task.passes, task.known) for task in window.tasks])
+    robustness, correctness, correctness_reason = shared.window(tallies)
     axes: dict[Axis, Fraction | None] = {
         Axis.CORRECTNESS: radar.correctness_axis(window.passes, window.known_outcomes),
         Axis.LATENCY: radar.latency_axis(median_latency, window.latency_runs),
         Axis.COST: radar.cost_axis(_median(window.cost_usd)),
         Axis.TOOL_EFFICIENCY: radar.tool_efficiency_axis(_median(window.steps)),
-        Axis.ROBUSTNESS: radar.robustness_axis(tallies),
+        Axis.ROBUSTNESS: robustness,
     }
     radar_result = RadarResult(axes, radar.profile(axes, weights), window.runs, median_latency)
-    outcomes = [(task.n, task.c) for task in stats.outcomes]
-    intervals = score_intervals(
+    repeat, pass_hat, pass_hat_reasons = shared.outcomes(
+        tuple([(task.n, task.c) for task in stats.outcomes])
+    )
+    intervals = _intervals(
         [task[1:5] for task in cohort],  # (runs, successes, latency sum, cost sum)
-        tallies,
-        outcomes,
-        levels,
-        composite_scored=scored.score is not None,
+        scored.score is not None,
+        correctness,
+        correctness_reason,
+        pass_hat,
+        pass_hat_reasons,
     )
-    return AgentReport(
-        stats.agent_id,
-        scored,
-        radar_result,
-        repeatability.score_repeatability(outcomes, levels),
-        intervals,
-    )
+    return AgentReport(stats.agent_id, scored, radar_result, repeat, intervals)
 
 
 def ranking(

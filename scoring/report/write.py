@@ -60,6 +60,7 @@ def _interval(value: Interval | None) -> dict[str, float] | None:
 
 
 _CORRECTNESS = Axis.CORRECTNESS.value
+_AXES = tuple((axis, axis.value) for axis in Axis)
 
 
 def pass_key(k: int) -> str:
@@ -67,10 +68,15 @@ def pass_key(k: int) -> str:
     return f"pass^{k}"
 
 
-def agent_to_json(agent: AgentReport) -> dict[str, Any]:
+def agent_to_json(
+    agent: AgentReport, repeatability: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """One agent's object of ``report --format json``: its scores with the published
-    scales and rounding, its intervals and why any is missing, and its ranks."""
-    composite, radar, rep = agent.composite, agent.radar, agent.repeatability
+    scales and rounding, its intervals and why any is missing, and its ranks.
+
+    ``repeatability``: its repeatability object, when it is built already
+    (:func:`repeatability_to_json`)."""
+    composite, radar = agent.composite, agent.radar
     intervals = agent.intervals
     return {
         "agent_id": agent.agent_id,
@@ -92,28 +98,54 @@ def agent_to_json(agent: AgentReport) -> dict[str, Any]:
             "interval_reason": intervals.composite_reason,
         },
         "radar": {
-            "axes": {axis.value: _score(radar.axes[axis]) for axis in Axis},
+            "axes": {value: _score(radar.axes[axis]) for axis, value in _AXES},
             "profile": _score(radar.profile),
             "window_runs": radar.window_runs,
             "median_latency_ms": _raw(radar.median_latency_ms),
             "intervals": {_CORRECTNESS: _interval(intervals.correctness)},
             "interval_reasons": {_CORRECTNESS: intervals.correctness_reason},
         },
-        "repeatability": {
-            **{pass_key(k): _fraction(v) for k, v in rep.pass_hat.items()},
-            "tasks": rep.tasks,
-            "intervals": {pass_key(k): _interval(v) for k, v in intervals.pass_hat.items()},
-            "interval_reasons": {
-                pass_key(k): reason for k, reason in intervals.pass_hat_reasons.items()
-            },
-            "tasks_by_level": {pass_key(k): n for k, n in rep.tasks_by_level.items()},
-            "reasons": {pass_key(k): rep.reasons.get(k) for k in rep.pass_hat},
-        },
+        "repeatability": (repeatability_to_json(agent) if repeatability is None else repeatability),
     }
 
 
-def report_to_json(report: Report) -> dict[str, Any]:
-    """The ``report --format json`` document."""
+def repeatability_to_json(agent: AgentReport) -> dict[str, Any]:
+    """The ``repeatability`` object of one agent: pass^k per level, its intervals, and why
+    any is missing."""
+    rep, intervals = agent.repeatability, agent.intervals
+    keys = {k: pass_key(k) for k in rep.pass_hat}
+    return {
+        **{keys[k]: _fraction(v) for k, v in rep.pass_hat.items()},
+        "tasks": rep.tasks,
+        "intervals": {keys[k]: _interval(v) for k, v in intervals.pass_hat.items()},
+        "interval_reasons": {keys[k]: reason for k, reason in intervals.pass_hat_reasons.items()},
+        "tasks_by_level": {keys[k]: n for k, n in rep.tasks_by_level.items()},
+        "reasons": {keys[k]: rep.reasons.get(k) for k in rep.pass_hat},
+    }
+
+
+def report_to_json(report: Report, *, shared: bool = False) -> dict[str, Any]:
+    """The ``report --format json`` document.
+
+    ``shared``: agents whose repeatability scores are the very same objects (the report
+    works them out once for agents with the same tallies: see
+    :class:`scoring.report.score.Shared`) share one ``repeatability`` object too. Less to
+    build, for a document that is written out at once (:func:`report_json_text`) and never
+    changed: a change to one agent's object would show in the others'.
+    """
+    blocks: dict[tuple[int, int, int], dict[str, Any]] = {}
+
+    def agent_json(agent: AgentReport) -> dict[str, Any]:
+        if not shared:
+            return agent_to_json(agent)
+        intervals = agent.intervals
+        # The objects are the report's, alive for this call: their ids stay theirs.
+        key = (id(agent.repeatability), id(intervals.pass_hat), id(intervals.pass_hat_reasons))
+        block = blocks.get(key)
+        if block is None:
+            block = blocks[key] = repeatability_to_json(agent)
+        return agent_to_json(agent, block)
+
     with collector_paused():  # a dict per agent, no cycles: nothing for it to collect
         return {
             "methodology_version": report.methodology_version,
@@ -125,8 +157,13 @@ def report_to_json(report: Report) -> dict[str, Any]:
                 "weights": {axis.value: _raw(w) for axis, w in report.profile_weights.items()},
             },
             "notes": list(report.notes),
-            "agents": [agent_to_json(agent) for agent in report.agents],
+            "agents": [agent_json(agent) for agent in report.agents],
         }
+
+
+def report_json_text(report: Report) -> str:
+    """The ``report --format json`` text of ``report`` (:func:`to_json_text`)."""
+    return to_json_text(report_to_json(report, shared=True))
 
 
 def outcome_to_json(score: OutcomeScore) -> dict[str, Any]:
@@ -290,7 +327,7 @@ def report_to_table(report: Report, width: int | None = None) -> str:
     """The ``report`` tables for a terminal: composite, radar, repeatability; a table wider
     than ``width`` characters in blocks of columns, each led by the agent column
     (:func:`render_table`)."""
-    return document_table(report_to_json(report), width)
+    return document_table(report_to_json(report, shared=True), width)
 
 
 def document_table(document: Mapping[str, Any], width: int | None = None) -> str:
