@@ -19,7 +19,7 @@ A newcomer's walk from the log's bytes to the printed JSON passes through five m
     scoring.report.write           report_to_json → to_json_text (the one JSON writer), or
                                 report_to_table (the one table writer) → text
 
-Memory grows with agents × tasks, not with runs (see :class:`scoring.report.stats.AgentRuns`);
+Memory grows with agents × tasks, not with runs (see :class:`scoring.report.stats.LogRuns`);
 the one per-run cost is the duplicate ``run_id`` check: a 12-byte slot per run (an 8-byte
 fingerprint and the line it was first seen on).
 """

@@ -4,7 +4,8 @@ The composite needs the means of ``latency_ms`` and ``cost_usd`` over the comple
 and its interval (methodology 1.1.0) the same per task, with each task's runs and successes
 (see :func:`scoring.intervals.variance.composite_interval`). So the report keeps them per task
 only: memory grows with tasks, never with runs, and the agent's totals are their sums. The
-reader (:class:`scoring.report.stats.AgentRuns`) feeds the columns of each chunk's completed runs.
+reader (:class:`scoring.report.stats.LogRuns`) feeds the columns of each chunk's completed
+runs, keyed by ``(agent_id, task_id)``: every agent's at once.
 
 Exact and cheap: counts go through ``Counter.update`` (in C); a value is added as an integer
 number of 10^-9 units when it is one exactly as written (see ``_fixed_point``), the few
@@ -14,10 +15,11 @@ others (above 2^22, or with more decimals) as the fraction of their shortest ``r
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from itertools import compress, repeat
 from operator import eq, is_, mul, truediv
+from typing import Generic, TypeVar
 
 # Fixed point for the exact sums, so that most values need no decimal conversion: a float
 # x <= 2^22 and an integer n with n / 10^9 == x (Python divides integers correctly rounded)
@@ -53,8 +55,13 @@ def _fixed_point(values: Sequence[float]) -> tuple[list[int], list[int]]:
     return scaled, others
 
 
-class CohortSums:
-    """Per task: completed runs, successes, and the exact sums of latency_ms and cost_usd.
+#: What the sums are kept by: a task, or an agent and a task.
+Key = TypeVar("Key", bound=Hashable)
+
+
+class CohortSums(Generic[Key]):
+    """Per task (any key): completed runs, successes, and the exact sums of latency_ms and
+    cost_usd.
 
     >>> sums = CohortSums()
     >>> sums.add(["a", "b", "a"], [True, None, False], [1000.0, 250.5, 3000.0], [0.01, 0.2, 1e-10])
@@ -79,20 +86,20 @@ class CohortSums:
     )
 
     def __init__(self) -> None:
-        self._runs: Counter[str] = Counter()
-        self._successes: Counter[str] = Counter()
+        self._runs: Counter[Key] = Counter()
+        self._successes: Counter[Key] = Counter()
         # task -> sum in 10^-9 units of the values that are whole units
-        self._latencies: dict[str, int] = {}
-        self._costs: dict[str, int] = {}
+        self._latencies: dict[Key, int] = {}
+        self._costs: dict[Key, int] = {}
         # task -> [latency, cost]: exact sums of the other values
-        self._rest: dict[str, list[Fraction]] = {}
+        self._rest: dict[Key, list[Fraction]] = {}
         # task -> completed runs whose latency_ms, cost_usd is null (unrecorded)
-        self._latency_unrecorded: Counter[str] = Counter()
-        self._cost_unrecorded: Counter[str] = Counter()
+        self._latency_unrecorded: Counter[Key] = Counter()
+        self._cost_unrecorded: Counter[Key] = Counter()
 
     def add(
         self,
-        tasks: Sequence[str],
+        tasks: Sequence[Key],
         successes: Sequence[bool | None],
         latencies: Sequence[float | None],
         costs: Sequence[float | None],
@@ -120,7 +127,7 @@ class CohortSums:
 
     @staticmethod
     def _recorded(
-        tasks: Sequence[str], values: Sequence[float | None], unrecorded: Counter[str]
+        tasks: Sequence[Key], values: Sequence[float | None], unrecorded: Counter[Key]
     ) -> Sequence[float]:
         """``values`` with each null counted in ``unrecorded`` (by task) and read as 0 in
         the sum: the mean divides by the recorded runs only when every run has one."""
@@ -129,10 +136,10 @@ class CohortSums:
         unrecorded.update(compress(tasks, map(is_, values, repeat(None))))
         return [0.0 if v is None else v for v in values]
 
-    def tasks(self) -> list[tuple[str, int, int, Fraction, Fraction, int, int]]:
+    def tasks(self) -> list[tuple[Key, int, int, Fraction, Fraction, int, int]]:
         """``(task, runs, successes, latency sum, cost sum, latencies unrecorded, costs
         unrecorded)`` per task, in order of first run."""
-        found: list[tuple[str, int, int, Fraction, Fraction, int, int]] = []
+        found: list[tuple[Key, int, int, Fraction, Fraction, int, int]] = []
         for task, runs in self._runs.items():
             # Built directly (units over the scale): multiplying by a Fraction unit costs
             # an operator dispatch and a gcd more.

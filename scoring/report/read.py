@@ -2,7 +2,7 @@
 out.
 
 One streaming pass in one process (:func:`read_stats`): the lines are cut into chunks, each
-chunk validated, its runs accounted for per agent (:class:`scoring.report.stats.AgentRuns`), and
+chunk validated, its runs accounted for (:class:`scoring.report.stats.LogRuns`), and
 every problem named with its line, field and rule; nothing is scored from an input that
 has one.
 
@@ -23,7 +23,6 @@ fingerprint and the line it was first seen on).
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, islice, repeat
 from operator import attrgetter, is_, is_not
@@ -37,7 +36,7 @@ from scoring.report.byte_input import RecordKind, record_lines
 from scoring.report.collector import collector_paused
 from scoring.report.jsonlines import file_bytes, repeated_keys, valid_lines
 from scoring.report.run_ids import UniqueIds, start_of
-from scoring.report.stats import AgentRuns, AgentStats, StatusRuleError
+from scoring.report.stats import AgentStats, LogRuns, StatusRuleError
 
 _COMPLETED, _FAILED, _TIMEOUT = RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.TIMEOUT
 TERMINAL = (_COMPLETED, _FAILED, _TIMEOUT)
@@ -199,25 +198,6 @@ def keys_repeated(chunk: list[bytes], key_counts: Sequence[int], rows: Sequence[
 CHUNK_LINES = 32768
 
 
-class _Agents:
-    """The runs read so far, per agent (in order of first run)."""
-
-    def __init__(self) -> None:
-        self.runs: dict[str, AgentRuns] = {}
-        self.order = 0  # the input order of the last terminal run accounted for
-
-    def add(self, rows: Iterable[RunRow]) -> None:
-        by_agent: defaultdict[str, list[RunRow]] = defaultdict(list)
-        for row in rows:
-            by_agent[row.agent_id].append(row)  # each agent's rows stay in input order
-        agents = self.runs
-        for agent_id, mine in by_agent.items():
-            runs = agents.get(agent_id)
-            if runs is None:
-                runs = agents[agent_id] = AgentRuns()
-            self.order = runs.add(mine, self.order)
-
-
 def read_stats(
     source: Iterable[bytes] | BinaryIO,
     *,
@@ -238,7 +218,7 @@ def read_stats(
     start = start_of(source)
     lines = record_lines(source, RecordKind.RUNS)
     size = file_bytes(source)
-    agents = _Agents()
+    agents = LogRuns()
     log = ProblemLog()
     ids = UniqueIds(log)
     first = 1
@@ -279,4 +259,4 @@ def read_stats(
         log.raise_if_any()
         # Still paused: the stats of thousands of agents are as many objects again, and a
         # collection among them would scan every one (about a third of the read's time).
-        return [runs.stats(agent_id) for agent_id, runs in agents.runs.items()]
+        return agents.stats()

@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
-from itertools import compress, repeat
-from operator import ge, is_not, sub
+from itertools import compress, count, repeat
+from operator import attrgetter, ge, is_not, sub
 from typing import NamedTuple
 
 from scoring.constants import RADAR_WINDOW_RUNS
@@ -202,14 +202,16 @@ class AgentStats:
 # is newer), never by run.
 _Kept = tuple[timedelta, str, int, RunRow]
 
-# Completed runs buffered per agent before they are added to the per-task sums in one call
-# (scoring.report.cohort: exact sums of the numbers as written, counted in C).
-_SUM_BATCH = 1024
 # Window candidates kept per agent before they are trimmed to the latest RADAR_WINDOW_RUNS.
 _WINDOW_TRIM = 4 * RADAR_WINDOW_RUNS
 _COMPLETED = RunStatus.COMPLETED
 _TERMINAL = frozenset(TERMINAL_STATUSES)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_AGENT_ID = attrgetter("agent_id")
+_TASK_ID = attrgetter("task_id")
+_FINISHED_AT = attrgetter("finished_at")
+_LATENCY_MS = attrgetter("latency_ms")
+_COST_USD = attrgetter("cost_usd")
 # What ``datetime.fromisoformat`` would not read exactly: fraction digits beyond the
 # microsecond, or a lowercase "z" (the only letter z a timestamp can hold).
 _BEYOND_MICROSECOND = re.compile(r"\.[0-9]{7}")
@@ -259,62 +261,25 @@ def middle(values: list[float] | list[int]) -> Middle | None:
 
 
 class AgentRuns:
-    """One agent's runs as they are read, kept as its stats need them: memory grows with
-    its tasks, never with its runs (the window is trimmed as it goes)."""
+    """One agent's window candidates as they are read, trimmed as they go: memory grows
+    with ``RADAR_WINDOW_RUNS``, never with its runs. (Its counts and sums are kept for
+    every agent at once, by :class:`LogRuns`.)"""
 
-    __slots__ = ("cohort", "floor", "known", "passed", "pending", "window")
+    __slots__ = ("floor", "window")
 
     def __init__(self) -> None:
-        # Per task of the completed runs: counts and the exact sums of latency and cost.
-        self.cohort = CohortSums()
-        # Completed runs not yet added to ``cohort``, as columns: task, success, latency,
-        # cost.
-        self.pending: tuple[
-            list[str], list[bool | None], list[float | None], list[float | None]
-        ] = (
-            [],
-            [],
-            [],
-            [],
-        )
         # Window candidates, trimmed to the newest RADAR_WINDOW_RUNS when they reach
         # _WINDOW_TRIM; ``floor`` is then the oldest run kept: an older one can never enter
         # the window again.
         self.window: list[_Kept] = []
         self.floor: _Kept | None = None
-        # task_id -> terminal runs with a known outcome, and passes.
-        self.known: Counter[str] = Counter()
-        self.passed: Counter[str] = Counter()
 
-    def add(self, runs: Sequence[RunRow], order: int) -> int:
-        """Account for this agent's runs, in input order (``order``: the last input order
-        used); returns the last input order used now."""
-        terminal = [r for r in runs if r.status in _TERMINAL]
-        if not terminal:
-            return order
-        successes = [r.success for r in terminal]
-        tasks = [r.task_id for r in terminal]
-        completed = [r.status is _COMPLETED for r in terminal]
-        if True in completed:
-            latencies = list(compress((r.latency_ms for r in terminal), completed))
-            costs = list(compress((r.cost_usd for r in terminal), completed))
-            pending = self.pending
-            pending[0].extend(compress(tasks, completed))
-            pending[1].extend(compress(successes, completed))
-            pending[2].extend(latencies)
-            pending[3].extend(costs)
-            if len(pending[2]) >= _SUM_BATCH:
-                self._flush()
-        # Counted in C, by task id: compress keeps a task where its success is true.
-        if None in successes:
-            self.known.update(compress(tasks, map(is_not, successes, repeat(None))))
-        else:
-            self.known.update(tasks)
-        self.passed.update(compress(tasks, successes))
-        finished = [r.finished_at for r in terminal]
-        if None in finished:
-            raise StatusRuleError  # RunRecord requires it on a terminal run
-        instants, finer = instant_keys(finished)  # type: ignore[arg-type]  # None ruled out
+    def add(self, terminal: Sequence[RunRow], order: int) -> int:
+        """Take this agent's terminal runs (each with a ``finished_at``), in input order
+        (``order``: the last input order used), as window candidates; returns the last
+        input order used now."""
+        finished: list[str] = [r.finished_at for r in terminal]  # type: ignore[misc]
+        instants, finer = instant_keys(finished)
         positions = range(order + 1, order + 1 + len(terminal))
         # (strict=False: repeat("") has no end; the other three have the same length.)
         candidates = zip(instants, finer or repeat(""), positions, terminal, strict=False)
@@ -327,34 +292,110 @@ class AgentRuns:
         else:
             window += [c for c in candidates if c > floor]
         if len(window) >= _WINDOW_TRIM:
-            self.floor = self._latest()[0]
+            self.floor = self.latest()[0]
         return order + len(terminal)
 
-    def _flush(self) -> None:
-        """Add the pending completed runs to the per-task sums."""
-        pending = self.pending
-        if pending[0]:
-            self.cohort.add(*pending)
-            for values in pending:
-                values.clear()
-
-    def _latest(self) -> list[_Kept]:
+    def latest(self) -> list[_Kept]:
         """The window: the newest RADAR_WINDOW_RUNS terminal runs, oldest first."""
         self.window.sort()
         del self.window[:-RADAR_WINDOW_RUNS]
         return self.window
 
-    def stats(self, agent_id: str) -> AgentStats:
-        """The agent's :class:`AgentStats` from every run accounted for."""
-        self._flush()
+
+class LogRuns:
+    """Every agent's runs as they are read, kept as the stats need them: per agent and task
+    the completed runs' counts and exact sums (:class:`~scoring.report.cohort.CohortSums`,
+    keyed by ``(agent_id, task_id)``) and the known outcomes and passes, each chunk's
+    counted at once for all its agents; per agent its window candidates
+    (:class:`AgentRuns`). Memory grows with agents × tasks, never with runs.
+
+    >>> from scoring.models import RunRow
+    >>> log = LogRuns()
+    >>> log.add([RunRow("r1", "a", "t", RunStatus.COMPLETED, True, 1000.0, 0.01, 2,
+    ...                 "2026-07-01T12:00:00Z"),
+    ...          RunRow("r2", "b", "t", RunStatus.QUEUED, None, None, None, None, None)])
+    >>> [(s.agent_id, s.completed_runs, s.window.runs) for s in log.stats()]
+    [('a', 1, 1), ('b', 0, 0)]
+    """
+
+    __slots__ = ("_numbers", "agents", "cohort", "known", "order", "pairs", "passed")
+
+    def __init__(self) -> None:
+        # Per agent, in order of first run (of any status).
+        self.agents: dict[str, AgentRuns] = {}
+        # (agent, task) -> its number: the tables below count by number, so that a run
+        # costs one lookup of its pair, not one per table (a tuple's hash is never kept).
+        self.pairs: dict[tuple[str, str], int] = {}
+        self._numbers = count()  # numbers given out (one a run: unique, not consecutive)
+        # Per (agent, task) of the completed runs: counts and the exact sums of latency and
+        # cost.
+        self.cohort: CohortSums[int] = CohortSums()
+        # (agent, task) -> terminal runs with a known outcome, and passes.
+        self.known: Counter[int] = Counter()
+        self.passed: Counter[int] = Counter()
+        self.order = 0  # the input order of the last terminal run accounted for
+
+    def add(self, rows: Sequence[RunRow]) -> None:
+        """Account for a chunk of validated runs, in input order."""
+        agents = self.agents
+        for agent_id in dict.fromkeys(map(_AGENT_ID, rows)):
+            if agent_id not in agents:
+                agents[agent_id] = AgentRuns()
+        terminal = [r for r in rows if r.status in _TERMINAL]
+        if not terminal:
+            return
+        if None in map(_FINISHED_AT, terminal):
+            raise StatusRuleError  # RunRecord requires it on a terminal run
+        pairs = zip(map(_AGENT_ID, terminal), map(_TASK_ID, terminal), strict=True)
+        keys = list(map(self.pairs.setdefault, pairs, self._numbers))
+        successes = [r.success for r in terminal]
+        completed = [r.status is _COMPLETED for r in terminal]
+        if True in completed:
+            self.cohort.add(
+                list(compress(keys, completed)),
+                list(compress(successes, completed)),
+                list(compress(map(_LATENCY_MS, terminal), completed)),
+                list(compress(map(_COST_USD, terminal), completed)),
+            )
+        # Counted in C, by (agent, task): compress keeps a key where its success is true.
+        if None in successes:
+            self.known.update(compress(keys, map(is_not, successes, repeat(None))))
+        else:
+            self.known.update(keys)
+        self.passed.update(compress(keys, successes))
+        by_agent: dict[str, list[RunRow]] = {}
+        for r in terminal:
+            by_agent.setdefault(r.agent_id, []).append(r)  # each agent's stay in input order
+        order = self.order
+        for agent_id, mine in by_agent.items():
+            order = agents[agent_id].add(mine, order)
+        self.order = order
+
+    def stats(self) -> list[AgentStats]:
+        """Every agent's :class:`AgentStats` from every run accounted for, in order of first
+        run."""
+        pair_of = {number: pair for pair, number in self.pairs.items()}
+        cohorts: dict[str, list[CohortTask]] = {}
+        for number, *sums in self.cohort.tasks():
+            agent_id, task_id = pair_of[number]
+            cohorts.setdefault(agent_id, []).append(CohortTask._make((task_id, *sums)))
+        outcomes: dict[str, list[OutcomeTask]] = {}
         passed = self.passed
-        window = [kept[3] for kept in self._latest()]
-        return AgentStats(
-            agent_id,
-            tuple(map(CohortTask._make, sorted(self.cohort.tasks()))),
-            tuple(OutcomeTask(task, n, passed[task]) for task, n in sorted(self.known.items())),
-            window_of(window) if window else EMPTY_WINDOW,
-        )
+        for number, n in self.known.items():
+            agent_id, task_id = pair_of[number]
+            outcomes.setdefault(agent_id, []).append(OutcomeTask(task_id, n, passed[number]))
+        found = []
+        for agent_id, candidates in self.agents.items():
+            window = [kept[3] for kept in candidates.latest()]
+            found.append(
+                AgentStats(
+                    agent_id,
+                    tuple(sorted(cohorts.get(agent_id, ()))),
+                    tuple(sorted(outcomes.get(agent_id, ()))),
+                    window_of(window) if window else EMPTY_WINDOW,
+                )
+            )
+        return found
 
 
 def window_of(runs: Sequence[RunRow]) -> RadarWindow:
