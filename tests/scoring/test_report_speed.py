@@ -1,7 +1,8 @@
 """The report's faster readings and writings are the exact ones.
 
 Each fast evaluation (integer rounding, the prepared curves, JSON indented by msgspec,
-msgspec's decoding of a run) is compared with the formula or the
+msgspec's decoding of a run, integer sums, scores shared by agents with the same tallies)
+is compared with the formula or the
 reading it stands for, on random inputs and on the edges: curve anchors and midpoints,
 clamps, rounding ties (a value exactly halfway between two published decimals). Each
 comparison is also shown to catch a plausible mistake (a wrong variant fails it).
@@ -12,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import random
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
@@ -20,19 +22,30 @@ from typing import Any
 import pytest
 from hypothesis import example, given, settings, strategies as st
 from pydantic import ValidationError
+from report_logs import random_log
 
 from scoring.comparisons.ranks import competition_ranks, rank_upper_bounds
 from scoring.constants import (
     COST_ANCHORS_USD,
     LATENCY_ANCHORS_MS,
+    PASS_K_LEVELS,
 )
 from scoring.errors import json_visible
 from scoring.formulas.curves import piecewise_linear
 from scoring.intervals.variance import Interval
 from scoring.models import RunRecord
-from scoring.numeric import as_written, decimal_half_up, half_up_units, round_half_up
-from scoring.report.read import chunk_rows, row_of
-from scoring.report.write import to_json_text
+from scoring.numeric import (
+    as_written,
+    decimal_half_up,
+    exact_dot,
+    exact_sum,
+    half_up_units,
+    round_half_up,
+)
+from scoring.report import report_of
+from scoring.report.read import chunk_rows, read_stats, row_of
+from scoring.report.score import Shared, score
+from scoring.report.write import report_json_text, report_to_json, to_json_text
 
 # --- rounding -------------------------------------------------------------------------------
 
@@ -269,3 +282,86 @@ def test_the_rank_check_catches_counting_ties_as_above() -> None:
     scores: list[float | None] = [70.0, 70.0, 80.0]
     ties_above = [1 + sum(1 for o in scores if o >= s) - 1 for s in scores]  # a wrong count
     assert competition_ranks(scores) == [counted_rank(s, scores) for s in scores] != ties_above
+
+
+# --- scores shared by agents with the same tallies --------------------------------------------
+
+
+def _stats_of_many_small_agents(seed: int) -> list[Any]:
+    """Stats of a log where many agents share their tallies (one to three runs on one or two
+    tasks each), beside a few agents of many runs."""
+    rng = random.Random(seed)
+    records = random_log(rng, 400, 150, 2, 60) + [
+        {**record, "agent_id": f"big-{record['agent_id']}"}
+        for record in random_log(rng, 600, 3, 14, 60)
+    ]
+    for i, record in enumerate(records):
+        record["run_id"] = f"run-{i}"
+    return read_stats(iter([json.dumps(record).encode() for record in records]))
+
+
+class _SharedByTaskCount(Shared):
+    """A wrong variant: shares what the outcomes give by their number of tasks alone."""
+
+    def outcomes(self, outcomes: tuple[tuple[int, int], ...]) -> Any:
+        return super().outcomes(((len(outcomes), 0),) * len(outcomes))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_shared_scores_are_each_agents_own(seed: int) -> None:
+    """The report's scores shared by tallies (``Shared``) are those each agent scored alone
+    gets; and sharing happened (the same objects for agents with the same tallies)."""
+    stats = _stats_of_many_small_agents(seed)
+    shared = Shared(PASS_K_LEVELS)
+    together = [score(agent, None, PASS_K_LEVELS, shared) for agent in stats]
+    alone = [score(agent, None, PASS_K_LEVELS) for agent in stats]
+    assert together == alone
+    distinct = {id(report.repeatability) for report in together}
+    assert len(distinct) < len(together)
+    assert len({id(report.repeatability) for report in alone}) == len(alone)
+
+
+def test_the_sharing_check_catches_a_wrong_key() -> None:
+    stats = _stats_of_many_small_agents(0)
+    wrong = _SharedByTaskCount(PASS_K_LEVELS)
+    together = [score(agent, None, PASS_K_LEVELS, wrong) for agent in stats]
+    assert together != [score(agent, None, PASS_K_LEVELS) for agent in stats]
+
+
+def test_shared_json_objects_write_the_same_document() -> None:
+    """The JSON writer's shared ``repeatability`` objects give the same document and text as
+    one built afresh for every agent, and are shared only when asked."""
+    report = report_of(_stats_of_many_small_agents(1))
+    fresh, shared = report_to_json(report), report_to_json(report, shared=True)
+    assert fresh == shared
+    assert report_json_text(report) == to_json_text(fresh)
+
+    def blocks(document: dict[str, Any]) -> int:
+        return len({id(agent["repeatability"]) for agent in document["agents"]})
+
+    assert blocks(fresh) == len(report.agents) > blocks(shared)
+
+
+def _fraction_sum(values: list[Fraction]) -> Fraction:
+    return sum(values, Fraction(0))
+
+
+exact_fractions = st.fractions(max_denominator=10**6, min_value=-(10**4), max_value=10**4)
+
+
+@given(st.lists(st.tuples(exact_fractions, exact_fractions), max_size=6))
+def test_integer_sums_are_the_fraction_sums(pairs: list[tuple[Fraction, Fraction]]) -> None:
+    weights, values = [w for w, _ in pairs], [x for _, x in pairs]
+    assert exact_sum(values) == _fraction_sum(values)
+    assert exact_dot(weights, values) == _fraction_sum([w * x for w, x in pairs])
+
+
+def test_the_sum_check_catches_a_product_of_numerators_alone() -> None:
+    def numerators_only(weights: list[Fraction], values: list[Fraction]) -> Fraction:
+        return Fraction(
+            sum(w.numerator * x.numerator for w, x in zip(weights, values, strict=True))
+        )
+
+    weights, values = [Fraction(1, 2), Fraction(1, 3)], [Fraction(3, 4), Fraction(5)]
+    expected = _fraction_sum([w * x for w, x in zip(weights, values, strict=True)])
+    assert exact_dot(weights, values) == expected != numerators_only(weights, values)
