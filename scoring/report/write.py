@@ -113,14 +113,15 @@ def repeatability_to_json(agent: AgentReport) -> dict[str, Any]:
     """The ``repeatability`` object of one agent: pass^k per level, its intervals, and why
     any is missing."""
     rep, intervals = agent.repeatability, agent.intervals
-    keys = {k: pass_key(k) for k in rep.pass_hat}
     return {
-        **{keys[k]: _fraction(v) for k, v in rep.pass_hat.items()},
+        **{pass_key(k): _fraction(v) for k, v in rep.pass_hat.items()},
         "tasks": rep.tasks,
-        "intervals": {keys[k]: _interval(v) for k, v in intervals.pass_hat.items()},
-        "interval_reasons": {keys[k]: reason for k, reason in intervals.pass_hat_reasons.items()},
-        "tasks_by_level": {keys[k]: n for k, n in rep.tasks_by_level.items()},
-        "reasons": {keys[k]: rep.reasons.get(k) for k in rep.pass_hat},
+        "intervals": {pass_key(k): _interval(v) for k, v in intervals.pass_hat.items()},
+        "interval_reasons": {
+            pass_key(k): reason for k, reason in intervals.pass_hat_reasons.items()
+        },
+        "tasks_by_level": {pass_key(k): n for k, n in rep.tasks_by_level.items()},
+        "reasons": {pass_key(k): rep.reasons.get(k) for k in rep.pass_hat},
     }
 
 
