@@ -29,9 +29,13 @@ from scoring.constants import (
     COST_ANCHORS_USD,
     LATENCY_ANCHORS_MS,
     PASS_K_LEVELS,
+    Axis,
 )
 from scoring.errors import json_visible
+from scoring.formulas.composite import score_composite
 from scoring.formulas.curves import piecewise_linear
+from scoring.formulas.radar import RadarResult
+from scoring.formulas.repeatability import RepeatabilityResult
 from scoring.intervals.variance import Interval
 from scoring.models import RunRecord
 from scoring.numeric import (
@@ -44,8 +48,15 @@ from scoring.numeric import (
 )
 from scoring.report import report_of
 from scoring.report.read import chunk_rows, read_stats, row_of
-from scoring.report.score import Shared, score
-from scoring.report.write import report_json_text, report_to_json, to_json_text
+from scoring.report.score import AgentReport, Shared, score
+from scoring.report.write import (
+    agent_to_json,
+    pass_key,
+    repeatability_to_json,
+    report_json_text,
+    report_to_json,
+    to_json_text,
+)
 
 # --- rounding -------------------------------------------------------------------------------
 
@@ -365,3 +376,17 @@ def test_the_sum_check_catches_a_product_of_numerators_alone() -> None:
     weights, values = [Fraction(1, 2), Fraction(1, 3)], [Fraction(3, 4), Fraction(5)]
     expected = _fraction_sum([w * x for w, x in zip(weights, values, strict=True)])
     assert exact_dot(weights, values) == expected != numerators_only(weights, values)
+
+
+def test_an_agent_built_by_hand_is_written_at_every_level_it_carries() -> None:
+    """An agent built from its parts (no pass^k at all, the default intervals at the
+    published levels) is written level by level, as each part lists its levels."""
+    agent = AgentReport(
+        "hand",
+        score_composite(0, 0, 0, 0),
+        RadarResult(dict.fromkeys(Axis), None, 0, None),
+        RepeatabilityResult({}, 0),
+    )
+    written = agent_to_json(agent)["repeatability"]
+    assert written["intervals"] == {pass_key(k): None for k in PASS_K_LEVELS}
+    assert written == repeatability_to_json(agent)
