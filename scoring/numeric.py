@@ -98,22 +98,6 @@ def exact_sum(values: Iterable[Fraction | int]) -> Fraction:
     )
 
 
-def exact_dot(weights: Iterable[Fraction | int], values: Iterable[Fraction | int]) -> Fraction:
-    """``Σ w·x`` over pairs of ``weights`` and ``values`` exactly, as integers over one common
-    denominator: one division at the end instead of a ``Fraction`` per product and per
-    addition.
-
-    >>> exact_dot([Fraction(1, 2), 3], [Fraction(2, 3), Fraction(1, 6)]), exact_dot([], [])
-    (Fraction(5, 6), Fraction(0, 1))
-    """
-    pairs = [
-        (w.numerator * x.numerator, w.denominator * x.denominator)
-        for w, x in zip(weights, values, strict=True)
-    ]
-    common = math.lcm(*[d for _, d in pairs])
-    return Fraction(sum([n * (common // d) for n, d in pairs]), common)
-
-
 def clamp(value: Fraction, low: Fraction, high: Fraction) -> Fraction:
     """``value`` limited to ``[low, high]``.
 

@@ -25,7 +25,7 @@ from scoring.constants import (
     Axis,
 )
 from scoring.formulas.curves import along, slope_points, written
-from scoring.numeric import Number, clamp, exact, exact_dot, exact_sum
+from scoring.numeric import Number, clamp, exact, exact_sum
 from scoring.registry import (
     Arg,
     FormulaParts,
@@ -384,7 +384,7 @@ def profile(
     total = exact_sum(w.values())
     if total == 0:
         return None
-    return exact_dot([w[a] for a, _ in present], [x_a for _, x_a in present]) / total
+    return exact_sum(w[a] * x_a for a, x_a in present) / total
 
 
 def normalised(weights: Mapping[Axis, Number]) -> dict[Axis, Fraction]:
